@@ -1,0 +1,12 @@
+package io.sluice.model;
+
+import java.util.Objects;
+
+/** A proposed Spark configuration change with the reason it is proposed (DESIGN 3). */
+public record Recommendation(String key, String value, String reason) {
+  public Recommendation {
+    Objects.requireNonNull(key, "key");
+    Objects.requireNonNull(value, "value");
+    reason = reason == null ? "" : reason;
+  }
+}
