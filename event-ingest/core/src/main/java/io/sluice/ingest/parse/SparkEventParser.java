@@ -1,0 +1,615 @@
+package io.sluice.ingest.parse;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.io.JsonEOFException;
+import com.fasterxml.jackson.databind.util.TokenBuffer;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Turns one Spark event-log line (or an event object inside a larger JSON document) into a {@link SparkEvent}
+ * with Jackson's streaming parser; no tree is built for the hot path (task ends). Accepts Spark 3.5 and 4.x
+ * shapes; unknown fields are skipped, wrong-typed/missing/huge values are reported to {@link ParseProblems}
+ * and the rest of the event is kept. Thread-safe (no mutable state).
+ */
+public final class SparkEventParser {
+  static final JsonFactory FACTORY = JsonFactory.builder().build();
+
+  private final ValueReader values;
+
+  public SparkEventParser() {
+    this(ParseProblems.IGNORE);
+  }
+
+  public SparkEventParser(ParseProblems problems) {
+    this.values = new ValueReader(problems);
+  }
+
+  /** Parses one complete line (without its newline). */
+  public SparkEvent parse(byte[] line) throws MalformedEventException {
+    if (!Utf8.isValid(line)) {
+      throw new MalformedEventException(MalformedEventException.Kind.INVALID_UTF8, "line is not valid UTF-8");
+    }
+    try (JsonParser p = FACTORY.createParser(line)) {
+      JsonToken first = p.nextToken();
+      if (first == null) {
+        throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "empty line");
+      }
+      if (first != JsonToken.START_OBJECT) {
+        throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT,
+            "line is JSON " + first + ", not an event object");
+      }
+      SparkEvent event = parse(p);
+      if (p.nextToken() != null) {
+        throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "trailing content after event");
+      }
+      return event;
+    } catch (JsonEOFException e) {
+      throw new MalformedEventException(MalformedEventException.Kind.TRUNCATED, "truncated JSON: "
+          + e.getOriginalMessage(), e);
+    } catch (IOException e) {
+      throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "not JSON: " + message(e), e);
+    }
+  }
+
+  /**
+   * Parses the event object the parser is positioned on ({@code START_OBJECT}); on return the parser is on
+   * the object's {@code END_OBJECT}.
+   */
+  public SparkEvent parse(JsonParser p) throws MalformedEventException {
+    try {
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT,
+            "expected an event object, found " + p.currentToken());
+      }
+      JsonToken t = p.nextToken();
+      if (t == JsonToken.FIELD_NAME && "Event".equals(p.currentName())) {
+        p.nextToken();
+        String name = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : null;
+        if (name == null) {
+          p.skipChildren();
+          skipRest(p);
+          throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT, "\"Event\" is not a string");
+        }
+        return dispatch(name, p);
+      }
+      return parseBuffered(p, t);
+    } catch (JsonEOFException e) {
+      throw new MalformedEventException(MalformedEventException.Kind.TRUNCATED, "truncated JSON: "
+          + e.getOriginalMessage(), e);
+    } catch (JsonProcessingException e) {
+      throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "not JSON: " + message(e), e);
+    } catch (IOException e) {
+      throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "unreadable: " + e, e);
+    }
+  }
+
+  /** Slow path for objects whose "Event" is not the first field (Spark always writes it first). */
+  private SparkEvent parseBuffered(JsonParser p, JsonToken current) throws IOException {
+    String name = null;
+    try (TokenBuffer buf = new TokenBuffer(p, null)) {
+      buf.writeStartObject();
+      for (JsonToken t = current; t == JsonToken.FIELD_NAME; t = p.nextToken()) {
+        String field = p.currentName();
+        p.nextToken();
+        if ("Event".equals(field) && p.currentToken() == JsonToken.VALUE_STRING) {
+          name = p.getText();
+        }
+        buf.writeFieldName(field);
+        buf.copyCurrentStructure(p);
+      }
+      buf.writeEndObject();
+      if (name == null) {
+        throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT, "object has no \"Event\" name");
+      }
+      try (JsonParser bp = buf.asParser()) {
+        bp.nextToken();
+        return dispatch(name, bp);
+      }
+    }
+  }
+
+  private SparkEvent dispatch(String name, JsonParser p) throws IOException {
+    return switch (name) {
+      case "SparkListenerTaskEnd" -> taskEnd(p);
+      case "SparkListenerStageSubmitted" -> new SparkEvent.StageSubmitted(stageEnvelope(p, name));
+      case "SparkListenerStageCompleted" -> new SparkEvent.StageCompleted(stageEnvelope(p, name));
+      case "SparkListenerJobStart" -> jobStart(p);
+      case "SparkListenerJobEnd" -> jobEnd(p);
+      case "SparkListenerEnvironmentUpdate" -> environment(p);
+      case "SparkListenerApplicationStart" -> appStart(p);
+      case "SparkListenerApplicationEnd" -> appEnd(p);
+      case "SparkListenerLogStart" -> logStart(p);
+      default -> {
+        skipRest(p);
+        yield new SparkEvent.Unknown(name);
+      }
+    };
+  }
+
+  /** Advances to the next field of the current object; skips a repeated "Event". Null at END_OBJECT. */
+  private static String nextField(JsonParser p) throws IOException {
+    while (true) {
+      JsonToken t = p.nextToken();
+      if (t != JsonToken.FIELD_NAME) {
+        if (t == null) {
+          throw new JsonEOFException(p, null, "end of input inside an object");
+        }
+        return null;
+      }
+      String field = p.currentName();
+      p.nextToken();
+      if (!"Event".equals(field)) {
+        return field;
+      }
+      p.skipChildren();
+    }
+  }
+
+  private static void skipRest(JsonParser p) throws IOException {
+    for (String f = nextField(p); f != null; f = nextField(p)) {
+      p.skipChildren();
+    }
+  }
+
+  // ---- task end (hot path) ----
+
+  private static final String TASK_END = "SparkListenerTaskEnd";
+
+  private static final class TaskEndFields {
+    int stageId = -1;
+    int stageAttemptId;
+    boolean sawStage;
+    boolean sawAttempt;
+    boolean sawReason;
+    boolean sawMetrics;
+    long taskId = -1;
+    int index = -1;
+    int attempt;
+    String reasonClass;
+    long launchTime;
+    long finishTime;
+    long executorRunTime;
+    long remoteBlocks;
+    long localBlocks;
+    long fetchWait;
+    long remoteBytes;
+    long localBytes;
+    long recordsRead;
+    long bytesWritten;
+    long writeTimeNs;
+    long recordsWritten;
+    long memorySpilled;
+    long diskSpilled;
+  }
+
+  private SparkEvent taskEnd(JsonParser p) throws IOException {
+    TaskEndFields f = new TaskEndFields();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Stage ID" -> {
+          f.stageId = values.readInt(p, TASK_END, field);
+          f.sawStage = true;
+        }
+        case "Stage Attempt ID" -> {
+          f.stageAttemptId = values.readInt(p, TASK_END, field);
+          f.sawAttempt = true;
+        }
+        case "Task End Reason" -> {
+          f.sawReason = true;
+          if (values.expectObject(p, TASK_END, field)) {
+            taskEndReason(p, f);
+          }
+        }
+        case "Task Info" -> {
+          if (values.expectObject(p, TASK_END, field)) {
+            taskInfo(p, f);
+          }
+        }
+        case "Task Metrics" -> {
+          if (values.expectObject(p, TASK_END, field)) {
+            f.sawMetrics = true;
+            taskMetrics(p, f);
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+    if (!f.sawStage) {
+      values.missing(TASK_END, "Stage ID");
+    }
+    if (!f.sawAttempt) {
+      values.missing(TASK_END, "Stage Attempt ID");
+    }
+    if (!f.sawReason || f.reasonClass == null) {
+      values.missing(TASK_END, "Task End Reason");
+    }
+    TaskEndReason reason = TaskEndReason.of(f.reasonClass);
+    if (!f.sawMetrics && reason == TaskEndReason.SUCCESS) {
+      values.missing(TASK_END, "Task Metrics");
+    }
+    return new SparkEvent.TaskEnd(f.stageId, f.stageAttemptId, f.taskId, f.index, f.attempt, reason,
+        f.reasonClass == null ? "" : f.reasonClass, f.launchTime, f.finishTime, f.executorRunTime,
+        f.remoteBlocks, f.localBlocks, f.fetchWait, f.remoteBytes, f.localBytes, f.recordsRead, f.bytesWritten,
+        f.writeTimeNs, f.recordsWritten, f.memorySpilled, f.diskSpilled);
+  }
+
+  private void taskEndReason(JsonParser p, TaskEndFields f) throws IOException {
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      if ("Reason".equals(field)) {
+        f.reasonClass = values.readString(p, TASK_END, "Task End Reason.Reason");
+      } else {
+        p.skipChildren();
+      }
+    }
+  }
+
+  private void taskInfo(JsonParser p, TaskEndFields f) throws IOException {
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Task ID" -> f.taskId = values.readLong(p, TASK_END, field);
+        case "Index" -> f.index = values.readInt(p, TASK_END, field);
+        case "Attempt" -> f.attempt = values.readInt(p, TASK_END, field);
+        case "Launch Time" -> f.launchTime = values.readLong(p, TASK_END, field);
+        case "Finish Time" -> f.finishTime = values.readLong(p, TASK_END, field);
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  private void taskMetrics(JsonParser p, TaskEndFields f) throws IOException {
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Executor Run Time" -> f.executorRunTime = values.readLong(p, TASK_END, field);
+        case "Memory Bytes Spilled" -> f.memorySpilled = values.readLong(p, TASK_END, field);
+        case "Disk Bytes Spilled" -> f.diskSpilled = values.readLong(p, TASK_END, field);
+        case "Shuffle Read Metrics" -> {
+          if (values.expectObject(p, TASK_END, field)) {
+            shuffleRead(p, f);
+          }
+        }
+        case "Shuffle Write Metrics" -> {
+          if (values.expectObject(p, TASK_END, field)) {
+            shuffleWrite(p, f);
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  private void shuffleRead(JsonParser p, TaskEndFields f) throws IOException {
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Remote Blocks Fetched" -> f.remoteBlocks = values.readLong(p, TASK_END, field);
+        case "Local Blocks Fetched" -> f.localBlocks = values.readLong(p, TASK_END, field);
+        case "Fetch Wait Time" -> f.fetchWait = values.readLong(p, TASK_END, field);
+        case "Remote Bytes Read" -> f.remoteBytes = values.readLong(p, TASK_END, field);
+        case "Local Bytes Read" -> f.localBytes = values.readLong(p, TASK_END, field);
+        case "Total Records Read" -> f.recordsRead = values.readLong(p, TASK_END, field);
+        // "Push Based Shuffle" (3.5) / "Shuffle Push Read Metrics" (4.x) and anything newer: skipped.
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  private void shuffleWrite(JsonParser p, TaskEndFields f) throws IOException {
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Shuffle Bytes Written" -> f.bytesWritten = values.readLong(p, TASK_END, field);
+        case "Shuffle Write Time" -> f.writeTimeNs = values.readLong(p, TASK_END, field);
+        case "Shuffle Records Written" -> f.recordsWritten = values.readLong(p, TASK_END, field);
+        default -> p.skipChildren();
+      }
+    }
+  }
+
+  // ---- stages and jobs ----
+
+  private StageInfo stageEnvelope(JsonParser p, String event) throws IOException {
+    StageInfo info = null;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      if ("Stage Info".equals(field) && values.expectObject(p, event, field)) {
+        info = stageInfo(p, event);
+      } else {
+        p.skipChildren();
+      }
+    }
+    if (info == null) {
+      values.missing(event, "Stage Info");
+      return new StageInfo(-1, 0, "", 0, 0, List.of(), 0, 0, null, Map.of());
+    }
+    return info;
+  }
+
+  private StageInfo stageInfo(JsonParser p, String event) throws IOException {
+    int stageId = -1;
+    int attempt = 0;
+    String name = "";
+    int numTasks = 0;
+    int numPartitions = -1;
+    List<Integer> parents = List.of();
+    long submitted = 0;
+    long completed = 0;
+    String failure = null;
+    Map<String, Long> accumulables = Map.of();
+    boolean sawId = false;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Stage ID" -> {
+          stageId = values.readInt(p, event, field);
+          sawId = true;
+        }
+        case "Stage Attempt ID" -> attempt = values.readInt(p, event, field);
+        case "Stage Name" -> name = values.readString(p, event, field);
+        case "Number of Tasks" -> numTasks = values.readInt(p, event, field);
+        case "Parent IDs" -> parents = intList(p, event, field);
+        case "Submission Time" -> submitted = values.readLong(p, event, field);
+        case "Completion Time" -> completed = values.readLong(p, event, field);
+        case "Failure Reason" -> failure = values.readString(p, event, field);
+        case "RDD Info" -> numPartitions = firstRddPartitions(p, event);
+        case "Accumulables" -> accumulables = accumulables(p, event);
+        default -> p.skipChildren();
+      }
+    }
+    if (!sawId) {
+      values.missing(event, "Stage Info.Stage ID");
+    }
+    return new StageInfo(stageId, attempt, name, numTasks, numPartitions >= 0 ? numPartitions : numTasks, parents,
+        submitted, completed, failure, accumulables);
+  }
+
+  private List<Integer> intList(JsonParser p, String event, String field) throws IOException {
+    if (!values.expectArray(p, event, field)) {
+      return List.of();
+    }
+    List<Integer> out = new ArrayList<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (p.currentToken() == null) {
+        throw new JsonEOFException(p, null, "end of input inside an array");
+      }
+      if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+        out.add(values.readInt(p, event, field));
+      } else {
+        values.readInt(p, event, field); // reports and skips
+      }
+    }
+    return out;
+  }
+
+  /** "Number of Partitions" of the first RDD Info entry (the stage's own RDD), or -1. */
+  private int firstRddPartitions(JsonParser p, String event) throws IOException {
+    if (!values.expectArray(p, event, "RDD Info")) {
+      return -1;
+    }
+    int result = -1;
+    boolean first = true;
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (p.currentToken() == null) {
+        throw new JsonEOFException(p, null, "end of input inside an array");
+      }
+      if (first && p.currentToken() == JsonToken.START_OBJECT) {
+        for (String field = nextField(p); field != null; field = nextField(p)) {
+          if ("Number of Partitions".equals(field)) {
+            result = values.readInt(p, event, "RDD Info.Number of Partitions");
+          } else {
+            p.skipChildren();
+          }
+        }
+      } else {
+        p.skipChildren();
+      }
+      first = false;
+    }
+    return result;
+  }
+
+  /** Numeric {@code internal.metrics.*} accumulables by name (numeric strings accepted). */
+  private Map<String, Long> accumulables(JsonParser p, String event) throws IOException {
+    if (!values.expectArray(p, event, "Accumulables")) {
+      return Map.of();
+    }
+    Map<String, Long> out = new HashMap<>();
+    while (p.nextToken() != JsonToken.END_ARRAY) {
+      if (p.currentToken() == null) {
+        throw new JsonEOFException(p, null, "end of input inside an array");
+      }
+      if (p.currentToken() != JsonToken.START_OBJECT) {
+        p.skipChildren();
+        continue;
+      }
+      String name = null;
+      Long value = null;
+      for (String field = nextField(p); field != null; field = nextField(p)) {
+        if ("Name".equals(field)) {
+          name = values.readString(p, event, "Accumulables.Name");
+        } else if ("Value".equals(field)) {
+          value = accumulableValue(p, event);
+        } else {
+          p.skipChildren();
+        }
+      }
+      if (name != null && value != null && name.startsWith("internal.metrics.")) {
+        out.put(name, value);
+      }
+    }
+    return out;
+  }
+
+  private Long accumulableValue(JsonParser p, String event) throws IOException {
+    JsonToken t = p.currentToken();
+    if (t == JsonToken.VALUE_NUMBER_INT) {
+      return values.readLong(p, event, "Accumulables.Value");
+    }
+    if (t == JsonToken.VALUE_STRING) {
+      try {
+        return Long.parseLong(p.getText().trim());
+      } catch (NumberFormatException e) {
+        return null;
+      }
+    }
+    p.skipChildren();
+    return null;
+  }
+
+  private static final String JOB_START = "SparkListenerJobStart";
+
+  private SparkEvent jobStart(JsonParser p) throws IOException {
+    int jobId = -1;
+    long time = 0;
+    List<Integer> stageIds = List.of();
+    List<StageInfo> infos = new ArrayList<>();
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Job ID" -> jobId = values.readInt(p, JOB_START, field);
+        case "Submission Time" -> time = values.readLong(p, JOB_START, field);
+        case "Stage IDs" -> stageIds = intList(p, JOB_START, field);
+        case "Stage Infos" -> {
+          if (values.expectArray(p, JOB_START, field)) {
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+              if (p.currentToken() == null) {
+                throw new JsonEOFException(p, null, "end of input inside an array");
+              }
+              if (values.expectObject(p, JOB_START, field)) {
+                infos.add(stageInfo(p, JOB_START));
+              }
+            }
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+    return new SparkEvent.JobStart(jobId, time, stageIds, infos);
+  }
+
+  private static final String JOB_END = "SparkListenerJobEnd";
+
+  private SparkEvent jobEnd(JsonParser p) throws IOException {
+    int jobId = -1;
+    long time = 0;
+    String result = null;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Job ID" -> jobId = values.readInt(p, JOB_END, field);
+        case "Completion Time" -> time = values.readLong(p, JOB_END, field);
+        case "Job Result" -> {
+          if (values.expectObject(p, JOB_END, field)) {
+            for (String rf = nextField(p); rf != null; rf = nextField(p)) {
+              if ("Result".equals(rf)) {
+                result = values.readString(p, JOB_END, "Job Result.Result");
+              } else {
+                p.skipChildren();
+              }
+            }
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+    if (result == null) {
+      values.missing(JOB_END, "Job Result");
+    }
+    return new SparkEvent.JobEnd(jobId, time, "JobSucceeded".equals(result));
+  }
+
+  // ---- application ----
+
+  private static final String ENV = "SparkListenerEnvironmentUpdate";
+
+  private SparkEvent environment(JsonParser p) throws IOException {
+    Map<String, String> props = new HashMap<>();
+    boolean saw = false;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      if ("Spark Properties".equals(field)) {
+        saw = true;
+        readProperties(p, props);
+      } else {
+        p.skipChildren();
+      }
+    }
+    if (!saw) {
+      values.missing(ENV, "Spark Properties");
+    }
+    return new SparkEvent.EnvironmentUpdate(props);
+  }
+
+  /** "Spark Properties" is an object of strings. */
+  private void readProperties(JsonParser p, Map<String, String> out) throws IOException {
+    if (!values.expectObject(p, ENV, "Spark Properties")) {
+      return;
+    }
+    for (String key = nextField(p); key != null; key = nextField(p)) {
+      String v = values.readString(p, ENV, "Spark Properties." + key);
+      if (v != null) {
+        out.put(key, v);
+      }
+    }
+  }
+
+  private static final String APP_START = "SparkListenerApplicationStart";
+
+  private SparkEvent appStart(JsonParser p) throws IOException {
+    String name = null;
+    String appId = null;
+    String attempt = null;
+    String user = null;
+    long time = 0;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "App Name" -> name = values.readString(p, APP_START, field);
+        case "App ID" -> appId = values.readString(p, APP_START, field);
+        case "App Attempt ID" -> attempt = values.readString(p, APP_START, field);
+        case "User" -> user = values.readString(p, APP_START, field);
+        case "Timestamp" -> time = values.readLong(p, APP_START, field);
+        default -> p.skipChildren();
+      }
+    }
+    if (appId == null) {
+      values.missing(APP_START, "App ID");
+    }
+    return new SparkEvent.ApplicationStart(name, appId, attempt, time, user);
+  }
+
+  private static final String APP_END = "SparkListenerApplicationEnd";
+
+  private SparkEvent appEnd(JsonParser p) throws IOException {
+    long time = 0;
+    Integer exit = null;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      switch (field) {
+        case "Timestamp" -> time = values.readLong(p, APP_END, field);
+        case "Exit Code" -> {
+          if (p.currentToken() == JsonToken.VALUE_NUMBER_INT) {
+            exit = values.readInt(p, APP_END, field);
+          } else {
+            values.readInt(p, APP_END, field);
+          }
+        }
+        default -> p.skipChildren();
+      }
+    }
+    return new SparkEvent.ApplicationEnd(time, exit);
+  }
+
+  private SparkEvent logStart(JsonParser p) throws IOException {
+    String version = null;
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      if ("Spark Version".equals(field)) {
+        version = values.readString(p, "SparkListenerLogStart", field);
+      } else {
+        p.skipChildren();
+      }
+    }
+    return new SparkEvent.LogStart(version);
+  }
+
+  private static String message(IOException e) {
+    return e instanceof JsonProcessingException jpe ? jpe.getOriginalMessage() : e.toString();
+  }
+}
