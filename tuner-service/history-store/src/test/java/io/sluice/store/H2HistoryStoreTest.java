@@ -1,0 +1,73 @@
+package io.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.util.Locale;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The contract against the embedded store: H2 in a file under a temporary directory. */
+class H2HistoryStoreTest extends HistoryStoreContract {
+  private static final AtomicInteger SEQ = new AtomicInteger();
+
+  @TempDir
+  Path dir;
+
+  @Override
+  protected String freshUrl() {
+    return "jdbc:h2:file:" + dir.resolve("sluice-history-" + SEQ.incrementAndGet());
+  }
+
+  @Override
+  protected String deadUrl() {
+    try {
+      return "jdbc:h2:tcp://127.0.0.1:" + EmbeddedStoreServer.freePort() + "/sluice-history";
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  protected Set<String> stageTableColumns(HistoryStore s) throws Exception {
+    return columns(((H2HistoryStore) s).connection(), "STAGE_PROFILES");
+  }
+
+  static Set<String> columns(Connection c, String table) throws Exception {
+    Set<String> out = new TreeSet<>();
+    try (Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT COLUMN_NAME FROM INFORMATION_SCHEMA.COLUMNS WHERE TABLE_NAME = '"
+            + table + "'")) {
+      while (rs.next()) {
+        out.add(rs.getString(1).toLowerCase(Locale.ROOT));
+      }
+    }
+    c.commit();
+    return out;
+  }
+
+  @Test
+  void schemaIsVersionedAndReopeningDoesNotReapply() throws Exception {
+    reopen();
+    Connection c = ((H2HistoryStore) store).connection();
+    assertThat(H2HistoryStore.currentVersion(c)).isEqualTo(H2HistoryStore.MIGRATIONS.size());
+    try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT COUNT(*) FROM schema_version")) {
+      rs.next();
+      assertThat(rs.getInt(1)).isEqualTo(H2HistoryStore.MIGRATIONS.size());
+    }
+    c.commit();
+  }
+
+  @Test
+  void aFileStoreIsCreatedWhereTheUrlSays() {
+    store.upsert(java.util.List.of(Fixtures.run(C, "application_1_0001", "j", 1, 1, 1)));
+    String file = url.substring("jdbc:h2:file:".length()) + ".mv.db";
+    assertThat(Path.of(file)).exists();
+  }
+}

@@ -1,0 +1,223 @@
+package io.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
+
+import io.sluice.model.AppRun;
+import io.sluice.model.StageProfile;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The one contract every {@link HistoryStore} must meet (DESIGN 8). Subclasses say where a fresh, empty store
+ * lives ({@link #freshUrl()}); each test opens it through {@link HistoryStores#open(String)}.
+ */
+abstract class HistoryStoreContract {
+  static final String C = "prod-eu";
+
+  /** A URL naming a new, empty store (a fresh file or database per call). */
+  protected abstract String freshUrl();
+
+  /** A URL where no store is listening. */
+  protected abstract String deadUrl();
+
+  /** The column names of the store's stage table, lower case. */
+  protected abstract Set<String> stageTableColumns(HistoryStore store) throws Exception;
+
+  protected String url;
+  protected HistoryStore store;
+
+  @BeforeEach
+  void openStore() {
+    url = freshUrl();
+    store = HistoryStores.open(url);
+  }
+
+  @AfterEach
+  void closeStore() {
+    if (store != null) {
+      store.close();
+    }
+  }
+
+  protected HistoryStore reopen() {
+    store.close();
+    store = HistoryStores.open(url);
+    return store;
+  }
+
+  @Test
+  void emptyStoreHasNothing() {
+    assertThat(store.countRuns()).isZero();
+    assertThat(store.countStages()).isZero();
+    assertThat(store.recentRuns(10)).isEmpty();
+    store.upsert(List.of());
+    assertThat(store.countRuns()).isZero();
+  }
+
+  @Test
+  void fullRunRoundTripsEqual() {
+    AppRun run = Fixtures.run(C, "application_1700000000000_0001", "job-a", 1_700_000_000_000L, 3, 10);
+    assertThat(run.priority()).isNull();
+    AppRun prioritised = Fixtures.withPriority(
+        Fixtures.run(C, "application_1700000000000_0002", "job-a", 1_700_000_100_000L, 2, 10), 7);
+
+    store.upsert(List.of(run, prioritised));
+
+    assertThat(store.find(C, run.appId(), "1")).contains(run);
+    assertThat(store.find(C, prioritised.appId(), "1")).contains(prioritised);
+    assertThat(store.stagesOf(C, run.appId(), "1")).isEqualTo(run.stages());
+    assertThat(store.countRuns()).isEqualTo(2);
+    assertThat(store.countStages()).isEqualTo(5);
+
+    reopen();
+    assertThat(store.find(C, run.appId(), "1")).contains(run);
+    assertThat(store.stagesOf(C, prioritised.appId(), "1")).isEqualTo(prioritised.stages());
+  }
+
+  @Test
+  void stageTableHasOneTypedColumnPerProfileField() throws Exception {
+    Set<String> expected = new TreeSet<>(Set.of("cluster", "app_id", "app_attempt_id"));
+    for (StageColumns.Column c : StageColumns.COLUMNS) {
+      expected.add(c.name());
+    }
+    assertThat(stageTableColumns(store)).containsAll(expected);
+  }
+
+  @Test
+  void replayIsIdempotent() {
+    AppRun run = Fixtures.run(C, "application_1700000000000_0003", "job-b", 1_700_000_000_000L, 4, 50);
+    store.upsert(List.of(run));
+    store.upsert(List.of(run));
+    store.upsert(List.of(run));
+    store.upsert(List.of(run, run));
+    assertThat(store.countRuns()).isEqualTo(1);
+    assertThat(store.countStages()).isEqualTo(4);
+    assertThat(store.find(C, run.appId(), "1")).contains(run);
+    assertThat(store.runsOfJob("job-b", 10)).containsExactly(run);
+  }
+
+  @Test
+  void newerVersionSupersedesOlderAndDropsItsStages() {
+    AppRun v1 = Fixtures.run(C, "application_1700000000000_0004", "job-c", 1_700_000_000_000L, 3, 100);
+    AppRun v2 = Fixtures.version(v1, "FAILED", "job-c", List.of(Fixtures.stage(v1.appId(), 9, 0, 5)), 200);
+
+    store.upsert(List.of(v1));
+    assertThat(store.countStages()).isEqualTo(3);
+    store.upsert(List.of(v2));
+    assertThat(store.find(C, v1.appId(), "1")).contains(v2);
+    assertThat(store.countRuns()).isEqualTo(1);
+    assertThat(store.countStages()).isEqualTo(1);
+    assertThat(store.stagesOf(C, v1.appId(), "1")).isEqualTo(v2.stages());
+
+    // A late replay of the older version changes nothing.
+    store.upsert(List.of(v1));
+    assertThat(store.find(C, v1.appId(), "1")).contains(v2);
+    assertThat(store.countStages()).isEqualTo(1);
+    assertThat(store.stagesOf(C, v1.appId(), "1")).isEqualTo(v2.stages());
+    assertThat(store.runsOfJob("job-c", 5)).containsExactly(v2);
+
+    // Both versions in one batch, older last: the newer still wins.
+    AppRun w1 = Fixtures.run(C, "application_1700000000000_0005", "job-c", 1_700_000_000_000L, 2, 100);
+    AppRun w2 = Fixtures.version(w1, "KILLED", "job-c", List.of(), 300);
+    store.upsert(List.of(w2, w1));
+    assertThat(store.find(C, w1.appId(), "1")).contains(w2);
+    assertThat(store.stagesOf(C, w1.appId(), "1")).isEmpty();
+    assertThat(store.countStages()).isEqualTo(1);
+  }
+
+  @Test
+  void equalUpdatedAtIsTheSameRowLastWriteWins() {
+    AppRun a = Fixtures.run(C, "application_1700000000000_0006", "job-d", 1_700_000_000_000L, 3, 100);
+    AppRun b = Fixtures.version(a, "FAILED", "job-d", a.stages().subList(0, 1), 100);
+    store.upsert(List.of(a));
+    store.upsert(List.of(b));
+    assertThat(store.countRuns()).isEqualTo(1);
+    assertThat(store.find(C, a.appId(), "1")).contains(b);
+    assertThat(store.countStages()).isEqualTo(1);
+  }
+
+  @Test
+  void runMovedToAnotherJobIsListedOnlyThere() {
+    AppRun v1 = Fixtures.run(C, "application_1700000000000_0007", "job-old", 1_700_000_000_000L, 1, 100);
+    AppRun v2 = Fixtures.version(v1, "SUCCEEDED", "job-new", v1.stages(), 200);
+    store.upsert(List.of(v1));
+    store.upsert(List.of(v2));
+    assertThat(store.runsOfJob("job-old", 10)).isEmpty();
+    assertThat(store.runsOfJob("job-new", 10)).containsExactly(v2);
+  }
+
+  @Test
+  void runsOfJobNewestFirstWithLimit() {
+    long t = 1_700_000_000_000L;
+    AppRun r1 = Fixtures.run(C, "application_1700000000000_0101", "job-e", t, 1, 1);
+    AppRun r2 = Fixtures.run(C, "application_1700000000000_0102", "job-e", t + 1000, 1, 1);
+    AppRun r3a = Fixtures.run(C, "application_1700000000000_0103", "job-e", t + 2000, 1, 1);
+    AppRun r3b = Fixtures.run(C, "application_1700000000000_0104", "job-e", t + 2000, 1, 1); // same start: appId desc
+    AppRun r4 = Fixtures.run(C, "application_1700000000000_0105", "job-e", t + 3000, 2, 1);
+    AppRun other = Fixtures.run(C, "application_1700000000000_0106", "job-f", t + 9000, 1, 1);
+    store.upsert(List.of(r3a, r1, other, r4));
+    store.upsert(List.of(r2, r3b));
+
+    assertThat(store.runsOfJob("job-e", 3)).containsExactly(r4, r3b, r3a);
+    assertThat(store.runsOfJob("job-e", 100)).containsExactly(r4, r3b, r3a, r2, r1);
+    assertThat(store.runsOfJob("job-e", 0)).isEmpty();
+    assertThat(store.runsOfJob("job-f", 5)).containsExactly(other);
+    assertThat(store.recentRuns(2)).containsExactly(other, r4);
+    assertThat(store.recentRuns(100)).hasSize(6);
+    assertThatThrownBy(() -> store.runsOfJob("job-e", -1)).isInstanceOf(IllegalArgumentException.class);
+  }
+
+  @Test
+  void unknownKeysGiveEmpty() {
+    store.upsert(List.of(Fixtures.run(C, "application_1700000000000_0201", "job-g", 1_700_000_000_000L, 1, 1)));
+    assertThat(store.find(C, "application_1700000000000_9999", "1")).isEmpty();
+    assertThat(store.find("other-cluster", "application_1700000000000_0201", "1")).isEmpty();
+    assertThat(store.find(C, "application_1700000000000_0201", "2")).isEmpty();
+    assertThat(store.runsOfJob("no-such-job", 10)).isEmpty();
+    assertThat(store.stagesOf(C, "application_1700000000000_9999", "1")).isEmpty();
+  }
+
+  @Test
+  void batchOf500Runs() {
+    List<AppRun> batch = new ArrayList<>();
+    long t = 1_700_000_000_000L;
+    for (int i = 0; i < 500; i++) {
+      batch.add(Fixtures.run(i % 2 == 0 ? C : "prod-us", String.format("application_1700000000000_%05d", i),
+          "job-" + (i % 10), t + i * 1000L, 4, 1));
+    }
+    Collections.shuffle(batch, new java.util.Random(42));
+    long started = System.nanoTime();
+    store.upsert(batch);
+    long upsertMs = (System.nanoTime() - started) / 1_000_000;
+    assertThat(store.countRuns()).isEqualTo(500);
+    assertThat(store.countStages()).isEqualTo(2000);
+    started = System.nanoTime();
+    store.upsert(batch); // replayed
+    long replayMs = (System.nanoTime() - started) / 1_000_000;
+    assertThat(store.countRuns()).isEqualTo(500);
+    assertThat(store.countStages()).isEqualTo(2000);
+    AppRun newest = Fixtures.run("prod-us", "application_1700000000000_00499", "job-9", t + 499_000L, 4, 1);
+    assertThat(store.recentRuns(1)).containsExactly(newest);
+    assertThat(store.runsOfJob("job-9", 50)).hasSize(50).first().isEqualTo(newest);
+    assertThat(store.find(C, "application_1700000000000_00250", "1")).isPresent();
+    System.out.printf("%s: 500 runs / 2000 stages upsert %d ms, replay %d ms%n", store.describe(), upsertMs, replayMs);
+  }
+
+  @Test
+  void openingADeadUrlFailsFastNamingTheUrl() {
+    String dead = deadUrl();
+    assertTimeoutPreemptively(Duration.ofSeconds(30), () ->
+        assertThatThrownBy(() -> HistoryStores.open(dead).close())
+            .isInstanceOf(HistoryStoreException.class)
+            .hasMessageContaining(Urls.redact(dead)));
+  }
+}
