@@ -1,0 +1,49 @@
+package io.sluice.store;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Set;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+
+/** The contract against the embedded store served by {@link EmbeddedStoreServer} in a separate process (H2 TCP). */
+class H2TcpHistoryStoreITCase extends HistoryStoreContract {
+  private static final AtomicInteger SEQ = new AtomicInteger();
+  private static StoreServerProcess server;
+
+  @BeforeAll
+  static void startServer() throws Exception {
+    Path target = Path.of("target").toAbsolutePath();
+    Files.createDirectories(target);
+    server = StoreServerProcess.start(Files.createTempDirectory(target, "h2-tcp-"), target.resolve("h2-tcp-server.log"));
+  }
+
+  @AfterAll
+  static void stopServer() throws Exception {
+    if (server != null) {
+      assertThat(server.stop()).as("exit status after SIGTERM").isEqualTo(143);
+    }
+  }
+
+  @Override
+  protected String freshUrl() {
+    return server.url("sluice-history-" + SEQ.incrementAndGet());
+  }
+
+  @Override
+  protected String deadUrl() {
+    try {
+      return "jdbc:h2:tcp://127.0.0.1:" + EmbeddedStoreServer.freePort() + "/sluice-history";
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  @Override
+  protected Set<String> stageTableColumns(HistoryStore s) throws Exception {
+    return H2HistoryStoreTest.columns(((H2HistoryStore) s).connection(), "STAGE_PROFILES");
+  }
+}
