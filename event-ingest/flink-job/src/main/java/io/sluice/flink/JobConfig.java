@@ -1,0 +1,231 @@
+package io.sluice.flink;
+
+import java.io.IOException;
+import java.io.Reader;
+import java.io.Serializable;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Properties;
+import java.util.TreeMap;
+
+/**
+ * Every setting of {@link ShuffleProfileJob}, with its default and meaning, in one place.
+ *
+ * <p>Sources, later ones winning: the defaults below; a properties file named by {@code --config FILE};
+ * Java system properties {@code sluice.flink.KEY}; command-line arguments {@code --KEY VALUE} or
+ * {@code KEY=VALUE}. Unknown keys fail fast (listing the known ones) so a typo never silently runs with a
+ * default.
+ */
+public final class JobConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+
+  /** System-property prefix: {@code -Dsluice.flink.store.url=...}. */
+  public static final String SYSTEM_PREFIX = "sluice.flink.";
+
+  /** A documented key: its name, default and meaning. */
+  public record Key(String name, String defaultValue, String meaning) implements Serializable {}
+
+  private static final Map<String, Key> KEYS = new LinkedHashMap<>();
+
+  private static Key key(String name, String defaultValue, String meaning) {
+    Key k = new Key(name, defaultValue, meaning);
+    KEYS.put(name, k);
+    return k;
+  }
+
+  public static final Key BOOTSTRAP_SERVERS = key("bootstrap.servers", "127.0.0.1:9092",
+      "Kafka bootstrap servers, comma separated (sources, sink and the topic admin).");
+  public static final Key TOPIC_EVENTS = key("topic.events", "sluice.spark-events",
+      "Topic of Spark event envelopes {cluster, appId, appAttemptId, seq, emittedAt, event}; key = appId.");
+  public static final Key TOPIC_YARN = key("topic.yarn", "sluice.yarn-apps",
+      "Topic of YARN application records (YarnAppRecord JSON); key = appId.");
+  public static final Key TOPIC_PROFILES = key("topic.profiles", "sluice.profiles",
+      "Topic the profiled AppRun JSON is written to; key = appId.");
+  public static final Key TOPICS_CREATE = key("topics.create", "true",
+      "Create the three topics with the Kafka Admin client before the job starts (existing ones are kept).");
+  public static final Key TOPICS_PARTITIONS = key("topics.partitions", "4",
+      "Partitions of topics this job creates.");
+  public static final Key TOPICS_REPLICATION = key("topics.replication", "1",
+      "Replication factor of topics this job creates.");
+  public static final Key GROUP_ID = key("group.id", "sluice-shuffle-profiles",
+      "Kafka consumer group of both sources. Offsets are committed on checkpoints (for monitoring only: a "
+          + "restore always uses the offsets in the checkpoint).");
+  public static final Key STARTING_OFFSETS = key("starting.offsets", "committed-or-earliest",
+      "Where a fresh start (no checkpoint) reads from: committed-or-earliest, earliest or latest.");
+  public static final Key KAFKA_SINK = key("kafka.sink", "at-least-once",
+      "Delivery to the profiles topic: at-least-once, exactly-once (Kafka transactions, visible to "
+          + "read_committed consumers on checkpoint) or none (do not write the topic).");
+  public static final Key STORE_URL = key("store.url", "jdbc:h2:file:./.sluice/history/sluice-history",
+      "History store JDBC URL: jdbc:h2:file:... (embedded), jdbc:h2:tcp://... (store process) or "
+          + "jdbc:clickhouse:... / jdbc:ch:... (production). Empty = no store sink.");
+  public static final Key STORE_BATCH_SIZE = key("store.batch.size", "100",
+      "Runs buffered per store writer before an upsert; the buffer is also flushed on every checkpoint.");
+  public static final Key CLUSTER = key("cluster", "default",
+      "Cluster name used for envelopes that carry none.");
+  public static final Key CHECKPOINT_DIR = key("checkpoint.dir", "file:///tmp/sluice-flink-checkpoints",
+      "Checkpoint storage (a file:// or other Flink filesystem URI). Checkpoints are retained on cancel.");
+  public static final Key CHECKPOINT_INTERVAL_MS = key("checkpoint.interval.ms", "10000",
+      "Checkpoint interval. It also bounds how long a run waits in a store writer's buffer.");
+  public static final Key CHECKPOINT_MODE = key("checkpoint.mode", "exactly-once",
+      "Checkpoint barrier mode for operator state: exactly-once (aligned) or at-least-once.");
+  public static final Key PARALLELISM = key("parallelism", "2",
+      "Job parallelism (sources, the profile operator and the sinks); 0 = the environment's default.");
+  public static final Key MAX_PARALLELISM = key("max.parallelism", "128",
+      "Key-group count: the upper bound for rescaling from a checkpoint. Fixed for the life of the state.");
+  public static final Key ENDED_RETENTION_MS = key("state.ended-retention.ms", "3600000",
+      "How long an ended application's state stays after its last change, so late YARN records still "
+          + "update its run. Afterwards the state is cleared.");
+  public static final Key IDLE_TTL_MS = key("state.idle-ttl.ms", "86400000",
+      "An application that never ends and receives nothing for this long is dropped from state.");
+  public static final Key LOCAL = key("local", "true",
+      "true: run in this JVM on a MiniCluster (the `java -cp` launch); false: submit to the surrounding "
+          + "environment (`flink run` on a cluster).");
+  public static final Key LOCAL_RESUME = key("local.resume", "true",
+      "Local runs only: restore from the newest completed checkpoint found under checkpoint.dir.");
+  public static final Key RESUME_FROM = key("resume.from", "",
+      "A checkpoint or savepoint path to restore from (overrides local.resume).");
+  public static final Key JOB_NAME = key("job.name", "sluice-shuffle-profiles", "Flink job name.");
+
+  private final Map<String, String> values;
+
+  private JobConfig(Map<String, String> values) {
+    this.values = Collections.unmodifiableMap(new TreeMap<>(values));
+  }
+
+  public static JobConfig defaults() {
+    return of(Map.of());
+  }
+
+  /** Defaults overridden by the given entries (keys validated). */
+  public static JobConfig of(Map<String, String> overrides) {
+    Map<String, String> v = new LinkedHashMap<>();
+    KEYS.values().forEach(k -> v.put(k.name(), k.defaultValue()));
+    overrides.forEach((k, val) -> v.put(check(k), val == null ? "" : val.trim()));
+    return new JobConfig(v);
+  }
+
+  /** Defaults, then {@code --config FILE}, then system properties, then the arguments. */
+  public static JobConfig fromArgs(String[] args) {
+    Map<String, String> fromArgs = new LinkedHashMap<>();
+    String configFile = null;
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String k;
+      String val;
+      if (a.startsWith("--") && a.contains("=")) {
+        k = a.substring(2, a.indexOf('='));
+        val = a.substring(a.indexOf('=') + 1);
+      } else if (a.startsWith("--")) {
+        if (i + 1 >= args.length) {
+          throw new IllegalArgumentException("missing value for " + a);
+        }
+        k = a.substring(2);
+        val = args[++i];
+      } else if (a.contains("=")) {
+        k = a.substring(0, a.indexOf('='));
+        val = a.substring(a.indexOf('=') + 1);
+      } else {
+        throw new IllegalArgumentException("cannot read argument '" + a + "': use --key value or key=value; "
+            + "keys: " + KEYS.keySet());
+      }
+      if (k.equals("config")) {
+        configFile = val;
+      } else {
+        fromArgs.put(k, val);
+      }
+    }
+    Map<String, String> merged = new LinkedHashMap<>();
+    if (configFile != null) {
+      Properties p = new Properties();
+      try (Reader r = Files.newBufferedReader(Path.of(configFile), StandardCharsets.UTF_8)) {
+        p.load(r);
+      } catch (IOException e) {
+        throw new IllegalArgumentException("cannot read config file " + configFile + ": " + e.getMessage(), e);
+      }
+      p.stringPropertyNames().forEach(n -> merged.put(n, p.getProperty(n)));
+    }
+    System.getProperties().stringPropertyNames().stream()
+        .filter(n -> n.startsWith(SYSTEM_PREFIX))
+        .forEach(n -> merged.put(n.substring(SYSTEM_PREFIX.length()), System.getProperty(n)));
+    merged.putAll(fromArgs);
+    return of(merged);
+  }
+
+  private static String check(String key) {
+    if (!KEYS.containsKey(key)) {
+      throw new IllegalArgumentException("unknown setting '" + key + "'; known settings: " + KEYS.keySet());
+    }
+    return key;
+  }
+
+  /** A copy with some settings changed. */
+  public JobConfig with(String key, String value) {
+    Map<String, String> v = new LinkedHashMap<>(values);
+    v.put(check(key), value);
+    return new JobConfig(v);
+  }
+
+  public JobConfig with(Key key, String value) {
+    return with(key.name(), value);
+  }
+
+  public String get(Key key) {
+    return values.get(key.name());
+  }
+
+  public long getLong(Key key) {
+    try {
+      return Long.parseLong(get(key));
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(key.name() + " must be a number, got '" + get(key) + "'", e);
+    }
+  }
+
+  public int getInt(Key key) {
+    return Math.toIntExact(getLong(key));
+  }
+
+  public boolean getBoolean(Key key) {
+    String v = get(key).toLowerCase(Locale.ROOT);
+    if (!v.equals("true") && !v.equals("false")) {
+      throw new IllegalArgumentException(key.name() + " must be true or false, got '" + get(key) + "'");
+    }
+    return Boolean.parseBoolean(v);
+  }
+
+  public Duration getDuration(Key key) {
+    return Duration.ofMillis(getLong(key));
+  }
+
+  public Map<String, String> asMap() {
+    return values;
+  }
+
+  /** The documented keys in declaration order. */
+  public static Map<String, Key> keys() {
+    return Collections.unmodifiableMap(KEYS);
+  }
+
+  /** Human-readable help: every key, its default and meaning. */
+  public static String help() {
+    StringBuilder sb = new StringBuilder("Settings (--key value, key=value, --config FILE, -D"
+        + SYSTEM_PREFIX + "key=value):\n");
+    KEYS.values().forEach(k -> sb.append("  ").append(k.name()).append(" [").append(k.defaultValue())
+        .append("]\n      ").append(k.meaning()).append('\n'));
+    return sb.toString();
+  }
+
+  /** The settings for logs, with passwords in URLs masked. */
+  @Override
+  public String toString() {
+    return values.toString()
+        .replaceAll("(?i)(password=)[^&;,}]*", "$1***")
+        .replaceAll("(//[^/:@,}]+:)[^/@,}]*@", "$1***@");
+  }
+}

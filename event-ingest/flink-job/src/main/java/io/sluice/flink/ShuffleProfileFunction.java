@@ -1,0 +1,302 @@
+package io.sluice.flink;
+
+import io.sluice.ingest.envelope.EnvelopeCodec;
+import io.sluice.ingest.fold.AppFolder;
+import io.sluice.ingest.fold.YarnJoin;
+import io.sluice.ingest.yarn.YarnAppRecord;
+import io.sluice.model.AppRun;
+import io.sluice.model.Json;
+import io.sluice.rules.RuleEngine;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.api.common.functions.OpenContext;
+import org.apache.flink.api.common.state.MapState;
+import org.apache.flink.api.common.state.MapStateDescriptor;
+import org.apache.flink.api.common.state.ValueState;
+import org.apache.flink.api.common.state.ValueStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.LongSerializer;
+import org.apache.flink.api.common.typeutils.base.StringSerializer;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.streaming.api.functions.co.KeyedCoProcessFunction;
+import org.apache.flink.util.Collector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The heart of the job: keyed by application id, input 1 = Spark event envelopes, input 2 = YARN app records.
+ *
+ * <p>State per key (application): {@code attempts} maps each application attempt to an {@link AttemptState}
+ * (its {@link AppFolder}, the highest seq applied, when it ended); {@code yarn} holds the newest YARN record
+ * (as its JSON); {@code yarnTouchedAt}/{@code nextTimer} drive retention.
+ *
+ * <p>Output: a {@link RunUpdate} when an attempt ends (joined with the YARN record if one arrived before) and
+ * again for each ended attempt when a newer YARN record arrives later. Versions are ordered by a deterministic
+ * {@code updatedAt}: the end time for the version without YARN data, {@code max(endTime + 1, observedAt)} for a
+ * version joined with a YARN record. Both depend only on the inputs, so replaying from a checkpoint, in any
+ * interleaving of the two topics, converges on the same stored row.
+ */
+public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, KafkaPayload, KafkaPayload, RunUpdate> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(ShuffleProfileFunction.class);
+  /** Log at most this many individual garbage records per subtask; the counter keeps counting. */
+  private static final int GARBAGE_LOG_LIMIT = 20;
+
+  private final String defaultCluster;
+  private final long endedRetentionMs;
+  private final long idleTtlMs;
+
+  private transient MapState<String, AttemptState> attempts;
+  private transient ValueState<String> yarn;
+  private transient ValueState<Long> yarnTouchedAt;
+  private transient ValueState<Long> nextTimer;
+  private transient RuleEngine rules;
+
+  transient Counter eventsProcessed;
+  transient Counter replaysSkipped;
+  transient Counter garbage;
+  transient Counter runsEmitted;
+  transient Counter yarnRecords;
+  transient Counter yarnStale;
+  transient Counter lateYarnUpdates;
+  transient Counter eventsAfterEnd;
+  transient Counter appsWithoutStart;
+  transient Counter statesExpired;
+  private transient int garbageLogged;
+
+  public ShuffleProfileFunction(String defaultCluster, long endedRetentionMs, long idleTtlMs) {
+    this.defaultCluster = defaultCluster == null || defaultCluster.isBlank() ? "default" : defaultCluster;
+    this.endedRetentionMs = endedRetentionMs;
+    this.idleTtlMs = idleTtlMs;
+  }
+
+  public static ShuffleProfileFunction from(JobConfig config) {
+    return new ShuffleProfileFunction(config.get(JobConfig.CLUSTER), config.getLong(JobConfig.ENDED_RETENTION_MS),
+        config.getLong(JobConfig.IDLE_TTL_MS));
+  }
+
+  /** The state descriptor of the per-attempt folders: custom serializer, never Kryo. */
+  public static MapStateDescriptor<String, AttemptState> attemptsDescriptor() {
+    return new MapStateDescriptor<>("attempts", StringSerializer.INSTANCE, AttemptStateSerializer.INSTANCE);
+  }
+
+  @Override
+  public void open(OpenContext openContext) throws Exception {
+    attempts = getRuntimeContext().getMapState(attemptsDescriptor());
+    yarn = getRuntimeContext().getState(new ValueStateDescriptor<>("yarn", StringSerializer.INSTANCE));
+    yarnTouchedAt = getRuntimeContext().getState(new ValueStateDescriptor<>("yarnTouchedAt", LongSerializer.INSTANCE));
+    nextTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("nextTimer", LongSerializer.INSTANCE));
+    rules = RuleEngine.loadDefault();
+    MetricGroup m = getRuntimeContext().getMetricGroup().addGroup("sluice");
+    eventsProcessed = m.counter("eventsProcessed");
+    replaysSkipped = m.counter("replaysSkipped");
+    garbage = m.counter("garbageRecords");
+    runsEmitted = m.counter("runsEmitted");
+    yarnRecords = m.counter("yarnRecords");
+    yarnStale = m.counter("yarnStaleRecords");
+    lateYarnUpdates = m.counter("lateYarnUpdates");
+    eventsAfterEnd = m.counter("eventsAfterEnd");
+    appsWithoutStart = m.counter("appsWithoutStart");
+    statesExpired = m.counter("statesExpired");
+    LOG.info("profile operator open: rules {}, ended retention {} ms, idle ttl {} ms", rules.ruleIds(),
+        endedRetentionMs, idleTtlMs);
+  }
+
+  // ---------------------------------------------------------------- input 1: event envelopes
+
+  @Override
+  public void processElement1(KafkaPayload in, Context ctx, Collector<RunUpdate> out) throws Exception {
+    EnvelopeCodec.Decoded d;
+    try {
+      d = EnvelopeCodec.decode(in.value);
+    } catch (RuntimeException e) {
+      garbage(in, "undecodable envelope", e);
+      return;
+    }
+    if (d == null || d.event() == null) {
+      garbage(in, "envelope without an event", null);
+      return;
+    }
+    if (d.appId() != null && !d.appId().equals(ctx.getCurrentKey())) {
+      garbage(in, "envelope of " + d.appId() + " under key " + ctx.getCurrentKey(), null);
+      return;
+    }
+    String attemptId = d.appAttemptId() == null ? "" : d.appAttemptId();
+    AttemptState st = attempts.get(attemptId);
+    boolean fresh = st == null;
+    if (fresh) {
+      String cluster = d.cluster() == null || d.cluster().isBlank() ? defaultCluster : d.cluster();
+      AppFolder folder = new AppFolder(cluster);
+      folder.fallbackAppId(d.appId()); // identifies the run even if its ApplicationStart is never seen
+      st = new AttemptState(folder);
+    }
+    if (d.seq() <= st.maxSeq) {
+      replaysSkipped.inc();
+      return;
+    }
+    st.maxSeq = d.seq();
+    boolean wasEnded = st.ended();
+    st.folder.accept(d.event());
+    eventsProcessed.inc();
+    long now = ctx.timerService().currentProcessingTime();
+    st.touchedAt = now;
+    if (wasEnded) {
+      // Spark writes ApplicationEnd last; anything later is folded but does not re-open the emitted run.
+      eventsAfterEnd.inc();
+    } else if (st.folder.ended()) {
+      long endTime = st.folder.toAppRun(0).endTime();
+      st.endedAt = endTime > 0 ? endTime : Math.max(1, d.emittedAt());
+      attempts.put(attemptId, st);
+      emit(ctx.getCurrentKey(), attemptId, st, currentYarn(), out);
+      schedule(ctx, now + endedRetentionMs);
+      return;
+    }
+    attempts.put(attemptId, st);
+    if (fresh) {
+      schedule(ctx, now + idleTtlMs);
+    }
+  }
+
+  // ---------------------------------------------------------------- input 2: YARN records
+
+  @Override
+  public void processElement2(KafkaPayload in, Context ctx, Collector<RunUpdate> out) throws Exception {
+    YarnAppRecord record;
+    String json;
+    try {
+      json = new String(in.value, StandardCharsets.UTF_8);
+      record = Json.read(json, YarnAppRecord.class);
+    } catch (RuntimeException e) {
+      garbage(in, "unreadable YARN record", e);
+      return;
+    }
+    if (record == null || (record.appId() != null && !record.appId().equals(ctx.getCurrentKey()))) {
+      garbage(in, "YARN record not for key " + ctx.getCurrentKey(), null);
+      return;
+    }
+    yarnRecords.inc();
+    YarnAppRecord previous = currentYarn();
+    if (previous != null && !newer(record, previous)) {
+      yarnStale.inc();
+      return;
+    }
+    yarn.update(json);
+    long now = ctx.timerService().currentProcessingTime();
+    yarnTouchedAt.update(now);
+    for (Map.Entry<String, AttemptState> e : attempts.entries()) {
+      AttemptState st = e.getValue();
+      if (st.ended()) {
+        lateYarnUpdates.inc();
+        emit(ctx.getCurrentKey(), e.getKey(), st, record, out);
+        st.touchedAt = now;
+        attempts.put(e.getKey(), st);
+      }
+    }
+    schedule(ctx, now + endedRetentionMs);
+  }
+
+  /** A YARN record supersedes another when it was observed later (ties: the finished one, then the larger state). */
+  static boolean newer(YarnAppRecord candidate, YarnAppRecord current) {
+    if (candidate.observedAt() != current.observedAt()) {
+      return candidate.observedAt() > current.observedAt();
+    }
+    if (candidate.finishedTime() != current.finishedTime()) {
+      return candidate.finishedTime() > current.finishedTime();
+    }
+    return Json.write(candidate).compareTo(Json.write(current)) > 0;
+  }
+
+  // ---------------------------------------------------------------- emission
+
+  private void emit(String appId, String attemptId, AttemptState st, YarnAppRecord yarnRecord,
+      Collector<RunUpdate> out) {
+    AppRun run = runOf(appId, attemptId, st, yarnRecord);
+    out.collect(RunUpdate.of(run));
+    runsEmitted.inc();
+  }
+
+  /** The run of an ended attempt, joined with a YARN record when there is one, diagnosed. */
+  AppRun runOf(String appId, String attemptId, AttemptState st, YarnAppRecord yarnRecord) {
+    AppRun base = st.folder.toAppRun(st.endedAt);
+    if (!appId.equals(base.appId()) || !attemptId.equals(base.appAttemptId())) {
+      // The start of this attempt was never seen (job started mid-stream, or the topic's retention dropped
+      // it): profile what was seen, under the envelope's identity so the run's key stays stable.
+      appsWithoutStart.inc();
+      base = new AppRun(base.cluster(), appId, attemptId, base.jobKey(), base.name(), base.user(), base.queue(),
+          base.priority(), base.startTime(), base.endTime(), base.status(), base.sparkVersion(), base.conf(),
+          base.injected(), base.stages(), base.diagnoses(), base.updatedAt());
+    }
+    AppRun run = yarnRecord == null ? base
+        : YarnJoin.join(base, yarnRecord, Math.max(st.endedAt + 1, yarnRecord.observedAt()));
+    return run.withDiagnoses(rules.diagnose(run));
+  }
+
+  private YarnAppRecord currentYarn() throws Exception {
+    String json = yarn.value();
+    return json == null ? null : Json.read(json, YarnAppRecord.class);
+  }
+
+  private void garbage(KafkaPayload in, String what, Exception e) {
+    garbage.inc();
+    if (garbageLogged < GARBAGE_LOG_LIMIT) {
+      garbageLogged++;
+      LOG.warn("skipping garbage record (key {}, {} bytes): {}{}{}", in.appId, in.value == null ? 0 : in.value.length,
+          what, e == null ? "" : ": " + e, garbageLogged == GARBAGE_LOG_LIMIT ? " (further ones only counted)" : "");
+    }
+  }
+
+  // ---------------------------------------------------------------- retention
+
+  private void schedule(Context ctx, long at) throws Exception {
+    Long next = nextTimer.value();
+    if (next == null || at < next) {
+      ctx.timerService().registerProcessingTimeTimer(at);
+      nextTimer.update(at);
+    }
+  }
+
+  @Override
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<RunUpdate> out) throws Exception {
+    Long next = nextTimer.value();
+    if (next != null && next > timestamp) {
+      return; // an earlier, superseded timer
+    }
+    nextTimer.clear();
+    long now = ctx.timerService().currentProcessingTime();
+    long earliest = Long.MAX_VALUE;
+    List<String> expired = new ArrayList<>();
+    for (Map.Entry<String, AttemptState> e : attempts.entries()) {
+      AttemptState st = e.getValue();
+      long deadline = st.touchedAt + (st.ended() ? endedRetentionMs : idleTtlMs);
+      if (deadline <= now) {
+        expired.add(e.getKey());
+        if (!st.ended()) {
+          LOG.info("dropping state of {} attempt '{}': no end seen and idle for {} ms", ctx.getCurrentKey(),
+              e.getKey(), now - st.touchedAt);
+        }
+      } else {
+        earliest = Math.min(earliest, deadline);
+      }
+    }
+    for (String k : expired) {
+      attempts.remove(k);
+      statesExpired.inc();
+    }
+    Long yarnAt = yarnTouchedAt.value();
+    if (yarnAt != null && attempts.isEmpty()) {
+      // While attempts remain, their own deadlines bring this timer back; the YARN record goes with the last one.
+      long deadline = yarnAt + endedRetentionMs;
+      if (deadline <= now) {
+        yarn.clear();
+        yarnTouchedAt.clear();
+      } else {
+        earliest = Math.min(earliest, deadline);
+      }
+    }
+    if (earliest != Long.MAX_VALUE) {
+      schedule(ctx, earliest);
+    }
+  }
+}
