@@ -124,10 +124,10 @@ public final class H2HistoryStore implements HistoryStore {
       return;
     }
     try {
-      Map<String, Long> stored = storedVersions(batch);
+      Map<List<String>, Long> stored = storedVersions(batch);
       List<AppRun> toWrite = new ArrayList<>();
       for (AppRun r : batch) {
-        Long have = stored.get(r.runKey());
+        Long have = stored.get(Runs.key(r));
         if (have == null || have <= r.updatedAt()) {
           toWrite.add(r);
         }
@@ -171,8 +171,8 @@ public final class H2HistoryStore implements HistoryStore {
     }
   }
 
-  private Map<String, Long> storedVersions(List<AppRun> batch) throws SQLException {
-    Map<String, Long> out = new HashMap<>();
+  private Map<List<String>, Long> storedVersions(List<AppRun> batch) throws SQLException {
+    Map<List<String>, Long> out = new HashMap<>();
     try (PreparedStatement ps = conn.prepareStatement("SELECT updated_at FROM app_runs WHERE " + KEY + " FOR UPDATE")) {
       for (AppRun r : batch) {
         ps.setString(1, r.cluster());
@@ -180,7 +180,7 @@ public final class H2HistoryStore implements HistoryStore {
         ps.setString(3, r.appAttemptId());
         try (ResultSet rs = ps.executeQuery()) {
           if (rs.next()) {
-            out.put(r.runKey(), rs.getLong(1));
+            out.put(Runs.key(r), rs.getLong(1));
           }
         }
       }

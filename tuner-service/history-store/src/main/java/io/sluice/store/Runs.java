@@ -18,15 +18,20 @@ final class Runs {
    */
   static List<AppRun> winners(List<AppRun> runs) {
     Objects.requireNonNull(runs, "runs");
-    Map<String, AppRun> byKey = new LinkedHashMap<>();
+    Map<List<String>, AppRun> byKey = new LinkedHashMap<>();
     for (AppRun r : runs) {
       Objects.requireNonNull(r, "a run in the batch is null");
       if (r.appId() == null || r.appId().isEmpty()) {
         throw new IllegalArgumentException("run without appId (cluster " + r.cluster() + ")");
       }
-      byKey.merge(r.runKey(), r, (old, neu) -> neu.updatedAt() >= old.updatedAt() ? neu : old);
+      byKey.merge(key(r), r, (old, neu) -> neu.updatedAt() >= old.updatedAt() ? neu : old);
     }
     return new ArrayList<>(byKey.values());
+  }
+
+  /** The run's identity as a map key (no separator ambiguity, unlike {@link AppRun#runKey()}). */
+  static List<String> key(AppRun r) {
+    return List.of(r.cluster(), r.appId(), r.appAttemptId());
   }
 
   /** The run's stage profiles, one per (stageId, stageAttemptId): of duplicates the later one is kept. */

@@ -42,6 +42,7 @@ class ClickHouseHistoryStoreITCase extends HistoryStoreContract {
       int exit = front.stop();
       assertThat(exit).as("the front exits cleanly on SIGTERM (log %s)", front.log).isZero();
     }
+    TestFiles.deleteRecursively(dataDir);
   }
 
   @Override

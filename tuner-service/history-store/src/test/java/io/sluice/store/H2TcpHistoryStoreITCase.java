@@ -13,12 +13,14 @@ import org.junit.jupiter.api.BeforeAll;
 class H2TcpHistoryStoreITCase extends HistoryStoreContract {
   private static final AtomicInteger SEQ = new AtomicInteger();
   private static StoreServerProcess server;
+  private static Path base;
 
   @BeforeAll
   static void startServer() throws Exception {
     Path target = Path.of("target").toAbsolutePath();
     Files.createDirectories(target);
-    server = StoreServerProcess.start(Files.createTempDirectory(target, "h2-tcp-"), target.resolve("h2-tcp-server.log"));
+    base = Files.createTempDirectory(target, "h2-tcp-");
+    server = StoreServerProcess.start(base, target.resolve("h2-tcp-server.log"));
   }
 
   @AfterAll
@@ -26,6 +28,7 @@ class H2TcpHistoryStoreITCase extends HistoryStoreContract {
     if (server != null) {
       assertThat(server.stop()).as("exit status after SIGTERM").isEqualTo(143);
     }
+    TestFiles.deleteRecursively(base);
   }
 
   @Override
