@@ -194,7 +194,7 @@ public final class SparkEventParser {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Stage ID" -> {
-          f.stageId = values.readInt(p, TASK_END, field);
+          f.stageId = values.readIntOr(p, TASK_END, field, -1);
           f.sawStage = true;
         }
         case "Stage Attempt ID" -> {
@@ -343,7 +343,7 @@ public final class SparkEventParser {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Stage ID" -> {
-          stageId = values.readInt(p, event, field);
+          stageId = values.readIntOr(p, event, field, -1);
           sawId = true;
         }
         case "Stage Attempt ID" -> attempt = values.readInt(p, event, field);

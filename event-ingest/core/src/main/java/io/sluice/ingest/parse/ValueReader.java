@@ -51,6 +51,15 @@ final class ValueReader {
     return (int) v;
   }
 
+  /** Like {@link #readInt} but yields {@code fallback} (after reporting) when the value is not an integer. */
+  int readIntOr(JsonParser p, String event, String field, int fallback) throws IOException {
+    if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
+      readLong(p, event, field);
+      return fallback;
+    }
+    return readInt(p, event, field);
+  }
+
   /** A string; numbers and booleans are accepted as their text. Null for JSON null or wrong types. */
   String readString(JsonParser p, String event, String field) throws IOException {
     JsonToken t = p.currentToken();
