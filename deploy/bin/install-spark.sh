@@ -13,7 +13,9 @@ for v in ${versions[@]}; do
   echo "installing pyspark $v into $dest" >&2
   rm -rf "$dest"; mkdir -p "$dest"
   python3 -m pip install --quiet --disable-pip-version-check --no-deps --target "$dest" "pyspark==$v"
-  python3 -m pip install --quiet --disable-pip-version-check --target "$dest/py4j-lib" py4j >/dev/null 2>&1 || true
+  # the py4j version this pyspark requires (its jar in pyspark/jars matches it), not the newest
+  py4j_req="$(sed -n 's/^Requires-Dist: py4j *\(==[^ ;]*\).*/py4j\1/p' "$dest"/pyspark-*.dist-info/METADATA | head -n 1)"
+  python3 -m pip install --quiet --disable-pip-version-check --target "$dest/py4j-lib" "${py4j_req:-py4j}" >/dev/null 2>&1 || true
   chmod +x "$dest"/pyspark/bin/* 2>/dev/null || true
   touch "$dest/.installed"
 done
