@@ -1,7 +1,7 @@
 """Spilling sort and aggregation: wide rows sorted within few large partitions. Run it with a
 small executor memory and a low spark.memory.fraction (e.g. 512m and 0.05) so that
 memoryBytesSpilled / diskBytesSpilled are non-zero.
-  spill.py [--app-name N] [--rows 1500000] [--maps 4] [--payload 60]
+  spill.py [--app-name N] [--rows 800000] [--maps 4] [--payload 60]
 """
 import argparse
 import time
@@ -10,7 +10,7 @@ from pyspark.sql import SparkSession, functions as F
 
 p = argparse.ArgumentParser()
 p.add_argument("--app-name", default="sluice-spill")
-p.add_argument("--rows", type=int, default=1_500_000)
+p.add_argument("--rows", type=int, default=800_000)
 p.add_argument("--maps", type=int, default=4)
 p.add_argument("--payload", type=int, default=60, help="payload characters per row")
 a = p.parse_args()
