@@ -1,0 +1,383 @@
+package io.sluice.collect;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.ingest.envelope.EnvelopeCodec;
+import io.sluice.ingest.envelope.EventEnvelope;
+import io.sluice.ingest.eventlog.EventLogSource;
+import io.sluice.ingest.eventlog.EventLogs;
+import io.sluice.ingest.eventlog.LineReader;
+import io.sluice.ingest.eventlog.ReadReport;
+import me.tongfei.progressbar.ConsoleProgressBarConsumer;
+import me.tongfei.progressbar.ProgressBar;
+import me.tongfei.progressbar.ProgressBarBuilder;
+import me.tongfei.progressbar.ProgressBarStyle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Publishes Spark event logs to {@code sluice.spark-events}: first a backfill of everything found
+ * (with a progress bar if asked), then, when {@code follow} is on, a poll loop picking up new logs and
+ * lines appended to logs still being written.
+ *
+ * <p>Each line becomes one envelope with key = appId and {@code seq} = the line's index in its log
+ * (line 0 is {@code SparkListenerLogStart}; the live listener numbers events the same way). appId and
+ * attempt come from the log's {@code SparkListenerApplicationStart}, else from its name.
+ *
+ * <p>Exactly-once per (appId, seq) across restarts: the offsets file records, per log, how many lines
+ * are published; it is rewritten (atomically) only after Kafka acknowledged every record up to that
+ * line, and reading resumes right after it. {@link #close()} stops between two lines, waits for the
+ * acknowledgements and saves. Only a hard crash between an acknowledgement and the next save can
+ * publish lines twice, with the same seq, which consumers drop.
+ *
+ * <pre>{@code
+ * try (EventLogCollector c = new EventLogCollector(EventLogCollector.Config.of(List.of("/spark-events"), "127.0.0.1:9092")
+ *         .withOffsetsFile(Path.of("state/eventlog-offsets.json")).withFollow(true))) {
+ *     c.run(); // until close() from another thread
+ * }
+ * }</pre>
+ */
+public final class EventLogCollector implements AutoCloseable {
+
+    private static final Logger LOG = LoggerFactory.getLogger(EventLogCollector.class);
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Pattern YARN_ATTEMPT_NAME = Pattern.compile("(application_\\d+_\\d+)_(.+)");
+    private static final int ID_SCAN_LINES = 500;
+
+    /**
+     * @param paths         directories or files; plain paths and {@code file:} URIs are read locally, other
+     *                      schemes (hdfs://, s3a://, ...) through Hadoop's FileSystem
+     * @param bootstrap     Kafka bootstrap servers
+     * @param topic         default {@code sluice.spark-events}
+     * @param cluster       written into every envelope
+     * @param offsetsFile   progress file (null: keep progress in memory only)
+     * @param follow        keep polling after the backfill
+     * @param pollInterval  time between polls when following
+     * @param commitEvery   save progress at least every this many lines
+     * @param progress      show a progress bar on stderr during the backfill
+     * @param hadoopForLocal read local paths through Hadoop's LocalFileSystem too (mainly for tests)
+     * @param producer      extra Kafka producer properties
+     */
+    public record Config(List<String> paths, String bootstrap, String topic, String cluster, Path offsetsFile,
+                         boolean follow, Duration pollInterval, int commitEvery, boolean progress,
+                         boolean hadoopForLocal, Map<String, String> producer) {
+        public static final String DEFAULT_TOPIC = "sluice.spark-events";
+
+        public Config {
+            paths = List.copyOf(paths);
+            topic = topic == null ? DEFAULT_TOPIC : topic;
+            cluster = cluster == null ? "default" : cluster;
+            pollInterval = pollInterval == null ? Duration.ofSeconds(5) : pollInterval;
+            commitEvery = commitEvery <= 0 ? 5_000 : commitEvery;
+            producer = producer == null ? Map.of() : Map.copyOf(producer);
+        }
+
+        public static Config of(List<String> paths, String bootstrap) {
+            return new Config(paths, bootstrap, null, null, null, false, null, 0, false, false, null);
+        }
+
+        public Config withTopic(String t) { return new Config(paths, bootstrap, t, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
+        public Config withCluster(String c) { return new Config(paths, bootstrap, topic, c, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
+        public Config withOffsetsFile(Path f) { return new Config(paths, bootstrap, topic, cluster, f, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
+        public Config withFollow(boolean f) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, f, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
+        public Config withPollInterval(Duration d) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, d, commitEvery, progress, hadoopForLocal, producer); }
+        public Config withCommitEvery(int n) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, n, progress, hadoopForLocal, producer); }
+        public Config withProgress(boolean p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, p, hadoopForLocal, producer); }
+        public Config withHadoopForLocal(boolean h) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, h, producer); }
+        public Config withProducer(Map<String, String> p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, p); }
+    }
+
+    /** Counters since start. */
+    public record Stats(long logsSeen, long logsCompleted, long linesPublished, long badLines, long passes) { }
+
+    private final Config config;
+    private final OffsetStore offsets;
+    private final KafkaPublisher publisher;
+    private final org.apache.hadoop.conf.Configuration hadoopConf = new org.apache.hadoop.conf.Configuration();
+    private final CountDownLatch stopped = new CountDownLatch(1);
+    private final CountDownLatch runFinished = new CountDownLatch(1);
+    private volatile boolean closing;
+    private volatile boolean running;
+    /** Test hook: called after each line is handed to Kafka, with the running count. */
+    volatile java.util.function.LongConsumer afterSend;
+
+    private final AtomicLong logsSeen = new AtomicLong();
+    private final AtomicLong logsCompleted = new AtomicLong();
+    private final AtomicLong linesPublished = new AtomicLong();
+    private final AtomicLong badLines = new AtomicLong();
+    private final AtomicLong passes = new AtomicLong();
+
+    public EventLogCollector(Config config) {
+        this.config = config;
+        this.offsets = new OffsetStore(config.offsetsFile());
+        this.publisher = new KafkaPublisher(config.bootstrap(), "sluice-eventlog-collector", config.producer());
+    }
+
+    public Stats stats() {
+        return new Stats(logsSeen.get(), logsCompleted.get(), linesPublished.get(), badLines.get(), passes.get());
+    }
+
+    /** Backfill, then (with {@code follow}) poll until {@link #close()}. Blocks the calling thread. */
+    public void run() {
+        running = true;
+        try {
+            boolean first = true;
+            while (!closing) {
+                runOnce(first && config.progress());
+                first = false;
+                if (!config.follow() || stopped.await(config.pollInterval().toMillis(), TimeUnit.MILLISECONDS)) {
+                    break;
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            running = false;
+            runFinished.countDown();
+        }
+    }
+
+    /** One pass over every log: publishes what is new and saves progress. */
+    public void runOnce() {
+        runOnce(false);
+    }
+
+    private void runOnce(boolean withProgressBar) {
+        passes.incrementAndGet();
+        List<LogSource> sources = discover();
+        List<LogSource> todo = new ArrayList<>();
+        for (LogSource s : sources) {
+            OffsetStore.Entry e = offsets.get(s.name());
+            if (e == null || !e.completed()) {
+                todo.add(s);
+            }
+        }
+        logsSeen.set(sources.size());
+        ProgressBar bar = withProgressBar && !todo.isEmpty() ? progressBar(todo.size()) : null;
+        try {
+            for (LogSource s : todo) {
+                if (closing) {
+                    break;
+                }
+                try {
+                    publish(s, bar);
+                } catch (KafkaPublisher.PublishException e) {
+                    LOG.warn("Kafka failed while publishing {}; will retry from the last saved line: {}", s.name(), e.getMessage());
+                    return; // the producer is unusable after a failure only for this pass's unsaved lines
+                } catch (IOException | RuntimeException e) {
+                    LOG.warn("cannot read event log {}: {}", s, e.toString());
+                }
+                if (bar != null) {
+                    bar.step();
+                }
+            }
+        } finally {
+            if (bar != null) {
+                bar.close();
+            }
+        }
+    }
+
+    private ProgressBar progressBar(int logs) {
+        return new ProgressBarBuilder()
+                .setTaskName("backfill")
+                .setInitialMax(logs)
+                .setUnit(" logs", 1)
+                .setStyle(ProgressBarStyle.ASCII)
+                .setConsumer(new ConsoleProgressBarConsumer(new PrintStream(System.err, true, StandardCharsets.UTF_8)))
+                .setUpdateIntervalMillis(500)
+                .build();
+    }
+
+    private List<LogSource> discover() {
+        List<LogSource> out = new ArrayList<>();
+        List<java.nio.file.Path> local = new ArrayList<>();
+        for (String p : config.paths()) {
+            boolean hasScheme = p.matches("^[A-Za-z][A-Za-z0-9+.-]*:.*") && !p.matches("^[A-Za-z]:\\\\.*");
+            URI uri = hasScheme ? URI.create(p) : java.nio.file.Path.of(p).toAbsolutePath().toUri();
+            boolean isLocal = "file".equals(uri.getScheme());
+            if (isLocal && !config.hadoopForLocal()) {
+                local.add(java.nio.file.Path.of(uri));
+            } else {
+                try {
+                    out.addAll(HadoopLogs.discover(uri, hadoopConf));
+                } catch (IOException e) {
+                    LOG.warn("cannot list {}: {}", p, e.toString());
+                }
+            }
+        }
+        if (!local.isEmpty()) {
+            for (EventLogSource s : EventLogs.discover(local, new ReadReport())) {
+                out.add(LogSource.local(s));
+            }
+        }
+        return out;
+    }
+
+    private void publish(LogSource s, ProgressBar bar) throws IOException {
+        OffsetStore.Entry entry = offsets.get(s.name());
+        if (entry == null || entry.appId() == null) {
+            String[] ids = findIds(s);
+            if (ids == null) {
+                return; // in progress and no ApplicationStart yet: try again on the next poll
+            }
+            entry = new OffsetStore.Entry(entry == null ? 0 : entry.lines(), false, ids[0], ids[1]);
+        }
+        boolean inProgress = s.inProgress();
+        long saved = entry.lines();
+        byte[] key = entry.appId().getBytes(StandardCharsets.UTF_8);
+        long sinceSave = 0;
+        boolean atEnd = false;
+        try (LineReader r = s.open(entry.lines())) {
+            while (!closing) {
+                byte[] line = r.next();
+                if (line == null) {
+                    atEnd = true;
+                    break;
+                }
+                long seq = r.linesRead() - 1;
+                byte[] value;
+                try {
+                    value = EnvelopeCodec.encode(new EventEnvelope(config.cluster(), entry.appId(), entry.appAttemptId(), seq,
+                            System.currentTimeMillis(), new String(line, StandardCharsets.UTF_8)));
+                } catch (IllegalArgumentException notJson) {
+                    badLines.incrementAndGet();
+                    continue;
+                }
+                publisher.send(config.topic(), key, value);
+                long n = linesPublished.incrementAndGet();
+                java.util.function.LongConsumer hook = afterSend;
+                if (hook != null) {
+                    hook.accept(n);
+                }
+                if (++sinceSave >= config.commitEvery()) {
+                    entry = save(s.name(), entry, r.linesRead(), false);
+                    saved = entry.lines();
+                    sinceSave = 0;
+                    if (bar != null) {
+                        bar.setExtraMessage(linesPublished.get() + " events");
+                    }
+                }
+            }
+            boolean completed = atEnd && !inProgress;
+            if (r.linesRead() != saved || completed || offsets.get(s.name()) == null) {
+                entry = save(s.name(), entry, r.linesRead(), completed);
+            }
+            if (completed) {
+                logsCompleted.incrementAndGet();
+            }
+            if (bar != null) {
+                bar.setExtraMessage(linesPublished.get() + " events");
+            }
+        }
+    }
+
+    private OffsetStore.Entry save(String name, OffsetStore.Entry entry, long lines, boolean completed) {
+        publisher.checkpoint(); // every line up to `lines` is acknowledged
+        OffsetStore.Entry next = entry.withLines(lines, completed);
+        offsets.put(name, next);
+        offsets.save();
+        return next;
+    }
+
+    /** {appId, attemptId} from the log's ApplicationStart, or from its name once the log is finished. */
+    private String[] findIds(LogSource s) throws IOException {
+        try (LineReader r = s.open(0)) {
+            for (int i = 0; i < ID_SCAN_LINES; i++) {
+                byte[] line = r.next();
+                if (line == null) {
+                    break;
+                }
+                String text = new String(line, StandardCharsets.UTF_8);
+                if (!text.contains("\"SparkListenerApplicationStart\"")) {
+                    continue;
+                }
+                try {
+                    JsonNode n = JSON.readTree(text);
+                    JsonNode id = n.get("App ID");
+                    if (id != null && id.isTextual()) {
+                        JsonNode attempt = n.get("App Attempt ID");
+                        return new String[] {id.asText(), attempt != null && attempt.isTextual() ? attempt.asText() : ""};
+                    }
+                } catch (IOException malformed) {
+                    // fall back to the name
+                }
+                break;
+            }
+        }
+        if (s.inProgress()) {
+            return null;
+        }
+        Matcher m = YARN_ATTEMPT_NAME.matcher(s.name());
+        return m.matches() ? new String[] {m.group(1), m.group(2)} : new String[] {s.name(), ""};
+    }
+
+    /** Asks the run loop to stop after the current line, without waiting (see {@link #close()}). */
+    void requestStop() {
+        closing = true;
+        stopped.countDown();
+    }
+
+    /** Stops between two lines, waits for Kafka to acknowledge what was sent, saves progress. */
+    @Override
+    public void close() {
+        closing = true;
+        stopped.countDown();
+        try {
+            if (running) {
+                runFinished.await(2, TimeUnit.MINUTES);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        } finally {
+            publisher.close();
+        }
+    }
+
+    /**
+     * {@code EventLogCollector --bootstrap H:P [--topic T] [--cluster C] [--offsets FILE] [--follow]
+     * [--poll-seconds N] [--progress] PATH...}
+     */
+    public static void main(String[] args) throws Exception {
+        List<String> paths = new ArrayList<>();
+        String bootstrap = null;
+        Config c = Config.of(List.of(), "");
+        for (int i = 0; i < args.length; i++) {
+            switch (args[i]) {
+                case "--bootstrap" -> bootstrap = args[++i];
+                case "--topic" -> c = c.withTopic(args[++i]);
+                case "--cluster" -> c = c.withCluster(args[++i]);
+                case "--offsets" -> c = c.withOffsetsFile(Path.of(args[++i]));
+                case "--follow" -> c = c.withFollow(true);
+                case "--poll-seconds" -> c = c.withPollInterval(Duration.ofSeconds(Long.parseLong(args[++i])));
+                case "--progress" -> c = c.withProgress(true);
+                default -> paths.add(args[i]);
+            }
+        }
+        if (bootstrap == null || paths.isEmpty()) {
+            System.err.println("usage: EventLogCollector --bootstrap HOST:PORT [--topic T] [--cluster C] [--offsets FILE] [--follow] [--poll-seconds N] [--progress] PATH...");
+            System.exit(2);
+        }
+        Config cfg = new Config(paths, bootstrap, c.topic(), c.cluster(), c.offsetsFile(), c.follow(), c.pollInterval(),
+                c.commitEvery(), c.progress(), false, c.producer());
+        EventLogCollector collector = new EventLogCollector(cfg);
+        Runtime.getRuntime().addShutdownHook(new Thread(collector::close, "eventlog-collector-stop"));
+        collector.run();
+        System.out.println("EVENTLOG_COLLECTOR " + collector.stats());
+    }
+}
