@@ -50,7 +50,8 @@ worker_memory="${SLUICE_SPARK_WORKER_MEMORY:-2g}"
 master_port="${SLUICE_SPARK_MASTER_PORT:-}"
 webui_port="${SLUICE_SPARK_WEBUI_PORT:-}"
 ess_port="${SLUICE_SPARK_ESS_PORT:-}"
-ess_class="${SLUICE_SPARK_ESS_CLASS:-org.apache.spark.deploy.ExternalShuffleService}"
+stock_ess=org.apache.spark.deploy.ExternalShuffleService
+ess_class="${SLUICE_SPARK_ESS_CLASS:-$stock_ess}"
 ess_classpath="${SLUICE_SPARK_ESS_CLASSPATH:-}"
 ess_opts="${SLUICE_SPARK_ESS_OPTS:-}"
 with_ess=1
@@ -190,10 +191,29 @@ tail_logs() {
 
 launch() { # name logfile class [args...]  (env for the daemon is prepared by the caller)
   local name="$1" out="$2"; shift 2
+  local cmd=("$spark_home/bin/spark-class" "$@")
+  if [ "$name" = ess ] && [ "$1" != "$stock_ess" ]; then
+    # spark-class applies SPARK_DAEMON_JAVA_OPTS/SPARK_DAEMON_CLASSPATH/SPARK_DAEMON_MEMORY only
+    # to the daemon classes it knows. For a custom ESS main, ask Spark's launcher for the stock
+    # ESS command (same classpath, options and, on 4.x, module flags) and swap the main class.
+    local launcher_out rc sv
+    sv="$(ls "$spark_home/jars" | sed -n 's/^spark-core_\([0-9.]*\)-.*\.jar$/\1/p' | head -n 1)"
+    mapfile -d '' launcher_out < <(SPARK_SCALA_VERSION="$sv" java -Xmx128m -cp "$spark_home/jars/*" org.apache.spark.launcher.Main \
+      "$stock_ess" "${@:2}"; printf '%d\0' $?)
+    rc="${launcher_out[-1]}"; unset 'launcher_out[-1]'
+    [ "$rc" = 0 ] && [ ${#launcher_out[@]} -gt 0 ] || die "Spark's launcher failed to build the ESS command"
+    cmd=()
+    local arg
+    for arg in "${launcher_out[@]}"; do
+      arg="${arg#$'\n'}"                    # the launcher's output starts with "\0\n"
+      if [ -z "$arg" ]; then continue; fi
+      if [ "$arg" = "$stock_ess" ]; then cmd+=("$1"); else cmd+=("$arg"); fi
+    done
+  fi
   # The child writes its own pid and then execs spark-class, which execs java: the recorded pid
   # is the daemon's. setsid detaches it from our session so it survives this script.
   SLUICE_SPARK_CLUSTER="$state_dir" setsid bash -c 'echo $$ > "$0"; exec "$@"' "$state_dir/pids/$name.pid" \
-    "$spark_home/bin/spark-class" "$@" >"$out" 2>&1 </dev/null 9>&- &
+    "${cmd[@]}" >"$out" 2>&1 </dev/null 9>&- &
   local i
   for ((i = 0; i < 50; i++)); do [ -s "$state_dir/pids/$name.pid" ] && return 0; sleep 0.1; done
   die "could not launch $name"
