@@ -57,7 +57,9 @@ public final class JobConfig implements Serializable {
       "Kafka consumer group of both sources. Offsets are committed on checkpoints (for monitoring only: a "
           + "restore always uses the offsets in the checkpoint).");
   public static final Key STARTING_OFFSETS = key("starting.offsets", "committed-or-earliest",
-      "Where a fresh start (no checkpoint) reads from: committed-or-earliest, earliest or latest.");
+      "Where a fresh start (no checkpoint) reads from: committed-or-earliest, earliest or latest. Keep the "
+          + "default when restoring: a partition that had no record yet at checkpoint time is resolved with "
+          + "this setting too, and `latest` would skip what arrived there while the job was down.");
   public static final Key KAFKA_SINK = key("kafka.sink", "at-least-once",
       "Delivery to the profiles topic: at-least-once, exactly-once (Kafka transactions, visible to "
           + "read_committed consumers on checkpoint) or none (do not write the topic).");
