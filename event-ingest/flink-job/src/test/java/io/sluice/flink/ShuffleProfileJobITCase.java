@@ -60,7 +60,7 @@ class ShuffleProfileJobITCase {
   private static final Logger LOG = LoggerFactory.getLogger(ShuffleProfileJobITCase.class);
   private static final Duration WAIT = Duration.ofSeconds(180);
   private static final List<String> FIXTURES =
-      List.of("healthy-plain", "tiny_blocks-lz4", "skew-snappy", "spill-lzf", "failures-zstd");
+      List.of("healthy-plain", "tiny_blocks-lz4", "skew-snappy", "spill-lzf", "failures-zstd", "fetch_failed-rolling");
 
   @RegisterExtension
   static final LocalKafkaExtension KAFKA = new LocalKafkaExtension();
@@ -129,9 +129,10 @@ class ShuffleProfileJobITCase {
       assertThat(new String(r.key(), StandardCharsets.UTF_8)).isEqualTo(run.appId());
       newest.merge(run.runKey(), run, (a, b) -> b.updatedAt() >= a.updatedAt() ? b : a);
     }
-    long lateYarnApps = apps.stream().filter(a -> !a.yarnFirst).count();
-    assertThat(records.size()).as("one version per run plus one per late YARN record, at least")
-        .isGreaterThanOrEqualTo((int) (apps.size() + lateYarnApps));
+    // At least one version per run; a YARN record read after its application's end adds one (both topics are
+    // read concurrently, so which ones do is not fixed).
+    assertThat(records.size()).isGreaterThanOrEqualTo(apps.size());
+    assertThat(newest).hasSize(apps.size());
     for (App a : apps) {
       assertThat(newest.get(a.expected.runKey())).as(a.appId).isEqualTo(a.expected);
     }
