@@ -78,7 +78,11 @@ public final class ShuffleProfileJob {
     }
     StreamExecutionEnvironment env = environment(config);
     build(env, config);
-    env.execute(config.get(JobConfig.JOB_NAME));
+    org.apache.flink.core.execution.JobClient client = env.executeAsync(config.get(JobConfig.JOB_NAME));
+    // One machine-readable line for launch scripts (deploy/bin/sluice-stack waits for it).
+    System.out.println("SHUFFLE_PROFILE_JOB_SUBMITTED jobId=" + client.getJobID());
+    System.out.flush();
+    client.getJobExecutionResult().get();
   }
 
   /** The Flink settings this job relies on, derived from its config. */
