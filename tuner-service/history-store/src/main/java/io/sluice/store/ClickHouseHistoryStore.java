@@ -4,13 +4,10 @@ import io.sluice.model.AppRun;
 import io.sluice.model.Json;
 import io.sluice.model.StageProfile;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.sql.Types;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -35,32 +32,23 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Timeouts: unless the URL sets them, {@code connection_timeout=5000} and {@code socket_timeout=120000} (ms).
  */
-public final class ClickHouseHistoryStore implements HistoryStore {
+public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
   static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql");
   static final int RUNS_PER_INSERT = 200;
   static final int STAGES_PER_INSERT = 5000;
 
-  private static final String RUN_COLS = "cluster, app_id, app_attempt_id, job_key, name, user_name, queue, priority, "
-      + "start_time, end_time, status, spark_version, stage_count, diagnosis_count, updated_at, write_id, run_json";
-  private static final String KEY = "cluster = ? AND app_id = ? AND app_attempt_id = ?";
-  private static final String NEWEST_FIRST = " ORDER BY start_time DESC, app_id DESC, cluster DESC, app_attempt_id DESC";
   /** The stage rows that belong to the visible version of their run. */
   private static final String VISIBLE_STAGE = "(cluster, app_id, app_attempt_id, write_id) IN "
       + "(SELECT cluster, app_id, app_attempt_id, write_id FROM app_runs FINAL";
   private static final Pattern SAFE_DB = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
-  private final String url;
-  private final Connection conn;
-
   private ClickHouseHistoryStore(String url, Connection conn) {
-    this.url = url;
-    this.conn = conn;
+    super("ClickHouse", url, conn, false);
   }
 
   static ClickHouseHistoryStore open(String url) {
-    String shown = Urls.redact(url);
     Properties props = new Properties();
     String lower = url.toLowerCase(Locale.ROOT);
     if (!lower.contains("connection_timeout=")) {
@@ -69,25 +57,14 @@ public final class ClickHouseHistoryStore implements HistoryStore {
     if (!lower.contains("socket_timeout=")) {
       props.setProperty("socket_timeout", "120000");
     }
-    Connection c;
-    try {
-      c = DriverManager.getConnection(url, props);
-    } catch (SQLException e) {
-      throw new HistoryStoreException("cannot connect to the ClickHouse history store at " + shown + ": "
-          + e.getMessage(), e);
-    }
+    Connection c = connect(url, props, "cannot connect to the ClickHouse history store at");
     try {
       migrate(c);
-      LOG.info("history store open: ClickHouse at {}", shown);
+      LOG.info("history store open: ClickHouse at {}", Urls.redact(url));
       return new ClickHouseHistoryStore(url, c);
     } catch (SQLException | RuntimeException e) {
-      try {
-        c.close();
-      } catch (SQLException suppressed) {
-        e.addSuppressed(suppressed);
-      }
-      throw new HistoryStoreException("cannot open the ClickHouse history store at " + shown + ": "
-          + rootMessage(e), e);
+      throw closeAfter(c, e, "cannot open the ClickHouse history store at " + Urls.redact(url) + ": "
+          + rootMessage(e));
     }
   }
 
@@ -113,127 +90,71 @@ public final class ClickHouseHistoryStore implements HistoryStore {
         rs.next();
         current = rs.getInt(1);
       }
-      if (current > MIGRATIONS.size()) {
-        throw new SQLException("the store's schema version " + current + " is newer than this code knows ("
-            + MIGRATIONS.size() + "); upgrade Sluice");
-      }
+      SchemaVersions.checkKnown(current, MIGRATIONS);
       for (int v = current + 1; v <= MIGRATIONS.size(); v++) {
         String resource = MIGRATIONS.get(v - 1);
         for (String sql : SqlScripts.statements(SqlScripts.load(resource))) {
           st.execute(sql);
         }
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO schema_version (version, description) VALUES (?, ?)")) {
-          ps.setInt(1, v);
-          ps.setString(2, resource.substring(resource.lastIndexOf('/') + 1));
-          ps.executeUpdate();
-        }
+        SchemaVersions.record(c, v, resource);
         LOG.info("ClickHouse history store schema migrated to version {}", v);
       }
     }
   }
 
   @Override
-  public synchronized void upsert(List<AppRun> runs) {
-    List<AppRun> batch = Runs.winners(runs);
-    if (batch.isEmpty()) {
-      return;
-    }
+  void write(List<AppRun> batch) throws SQLException {
     long writeId = ThreadLocalRandom.current().nextLong(1, Long.MAX_VALUE);
-    String stageSql = "INSERT INTO stage_profiles (cluster, app_id, app_attempt_id, run_updated_at, write_id, "
+    // Stages first: a reader never sees a run row before its stage rows.
+    insertStages(batch, writeId);
+    insertRuns(batch, writeId);
+  }
+
+  private void insertStages(List<AppRun> batch, long writeId) throws SQLException {
+    String sql = "INSERT INTO stage_profiles (cluster, app_id, app_attempt_id, run_updated_at, write_id, "
         + StageColumns.names() + ") VALUES (?, ?, ?, ?, ?" + ", ?".repeat(StageColumns.COLUMNS.size()) + ")";
-    String runSql = "INSERT INTO app_runs (" + RUN_COLS + ") VALUES (?" + ", ?".repeat(16) + ")";
-    try {
-      // Stages first: a reader never sees a run row before its stage rows.
-      try (PreparedStatement ps = conn.prepareStatement(stageSql)) {
-        int pending = 0;
-        for (AppRun r : batch) {
-          for (StageProfile p : Runs.distinctStages(r)) {
-            ps.setString(1, r.cluster());
-            ps.setString(2, r.appId());
-            ps.setString(3, r.appAttemptId());
-            ps.setLong(4, r.updatedAt());
-            ps.setLong(5, writeId);
-            StageColumns.bind(ps, 6, p);
-            ps.addBatch();
-            if (++pending == STAGES_PER_INSERT) {
-              ps.executeBatch();
-              pending = 0;
-            }
-          }
-        }
-        if (pending > 0) {
-          ps.executeBatch();
+    try (PreparedStatement ps = connection().prepareStatement(sql)) {
+      Batch rows = new Batch(ps, STAGES_PER_INSERT);
+      for (AppRun r : batch) {
+        for (StageProfile p : Runs.distinctStages(r)) {
+          RunColumns.bindKey(ps, 1, r);
+          ps.setLong(4, r.updatedAt());
+          ps.setLong(5, writeId);
+          StageColumns.bind(ps, 6, p);
+          rows.add();
         }
       }
-      try (PreparedStatement ps = conn.prepareStatement(runSql)) {
-        int pending = 0;
-        for (AppRun r : batch) {
-          bindRun(ps, r, writeId);
-          ps.addBatch();
-          if (++pending == RUNS_PER_INSERT) {
-            ps.executeBatch();
-            pending = 0;
-          }
-        }
-        if (pending > 0) {
-          ps.executeBatch();
-        }
-      }
-    } catch (SQLException | RuntimeException e) {
-      throw new HistoryStoreException("upsert of " + batch.size() + " runs into " + describe() + " failed: "
-          + rootMessage(e), e);
+      rows.flush();
     }
   }
 
-  private static void bindRun(PreparedStatement ps, AppRun r, long writeId) throws SQLException {
-    ps.setString(1, r.cluster());
-    ps.setString(2, r.appId());
-    ps.setString(3, r.appAttemptId());
-    ps.setString(4, nz(r.jobKey()));
-    ps.setString(5, nz(r.name()));
-    ps.setString(6, nz(r.user()));
-    ps.setString(7, nz(r.queue()));
-    if (r.priority() == null) {
-      ps.setNull(8, Types.INTEGER);
-    } else {
-      ps.setInt(8, r.priority());
+  private void insertRuns(List<AppRun> batch, long writeId) throws SQLException {
+    String sql = "INSERT INTO app_runs (" + RunColumns.NAMES + ", write_id, run_json) VALUES (?"
+        + ", ?".repeat(RunColumns.COUNT + 1) + ")";
+    try (PreparedStatement ps = connection().prepareStatement(sql)) {
+      Batch rows = new Batch(ps, RUNS_PER_INSERT);
+      for (AppRun r : batch) {
+        RunColumns.bind(ps, r, JdbcHistoryStore::nz);
+        ps.setLong(RunColumns.COUNT + 1, writeId);
+        ps.setString(RunColumns.COUNT + 2, Json.write(r));
+        rows.add();
+      }
+      rows.flush();
     }
-    ps.setLong(9, r.startTime());
-    ps.setLong(10, r.endTime());
-    ps.setString(11, nz(r.status()));
-    ps.setString(12, nz(r.sparkVersion()));
-    ps.setInt(13, r.stages().size());
-    ps.setInt(14, r.diagnoses().size());
-    ps.setLong(15, r.updatedAt());
-    ps.setLong(16, writeId);
-    ps.setString(17, Json.write(r));
+  }
+
+  /**
+   * FINAL first, then any filter: a run whose latest version moved to another job is not listed under the old
+   * one.
+   */
+  @Override
+  String runsSource() {
+    return "app_runs FINAL";
   }
 
   @Override
   public synchronized Optional<AppRun> find(String cluster, String appId, String appAttemptId) {
-    if (appId == null) {
-      return Optional.empty();
-    }
-    return queryRuns("SELECT run_json FROM app_runs FINAL WHERE " + KEY, nz(cluster), appId, nz(appAttemptId))
-        .stream().findFirst();
-  }
-
-  @Override
-  public synchronized List<AppRun> runsOfJob(String jobKey, int limit) {
-    if (jobKey == null || Runs.checkLimit(limit) == 0) {
-      return List.of();
-    }
-    // FINAL first, then the filter: a run whose latest version moved to another job is not listed here.
-    return queryRuns("SELECT run_json FROM app_runs FINAL WHERE job_key = ?" + NEWEST_FIRST + " LIMIT " + limit,
-        jobKey);
-  }
-
-  @Override
-  public synchronized List<AppRun> recentRuns(int limit) {
-    if (Runs.checkLimit(limit) == 0) {
-      return List.of();
-    }
-    return queryRuns("SELECT run_json FROM app_runs FINAL" + NEWEST_FIRST + " LIMIT " + limit);
+    return appId == null ? Optional.empty() : super.find(cluster, appId, appAttemptId);
   }
 
   @Override
@@ -251,50 +172,16 @@ public final class ClickHouseHistoryStore implements HistoryStore {
     if (appId == null) {
       return List.of();
     }
-    String sql = "SELECT " + StageColumns.names() + " FROM stage_profiles FINAL WHERE " + KEY + " AND "
-        + VISIBLE_STAGE + " WHERE " + KEY + ") ORDER BY stage_id, stage_attempt_id";
-    try (PreparedStatement ps = conn.prepareStatement(sql)) {
-      for (int base : new int[] {0, 3}) {
-        ps.setString(base + 1, nz(cluster));
-        ps.setString(base + 2, appId);
-        ps.setString(base + 3, nz(appAttemptId));
-      }
-      List<StageProfile> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(StageColumns.read(rs, appId));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw new HistoryStoreException("reading stages from " + describe() + " failed: " + rootMessage(e), e);
-    }
+    String sql = "SELECT " + StageColumns.names() + " FROM stage_profiles FINAL WHERE " + RunColumns.KEY + " AND "
+        + VISIBLE_STAGE + " WHERE " + RunColumns.KEY + ") ORDER BY stage_id, stage_attempt_id";
+    String c = nz(cluster);
+    String a = nz(appAttemptId);
+    return queryStages(sql, appId, c, appId, a, c, appId, a);
   }
 
-  private List<AppRun> queryRuns(String sql, String... args) {
-    try (PreparedStatement ps = conn.prepareStatement(sql)) {
-      for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
-      }
-      List<AppRun> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(Json.read(rs.getString(1), AppRun.class));
-        }
-      }
-      return out;
-    } catch (SQLException e) {
-      throw new HistoryStoreException("query on " + describe() + " failed: " + rootMessage(e), e);
-    }
-  }
-
-  private long count(String sql) {
-    try (Statement st = conn.createStatement(); ResultSet rs = st.executeQuery(sql)) {
-      rs.next();
-      return rs.getLong(1);
-    } catch (SQLException e) {
-      throw new HistoryStoreException("count on " + describe() + " failed: " + rootMessage(e), e);
-    }
+  @Override
+  String reason(Throwable e) {
+    return rootMessage(e);
   }
 
   /** The driver's message plus the innermost cause's (which names refused connections, timeouts...). */
@@ -305,28 +192,5 @@ public final class ClickHouseHistoryStore implements HistoryStore {
     }
     String msg = String.valueOf(e.getMessage()).strip();
     return root == e ? msg : msg + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
-  }
-
-  private static String nz(String s) {
-    return s == null ? "" : s;
-  }
-
-  /** The open JDBC connection, for tests and ad-hoc SQL; do not use it concurrently with the store. */
-  Connection connection() {
-    return conn;
-  }
-
-  @Override
-  public String describe() {
-    return "ClickHouse history store " + Urls.redact(url);
-  }
-
-  @Override
-  public synchronized void close() {
-    try {
-      conn.close();
-    } catch (SQLException e) {
-      throw new HistoryStoreException("closing " + describe() + " failed: " + rootMessage(e), e);
-    }
   }
 }
