@@ -1,16 +1,13 @@
 package io.sluice.store;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 
 /**
  * Test helper: installs chdb-core if missing (deploy/bin/install-chdb.sh) and runs
@@ -18,16 +15,14 @@ import java.util.regex.Pattern;
  * be installed or the front does not come up, it throws with the reason.
  */
 final class ChdbFront implements AutoCloseable {
-  private static final Pattern READY = Pattern.compile("listening on 127\\.0\\.0\\.1:(\\d+)");
-
-  final Process process;
+  final ChildProcess child;
   final int port;
   final Path log;
 
-  private ChdbFront(Process process, int port, Path log) {
-    this.process = process;
-    this.port = port;
-    this.log = log;
+  private ChdbFront(ChildProcess child) {
+    this.child = child;
+    this.port = child.port;
+    this.log = child.log;
   }
 
   static Path repoRoot() {
@@ -70,36 +65,8 @@ final class ChdbFront implements AutoCloseable {
     Path root = repoRoot();
     Path python = installChdb(root);
     Path front = root.resolve("deploy/clickhouse/chdb_http_front.py");
-    Files.createDirectories(logFile.getParent());
-    Process p = new ProcessBuilder(python.toString(), front.toString(), "--port", "0", "--data", dataDir.toString())
-        .redirectError(ProcessBuilder.Redirect.appendTo(logFile.toFile()))
-        .start();
-    BufferedReader stdout = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8));
-    CompletableFuture<Integer> ready = CompletableFuture.supplyAsync(() -> {
-      try {
-        for (String line; (line = stdout.readLine()) != null; ) {
-          Matcher m = READY.matcher(line);
-          if (m.find()) {
-            return Integer.parseInt(m.group(1));
-          }
-        }
-        return -1;
-      } catch (IOException e) {
-        return -1;
-      }
-    });
-    int port;
-    try {
-      port = ready.get(120, TimeUnit.SECONDS);
-    } catch (Exception e) {
-      port = -1;
-    }
-    if (port <= 0) {
-      p.destroyForcibly();
-      throw new IllegalStateException("the chdb HTTP front did not start; its log " + logFile + ":\n"
-          + Files.readString(logFile));
-    }
-    return new ChdbFront(p, port, logFile);
+    List<String> command = List.of(python.toString(), front.toString(), "--port", "0", "--data", dataDir.toString());
+    return new ChdbFront(ChildProcess.start("the chdb HTTP front", command, logFile, Duration.ofSeconds(120)));
   }
 
   String url(String database) {
@@ -109,20 +76,12 @@ final class ChdbFront implements AutoCloseable {
 
   /** SIGTERM, then wait; returns the exit code (force-kills after 30 s and returns -1). */
   int stop() throws InterruptedException {
-    process.destroy();
-    if (process.waitFor(30, TimeUnit.SECONDS)) {
-      return process.exitValue();
-    }
-    process.destroyForcibly();
-    process.waitFor(10, TimeUnit.SECONDS);
-    return -1;
+    return child.stop();
   }
 
   @Override
   public void close() throws InterruptedException {
-    if (process.isAlive()) {
-      stop();
-    }
+    child.close();
   }
 
   private static String readAll(java.io.InputStream in) {

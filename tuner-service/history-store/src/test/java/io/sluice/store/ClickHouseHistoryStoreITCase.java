@@ -28,11 +28,9 @@ class ClickHouseHistoryStoreITCase extends HistoryStoreContract {
 
   @BeforeAll
   static void startFront() throws Exception {
-    Path target = Path.of("target").toAbsolutePath();
-    Files.createDirectories(target);
-    dataDir = Files.createTempDirectory(target, "chdb-data-");
+    dataDir = TestFiles.tempDirInTarget("chdb-data-");
     long started = System.nanoTime();
-    front = ChdbFront.start(dataDir, target.resolve("chdb-front.log"));
+    front = ChdbFront.start(dataDir, TestFiles.target().resolve("chdb-front.log"));
     System.out.printf("chdb front up on port %d in %d ms%n", front.port, (System.nanoTime() - started) / 1_000_000);
   }
 
@@ -52,11 +50,7 @@ class ClickHouseHistoryStoreITCase extends HistoryStoreContract {
 
   @Override
   protected String deadUrl() {
-    try {
-      return "jdbc:ch://127.0.0.1:" + EmbeddedStoreServer.freePort() + "/sluice?compress=false";
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return "jdbc:ch://127.0.0.1:" + unusedPort() + "/sluice?compress=false";
   }
 
   @Override

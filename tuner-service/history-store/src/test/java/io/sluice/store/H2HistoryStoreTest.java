@@ -27,11 +27,12 @@ class H2HistoryStoreTest extends HistoryStoreContract {
 
   @Override
   protected String deadUrl() {
-    try {
-      return "jdbc:h2:tcp://127.0.0.1:" + EmbeddedStoreServer.freePort() + "/sluice-history";
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return deadTcpUrl();
+  }
+
+  /** An H2 TCP URL on a loopback port nothing listens on. */
+  static String deadTcpUrl() {
+    return "jdbc:h2:tcp://127.0.0.1:" + unusedPort() + "/sluice-history";
   }
 
   @Override

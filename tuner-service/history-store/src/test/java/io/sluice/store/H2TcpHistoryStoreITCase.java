@@ -2,7 +2,6 @@ package io.sluice.store;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -17,10 +16,8 @@ class H2TcpHistoryStoreITCase extends HistoryStoreContract {
 
   @BeforeAll
   static void startServer() throws Exception {
-    Path target = Path.of("target").toAbsolutePath();
-    Files.createDirectories(target);
-    base = Files.createTempDirectory(target, "h2-tcp-");
-    server = StoreServerProcess.start(base, target.resolve("h2-tcp-server.log"));
+    base = TestFiles.tempDirInTarget("h2-tcp-");
+    server = StoreServerProcess.start(base, TestFiles.target().resolve("h2-tcp-server.log"));
   }
 
   @AfterAll
@@ -38,11 +35,7 @@ class H2TcpHistoryStoreITCase extends HistoryStoreContract {
 
   @Override
   protected String deadUrl() {
-    try {
-      return "jdbc:h2:tcp://127.0.0.1:" + EmbeddedStoreServer.freePort() + "/sluice-history";
-    } catch (java.io.IOException e) {
-      throw new IllegalStateException(e);
-    }
+    return H2HistoryStoreTest.deadTcpUrl();
   }
 
   @Override

@@ -30,6 +30,15 @@ abstract class HistoryStoreContract {
   /** A URL where no store is listening. */
   protected abstract String deadUrl();
 
+  /** A free loopback port (nothing listens on it when this returns). */
+  protected static int unusedPort() {
+    try {
+      return EmbeddedStoreServer.freePort();
+    } catch (java.io.IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   /** The column names of the store's stage table, lower case. */
   protected abstract Set<String> stageTableColumns(HistoryStore store) throws Exception;
 
