@@ -7,8 +7,8 @@
 #   bench/make-logs.sh [--force] [LOG...]     LOG: wide (default: all)
 #
 # Logs (each in .sluice/bench-logs/<name>/, Spark's own file name inside):
-#   wide   tiny_blocks.py, 1500 maps x 1500 reducers, AQE off        -> ~3,000 tasks, ~20 MB
-#   skew   skew.py, 600 maps x 600 shuffle partitions, AQE off         -> ~2,400 tasks, sort-merge join
+#   wide   tiny_blocks.py, 1500 maps x 1500 reducers, AQE off        -> 3,000 tasks, ~16 MB
+#   skew   skew.py, 600 maps x 600 shuffle partitions, AQE off         -> ~1,800 tasks, ~12.5 MB (SMJ)
 # Existing logs are kept unless --force.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/.." && pwd)"

@@ -18,7 +18,7 @@ root="$(cd "$(dirname "$0")/.." && pwd)"
 install=1
 profile=1
 rounds=5
-warmup=3
+warmup=10
 iters=5
 while [ $# -gt 0 ]; do
   case "$1" in

@@ -21,8 +21,9 @@ interface Contender {
       case "jackson-lines" -> new JacksonTokens(true);
       case "jackson-stream" -> new JacksonTokens(false);
       case "spark-replay" -> new SparkReplay();
+      case "byte-scan" -> new ByteScan();
       default -> throw new IllegalArgumentException("unknown contender " + name
-          + " (sluice, jackson-lines, jackson-stream, spark-replay)");
+          + " (sluice, jackson-lines, jackson-stream, spark-replay, byte-scan)");
     };
   }
 }

@@ -28,7 +28,7 @@ import java.util.stream.Collectors;
  * Writes markdown to --out and to stdout.
  */
 public final class Driver {
-  static final List<String> ALL = List.of("sluice", "spark-replay", "jackson-lines", "jackson-stream");
+  static final List<String> ALL = List.of("sluice", "spark-replay", "jackson-lines", "jackson-stream", "byte-scan");
 
   record Log(String name, Path file, List<String> contenders, boolean primary) {}
 
@@ -307,7 +307,7 @@ public final class Driver {
         .append(loadAfter.split(" ")[0]).append(' ').append(loadAfter.split(" ")[1]).append(' ')
         .append(loadAfter.split(" ")[2]).append(" (the 2 cores are shared with other work)\n");
     sb.append("- Rounds: ").append(rounds).append(" (contender order rotated each round); per fork ")
-        .append(warmup).append(" warm-up iterations (at least 3 s) then ").append(iters)
+        .append(warmup).append(" warm-up iterations (and at least 10 s) then ").append(iters)
         .append(" measured iterations, single-threaded\n");
     if (!command.isEmpty()) {
       sb.append("- Command: `").append(command).append("`\n");
@@ -342,14 +342,14 @@ public final class Driver {
         double[] cpu = forks.stream().mapToDouble(Fork::cpuNs).toArray();
         sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %,d %s |%n", e.getKey(),
             events < 0 ? "" : rate(events, proc, 1), rate(bytes, proc, 1e6), rate(bytes, wall, 1e6),
-            rate(bytes, cpu, 1e6), forks.get(0).count(), e.getKey().startsWith("jackson") ? "tokens" : "events"));
+            rate(bytes, cpu, 1e6), forks.get(0).count(), e.getKey().startsWith("jackson") ? "tokens" : e.getKey().equals("byte-scan") ? "objects" : "events"));
       }
       if (log.primary() && byC.containsKey("sluice")) {
         sb.append("\n| ratio (round by round) | per core | wall | thread CPU | target |\n|---|---:|---:|---:|---|\n");
         if (byC.containsKey("spark-replay")) {
           sb.append(ratioRow("Spark replay time / Sluice time", byC.get("spark-replay"), s, "≥ 3×", 3, true));
         }
-        for (String floor : List.of("jackson-lines", "jackson-stream")) {
+        for (String floor : List.of("jackson-lines", "jackson-stream", "byte-scan")) {
           if (byC.containsKey(floor)) {
             boolean judged = floor.equals("jackson-lines");
             sb.append(ratioRow("Sluice time / " + floor + " time", s, byC.get(floor),

@@ -32,7 +32,7 @@ public final class Worker {
         (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
     long expected = -1;
     long warmStart = System.nanoTime();
-    for (int i = 0; i < warmup || System.nanoTime() - warmStart < 3_000_000_000L; i++) {
+    for (int i = 0; i < warmup || System.nanoTime() - warmStart < 10_000_000_000L; i++) {
       expected = check(expected, c.run(file), file);
     }
     long blockProc0 = os.getProcessCpuTime();
