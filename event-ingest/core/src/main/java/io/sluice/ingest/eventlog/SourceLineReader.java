@@ -8,6 +8,9 @@ import java.io.BufferedInputStream;
 import java.io.EOFException;
 import java.io.IOException;
 import java.io.InputStream;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Arrays;
@@ -22,6 +25,10 @@ import java.util.List;
 final class SourceLineReader implements LineReader {
   static final int MAX_LINE_BYTES = 128 << 20;
   private static final JsonFactory JSON = new JsonFactory();
+  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final long ONES = 0x0101010101010101L;
+  private static final long HIGHS = 0x8080808080808080L;
+  private static final long NEWLINES = ONES * '\n';
 
   private final List<Path> files;
   private final boolean inProgress;
@@ -256,8 +263,17 @@ final class SourceLineReader implements LineReader {
     }
   }
 
-  private static int indexOfNewline(byte[] b, int from, int to) {
-    for (int i = from; i < to; i++) {
+  /** Eight bytes at a time (the lowest flagged byte of the zero-byte test is always a true match). */
+  static int indexOfNewline(byte[] b, int from, int to) {
+    int i = from;
+    for (; i + 8 <= to; i += 8) {
+      long x = (long) LONGS.get(b, i) ^ NEWLINES;
+      long zero = (x - ONES) & ~x & HIGHS;
+      if (zero != 0) {
+        return i + (Long.numberOfTrailingZeros(zero) >>> 3);
+      }
+    }
+    for (; i < to; i++) {
       if (b[i] == '\n') {
         return i;
       }

@@ -7,20 +7,26 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.io.JsonEOFException;
 import com.fasterxml.jackson.databind.util.TokenBuffer;
 import java.io.IOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Turns one Spark event-log line (or an event object inside a larger JSON document) into a {@link SparkEvent}
  * with Jackson's streaming parser; no tree is built for the hot path (task ends). Accepts Spark 3.5 and 4.x
  * shapes; unknown fields are skipped, wrong-typed/missing/huge values are reported to {@link ParseProblems}
- * and the rest of the event is kept. Thread-safe (no mutable state).
+ * and the rest of the event is kept. Lines are pre-scanned by {@link JsonScan} (see {@link #parse(byte[])}).
+ * Thread-safe (no mutable state).
  */
 public final class SparkEventParser {
   static final JsonFactory FACTORY = JsonFactory.builder().build();
+  private static final String TASK_END_EVENT = "SparkListenerTaskEnd";
 
+  private final ParseProblems problems;
   private final ValueReader values;
 
   public SparkEventParser() {
@@ -28,11 +34,130 @@ public final class SparkEventParser {
   }
 
   public SparkEventParser(ParseProblems problems) {
+    this.problems = problems;
     this.values = new ValueReader(problems);
   }
 
-  /** Parses one complete line (without its newline). */
+  /**
+   * Parses one complete line (without its newline). Lines as Spark writes them ({@code {"Event":"<name>",...}})
+   * take a fast path: {@link JsonScan} validates the whole line without tokenising it; a task end is then
+   * pruned to the fields {@link #taskEnd} reads and only those bytes are parsed with Jackson; an event that
+   * folding ignores (task start, block updates, SQL events, ...) becomes {@link SparkEvent.Unknown} without
+   * Jackson. Anything the scan does not accept, and every other event, is parsed with Jackson as a whole, so
+   * results, field problems and malformed-line kinds are the same either way.
+   */
   public SparkEvent parse(byte[] line) throws MalformedEventException {
+    SparkEvent fast = parseFast(line);
+    return fast != null ? fast : parseWithJackson(line);
+  }
+
+  private static final byte[] EVENT_PREFIX = "{\"Event\":\"".getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TASK_END_NAME = TASK_END_EVENT.getBytes(StandardCharsets.US_ASCII);
+  private static final byte[] TASK_START_NAME = "SparkListenerTaskStart".getBytes(StandardCharsets.US_ASCII);
+  private static final Set<String> DISPATCHED = Set.of(TASK_END_EVENT, "SparkListenerStageSubmitted",
+      "SparkListenerStageCompleted", "SparkListenerJobStart", "SparkListenerJobEnd", "SparkListenerEnvironmentUpdate",
+      "SparkListenerApplicationStart", "SparkListenerApplicationEnd", "SparkListenerLogStart");
+
+  /** What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose it). */
+  private static final JsonScan.Keep TASK_END_KEEP = JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
+      .with("Task End Reason", JsonScan.Keep.keys("Reason"))
+      .with("Task Info", JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
+      .with("Task Metrics", JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
+          .with("Shuffle Read Metrics", JsonScan.Keep.keys("Remote Blocks Fetched", "Local Blocks Fetched",
+              "Fetch Wait Time", "Remote Bytes Read", "Local Bytes Read", "Total Records Read"))
+          .with("Shuffle Write Metrics", JsonScan.Keep.keys("Shuffle Bytes Written", "Shuffle Write Time",
+              "Shuffle Records Written")));
+
+  /** The fast path of {@link #parse(byte[])}, or null when the line must be parsed with Jackson as a whole. */
+  SparkEvent parseFast(byte[] line) {
+    int n = line.length;
+    int p = EVENT_PREFIX.length;
+    if (n < p || !Arrays.equals(line, 0, p, EVENT_PREFIX, 0, p)) {
+      return null;
+    }
+    int nameEnd = p;
+    while (nameEnd < n && line[nameEnd] != '"') {
+      if (line[nameEnd] == '\\') {
+        return null;
+      }
+      nameEnd++;
+    }
+    if (Arrays.equals(line, p, nameEnd, TASK_END_NAME, 0, TASK_END_NAME.length)) {
+      return taskEndFast(line);
+    }
+    if (JsonScan.document(line, 0, n) != n) {
+      return null;
+    }
+    String name = Arrays.equals(line, p, nameEnd, TASK_START_NAME, 0, TASK_START_NAME.length)
+        ? "SparkListenerTaskStart" : new String(line, p, nameEnd - p, StandardCharsets.UTF_8);
+    return DISPATCHED.contains(name) ? null : new SparkEvent.Unknown(name);
+  }
+
+  private SparkEvent taskEndFast(byte[] line) {
+    JsonScan.Cuts cuts = new JsonScan.Cuts();
+    if (JsonScan.pruneDocument(line, 0, line.length, TASK_END_KEEP, cuts) != line.length) {
+      return null;
+    }
+    byte[] kept = cuts.apply(line, 0, line.length);
+    Deferred deferred = new Deferred();
+    try (JsonParser p = FACTORY.createParser(kept)) {
+      if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME
+          || p.nextToken() != JsonToken.VALUE_STRING || !TASK_END_EVENT.equals(p.getText())) {
+        return null;
+      }
+      SparkEvent e = taskEnd(p, new ValueReader(deferred));
+      if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
+        return null;
+      }
+      deferred.replayTo(problems);
+      return e;
+    } catch (IOException | RuntimeException e) {
+      return null; // cannot happen for input the scan accepted; Jackson on the whole line will say what it is
+    }
+  }
+
+  /** Field problems held back until the fast path knows it succeeded. */
+  private static final class Deferred implements ParseProblems {
+    private List<String[]> held;
+
+    private void hold(String kind, String event, String field) {
+      if (held == null) {
+        held = new ArrayList<>(2);
+      }
+      held.add(new String[] {kind, event, field});
+    }
+
+    @Override
+    public void wrongType(String event, String field) {
+      hold("w", event, field);
+    }
+
+    @Override
+    public void missingField(String event, String field) {
+      hold("m", event, field);
+    }
+
+    @Override
+    public void clampedNumber(String event, String field) {
+      hold("c", event, field);
+    }
+
+    void replayTo(ParseProblems target) {
+      if (held == null) {
+        return;
+      }
+      for (String[] h : held) {
+        switch (h[0]) {
+          case "w" -> target.wrongType(h[1], h[2]);
+          case "m" -> target.missingField(h[1], h[2]);
+          default -> target.clampedNumber(h[1], h[2]);
+        }
+      }
+    }
+  }
+
+  /** Parses the whole line with Jackson (the path for everything the fast path does not take). */
+  SparkEvent parseWithJackson(byte[] line) throws MalformedEventException {
     if (!Utf8.isValid(line)) {
       throw new MalformedEventException(MalformedEventException.Kind.INVALID_UTF8, "line is not valid UTF-8");
     }
@@ -117,7 +242,7 @@ public final class SparkEventParser {
 
   private SparkEvent dispatch(String name, JsonParser p) throws IOException {
     return switch (name) {
-      case "SparkListenerTaskEnd" -> taskEnd(p);
+      case "SparkListenerTaskEnd" -> taskEnd(p, values);
       case "SparkListenerStageSubmitted" -> new SparkEvent.StageSubmitted(stageEnvelope(p, name));
       case "SparkListenerStageCompleted" -> new SparkEvent.StageCompleted(stageEnvelope(p, name));
       case "SparkListenerJobStart" -> jobStart(p);
@@ -160,7 +285,7 @@ public final class SparkEventParser {
 
   // ---- task end (hot path) ----
 
-  private static final String TASK_END = "SparkListenerTaskEnd";
+  private static final String TASK_END = TASK_END_EVENT;
 
   private static final class TaskEndFields {
     int stageId = -1;
@@ -189,7 +314,7 @@ public final class SparkEventParser {
     long diskSpilled;
   }
 
-  private SparkEvent taskEnd(JsonParser p) throws IOException {
+  private static SparkEvent taskEnd(JsonParser p, ValueReader values) throws IOException {
     TaskEndFields f = new TaskEndFields();
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
@@ -204,18 +329,18 @@ public final class SparkEventParser {
         case "Task End Reason" -> {
           f.sawReason = true;
           if (values.expectObject(p, TASK_END, field)) {
-            taskEndReason(p, f);
+            taskEndReason(p, f, values);
           }
         }
         case "Task Info" -> {
           if (values.expectObject(p, TASK_END, field)) {
-            taskInfo(p, f);
+            taskInfo(p, f, values);
           }
         }
         case "Task Metrics" -> {
           if (values.expectObject(p, TASK_END, field)) {
             f.sawMetrics = true;
-            taskMetrics(p, f);
+            taskMetrics(p, f, values);
           }
         }
         default -> p.skipChildren();
@@ -240,7 +365,7 @@ public final class SparkEventParser {
         f.writeTimeNs, f.recordsWritten, f.memorySpilled, f.diskSpilled);
   }
 
-  private void taskEndReason(JsonParser p, TaskEndFields f) throws IOException {
+  private static void taskEndReason(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       if ("Reason".equals(field)) {
         f.reasonClass = values.readString(p, TASK_END, "Task End Reason.Reason");
@@ -250,7 +375,7 @@ public final class SparkEventParser {
     }
   }
 
-  private void taskInfo(JsonParser p, TaskEndFields f) throws IOException {
+  private static void taskInfo(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Task ID" -> f.taskId = values.readLong(p, TASK_END, field);
@@ -263,7 +388,7 @@ public final class SparkEventParser {
     }
   }
 
-  private void taskMetrics(JsonParser p, TaskEndFields f) throws IOException {
+  private static void taskMetrics(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Executor Run Time" -> f.executorRunTime = values.readLong(p, TASK_END, field);
@@ -271,12 +396,12 @@ public final class SparkEventParser {
         case "Disk Bytes Spilled" -> f.diskSpilled = values.readLong(p, TASK_END, field);
         case "Shuffle Read Metrics" -> {
           if (values.expectObject(p, TASK_END, field)) {
-            shuffleRead(p, f);
+            shuffleRead(p, f, values);
           }
         }
         case "Shuffle Write Metrics" -> {
           if (values.expectObject(p, TASK_END, field)) {
-            shuffleWrite(p, f);
+            shuffleWrite(p, f, values);
           }
         }
         default -> p.skipChildren();
@@ -284,7 +409,7 @@ public final class SparkEventParser {
     }
   }
 
-  private void shuffleRead(JsonParser p, TaskEndFields f) throws IOException {
+  private static void shuffleRead(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Remote Blocks Fetched" -> f.remoteBlocks = values.readLong(p, TASK_END, field);
@@ -299,7 +424,7 @@ public final class SparkEventParser {
     }
   }
 
-  private void shuffleWrite(JsonParser p, TaskEndFields f) throws IOException {
+  private static void shuffleWrite(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Shuffle Bytes Written" -> f.bytesWritten = values.readLong(p, TASK_END, field);
