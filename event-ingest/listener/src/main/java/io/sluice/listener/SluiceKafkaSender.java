@@ -112,6 +112,9 @@ final class SluiceKafkaSender implements AutoCloseable {
                     if (!ready) {
                         continue;
                     }
+                    // Metadata timeouts before this point were transient (nothing was lost because of
+                    // them): do not report them as the sender's last error.
+                    lastError = null;
                 }
                 Object[] item = queue.poll(50, TimeUnit.MILLISECONDS);
                 if (item == null) {
