@@ -51,6 +51,21 @@ job_confs() {
     spill)        echo "spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=4 spark.memory.fraction=0.05" ;;
     failures)     echo "spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=8 spark.task.maxFailures=4" ;;
     fetch_failed) echo "spark.task.maxFailures=4 spark.stage.maxConsecutiveAttempts=4" ;;
+    small_tasks)  echo "spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=600" ;;
+    few_partitions) echo "spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=2" ;;
+    aqe_advisory) echo "spark.sql.shuffle.partitions=200 spark.default.parallelism=200 spark.sql.adaptive.advisoryPartitionSizeInBytes=64m" ;;
+    codec_lz4)    echo "spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=16" ;;
+    small_splits) echo "spark.sql.files.maxPartitionBytes=131072 spark.sql.shuffle.partitions=8" ;;
+    dynalloc_tracking) echo "spark.dynamicAllocation.enabled=true spark.shuffle.service.enabled=false spark.sql.shuffle.partitions=8" ;;
+    dynalloc_no_tracking) echo "spark.dynamicAllocation.enabled=true spark.shuffle.service.enabled=false spark.dynamicAllocation.shuffleTracking.enabled=false spark.decommission.enabled=true spark.storage.decommission.enabled=true spark.storage.decommission.shuffleBlocks.enabled=true spark.sql.shuffle.partitions=8" ;;
+  esac
+}
+# The deploy/jobs script a job key runs (default: the key itself).
+job_script() {
+  case "$1" in
+    small_tasks|dynalloc_tracking|dynalloc_no_tracking) echo healthy ;;
+    few_partitions|aqe_advisory|codec_lz4) echo wide_shuffle ;;
+    *) echo "$1" ;;
   esac
 }
 job_args() {
@@ -61,6 +76,12 @@ job_args() {
     spill)        echo "--rows 1500000 --maps 4 --payload 60" ;;
     failures)     echo "--rows 400000 --maps 8 --fail-every 3" ;;
     fetch_failed) echo "--rows 300000 --maps 8 --reducers 24" ;;
+    small_tasks)  echo "--rows 300000 --maps 4 --keys 20000" ;;
+    few_partitions) echo "--rows 1000000 --maps 8 --payload 100" ;;
+    aqe_advisory) echo "--rows 1000000 --maps 8 --payload 100" ;;
+    codec_lz4)    echo "--rows 1500000 --maps 8 --payload 120 --text" ;;
+    small_splits) echo "--files 8 --mb-per-file 6 --keys 16" ;;
+    dynalloc_tracking|dynalloc_no_tracking) echo "--rows 500000 --maps 8 --keys 20000" ;;
   esac
 }
 job_pathology() {
@@ -71,6 +92,13 @@ job_pathology() {
     spill)        echo "spill: spark.memory.fraction=0.05 on 512m executors; sort and aggregation spill (memoryBytesSpilled, diskBytesSpilled > 0)" ;;
     failures)     echo "task failures: a Python UDF raises on the first attempt of every 3rd partition in the map and reduce stages; retries succeed" ;;
     fetch_failed) echo "FetchFailed: reduce task 0 deletes one executor's shuffle files; later reducers fail to fetch, map stage and reduce stage re-run (stage attempt 1)" ;;
+    small_tasks)  echo "TOO_MANY_SMALL_TASKS (healthy.py): 600 shuffle partitions (AQE off) over a few MB, reduce tasks of a few ms each" ;;
+    few_partitions) echo "TOO_FEW_PARTITIONS (wide_shuffle.py): ~130 MB of incompressible rows into 2 shuffle partitions (AQE off), tens of MB per reduce task" ;;
+    aqe_advisory) echo "AQE_ADVISORY_IGNORED (wide_shuffle.py): advisoryPartitionSizeInBytes=64m with parallelismFirst at its default (true) and default parallelism 200; AQE coalesces to ~1 MB partitions, not 64 MB" ;;
+    codec_lz4)    echo "SHUFFLE_CODEC (wide_shuffle.py --text): compressible text shuffled with the default lz4 codec" ;;
+    small_splits) echo "INPUT_SPLITS_TOO_SMALL (small_splits.py): 48 MB of CSV read with spark.sql.files.maxPartitionBytes=128k, ~400 map tasks writing a few hundred bytes each" ;;
+    dynalloc_tracking) echo "DYNAMIC_ALLOCATION_WITHOUT_ESS (healthy.py): dynamic allocation on, ESS off, shuffle tracking at its 3.4+ default (on, timeout infinite)" ;;
+    dynalloc_no_tracking) echo "DYNAMIC_ALLOCATION_WITHOUT_ESS (healthy.py): dynamic allocation on, ESS off, shuffle tracking off; only decommission shuffle-block migration keeps shuffle output" ;;
   esac
 }
 
@@ -85,6 +113,13 @@ skew-snappy skew snappy
 spill-lzf spill lzf
 failures-zstd failures zstd
 fetch_failed-rolling fetch_failed rolling
+small_tasks-zstd small_tasks zstd
+few_partitions-zstd few_partitions zstd
+aqe_advisory-zstd aqe_advisory zstd
+codec_lz4-zstd codec_lz4 zstd
+small_splits-zstd small_splits zstd
+dynalloc_tracking-zstd dynalloc_tracking zstd
+dynalloc_no_tracking-zstd dynalloc_no_tracking zstd
 EOF
       ;;
     *)
@@ -197,14 +232,14 @@ for v in "${versions[@]}"; do
     echo "make-fixtures: [$v] $name: $job ${args[*]} ($fmt)" >&2
     t1=$SECONDS
     if ! "$root/deploy/jobs/submit.sh" --version "$v" --event-log-dir "$stage" "${confs[@]}" \
-         "$job" --app-name "sluice-fixture-$name" "${args[@]}" >"$stage.log" 2>&1; then
+         "$(job_script "$job")" --app-name "sluice-fixture-$name" "${args[@]}" >"$stage.log" 2>&1; then
       echo "make-fixtures: [$v] $name FAILED; tail of $stage.log:" >&2; tail -n 30 "$stage.log" >&2
       [ -n "$inprog_pid" ] && kill "$inprog_pid" 2>/dev/null
       exit 1
     fi
     secs=$((SECONDS - t1))
     [ -n "$inprog_pid" ] && wait "$inprog_pid" || true
-    grep -E "^(healthy|tiny_blocks|skew|spill|failures|fetch_failed):" "$stage.log" >&2 || true
+    grep -E "^[a-z_]+: " "$stage.log" >&2 || true
     printf '%s\t%s\t%s\n' "$name" "$secs" "$(grep -E '^[a-z_]+: ' "$stage.log" | tail -1)" >>"$timings"
     # move Spark's file/dir (original name, app id inside) into the fixture dir
     rm -rf "${out:?}/$name"; mkdir -p "$out/$name"
