@@ -16,7 +16,7 @@ import picocli.CommandLine.Spec;
     commandListHeading = "%nCommands:%n")
 public final class SluiceCli implements Callable<Integer> {
   /** The one place where subcommands are registered. */
-  static final List<Class<?>> SUBCOMMANDS = List.of(ProfileCommand.class, AppCommand.class, RunsCommand.class, CollectCommand.class,
+  static final List<Class<?>> SUBCOMMANDS = List.of(ProfileCommand.class, AppCommand.class, DiagnoseCommand.class, RunsCommand.class, CollectCommand.class,
       PollYarnCommand.class);
 
   @Spec
