@@ -43,7 +43,8 @@ public final class ShuffleSpill extends BuiltinRule {
   public String documentation() {
     return "Judges every stage that spilled at least `minDiskSpillBytes` to disk by `spillRatio` = "
         + "`diskBytesSpilled` / max(shuffle bytes read, shuffle bytes written) (the spilled bytes are an extra "
-        + "write and read of the stage's data); the highest ratio sets the severity.\n\n"
+        + "write and read of the stage's data); the highest ratio sets the severity. Stages that neither read nor write "
+        + "a shuffle are not judged.\n\n"
         + "Recommends `spark.memory.fraction` = `targetMemoryFraction` (Spark's default 0.6) when the run's is "
         + "lower, otherwise doubling `spark.executor.memory` (default 1g, at most 64g); and, when a spilling stage "
         + "reads a shuffle, twice the shuffle partitions (`spark.sql.shuffle.partitions`, default 200) so each "
@@ -59,7 +60,8 @@ public final class ShuffleSpill extends BuiltinRule {
     boolean reduceSpills = false;
     long spillTotal = 0;
     for (StageProfile s : run.stages()) {
-      if (s.diskBytesSpilled() < get(MIN_SPILL) || s.diskBytesSpilled() == 0) {
+      if (s.diskBytesSpilled() < get(MIN_SPILL) || s.diskBytesSpilled() == 0
+          || Math.max(s.shuffleBytesRead(), s.shuffleWriteBytes()) == 0) {
         continue;
       }
       double ratio = ratio(s);
@@ -119,6 +121,6 @@ public final class ShuffleSpill extends BuiltinRule {
 
   private static double ratio(StageProfile s) {
     long base = Math.max(s.shuffleBytesRead(), s.shuffleWriteBytes());
-    return base == 0 ? Double.MAX_VALUE : (double) s.diskBytesSpilled() / base;
+    return (double) s.diskBytesSpilled() / base;
   }
 }

@@ -216,6 +216,8 @@ class BuiltinRulesTest {
     // below minDiskSpillBytes (32 MiB): not judged
     assertThat(sev(r, spill(32 * MIB - 1, MIB, null))).isEqualTo(Severity.NONE);
     assertThat(sev(r, spill(32 * MIB, MIB, null))).isEqualTo(Severity.CRITICAL);
+    // a stage that spills without any shuffle bytes is not judged
+    assertThat(sev(r, run("3.5.7").stage(stage(0).spill(GIB, GIB)).build())).isEqualTo(Severity.NONE);
   }
 
   @Test
