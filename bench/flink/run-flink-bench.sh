@@ -39,6 +39,8 @@ jvm=(java -Xms2g -Xmx2g -XX:+UseG1GC -cp "${cp[@]}")
   echo "# run-flink-bench $(date -u +%FT%TZ) rounds=$rounds events=$events apps=$apps"
   echo "# host: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/{print $2}') GiB, $(java -version 2>&1 | head -n 1)"
   echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
+  echo "# git HEAD $(git -C "$root" rev-parse --short HEAD); sluice jars on the classpath (built/installed at):"
+  for j in "$here"/target/lib/sluice-*.jar; do echo "#   $(basename "$j") $(date -u -r "$j" +%FT%TZ)"; done
 } | tee "$out"
 
 run() { # label args...

@@ -47,6 +47,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <pre>
  * FlinkBench throughput --root REPO --work DIR [--events 2000000] [--group 16] [--checkpoint-ms 1000] [--batch 100]
+ *   (both modes: [--fixtures VERSION/NAME,...] [--parallelism 2]; default: the 13 finished fixture logs)
  *   The topic is filled first; then the job starts. Apps are produced in consecutive groups (interleaved inside a
  *   group), so runs complete progressively; the sustained rate is the events of the apps that completed between
  *   10% and 90% of all runs, over that window (start-up and tail excluded). Also: the overall rate from RUNNING.
@@ -401,19 +402,23 @@ public final class FlinkBench {
     return EnvelopeCodec.encode(new EventEnvelope(CLUSTER, id, "", k, System.currentTimeMillis(), line));
   }
 
-  /** Every finished fixture log (in-progress ones left out): Spark 3.5.7 and 4.0.1. */
+  /** The finished fixture logs replicated by default (in-progress ones left out): Spark 3.5.7 and 4.0.1. */
+  static final String DEFAULT_FIXTURES = String.join(",", "spark-3.5.7/failures-zstd",
+      "spark-3.5.7/fetch_failed-rolling", "spark-3.5.7/healthy-plain", "spark-3.5.7/skew-snappy",
+      "spark-3.5.7/spill-lzf", "spark-3.5.7/tiny_blocks-lz4", "spark-4.0.1/failures-default",
+      "spark-4.0.1/fetch_failed-default", "spark-4.0.1/healthy-default", "spark-4.0.1/healthy-plain",
+      "spark-4.0.1/skew-default", "spark-4.0.1/spill-default", "spark-4.0.1/tiny_blocks-default");
+
+  /** The fixture logs named by --fixtures (VERSION/NAME under deploy/fixtures/eventlogs, comma separated). */
   private List<Log> logs() throws IOException {
     Path base = root.resolve("deploy/fixtures/eventlogs");
-    List<Path> dirs;
-    try (Stream<Path> s = Files.list(base)) {
-      dirs = s.filter(Files::isDirectory).flatMap(v -> {
-        try {
-          return Files.list(v).toList().stream();
-        } catch (IOException e) {
-          throw new java.io.UncheckedIOException(e);
-        }
-      }).filter(Files::isDirectory).filter(d -> !d.getFileName().toString().contains("inprogress"))
-          .sorted(Comparator.naturalOrder()).toList();
+    List<Path> dirs = new ArrayList<>();
+    for (String f : opts.getOrDefault("fixtures", DEFAULT_FIXTURES).split(",")) {
+      Path d = base.resolve(f.strip());
+      if (!Files.isDirectory(d)) {
+        throw new IllegalStateException("no fixture directory " + d);
+      }
+      dirs.add(d);
     }
     List<Log> out = new ArrayList<>();
     for (Path d : dirs) {
