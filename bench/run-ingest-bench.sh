@@ -2,7 +2,7 @@
 # The ingest benchmark in one command: Sluice's folding library vs Spark's ReplayListenerBus (no-op listener)
 # vs a bare Jackson token pass, on the same real Spark event logs, each contender in its own forked JVM
 # (same java, same JVM options), rounds alternating the contenders. Prints a markdown report and writes it to
-# bench/results/ingest-<date>.md.
+# bench/results/ingest-<date>T<time>.md (one file per run; runs on the same day never overwrite each other).
 #
 #   bench/run-ingest-bench.sh [--no-install] [--rounds R] [--warmup W] [--iters N] [--no-profile]
 #
@@ -58,7 +58,7 @@ sluice_cp="$classes:$(cat "$root/bench/target/runtime.classpath")"
 spark_cp="$classes:$spark_jars/*"
 results="$root/bench/results"
 mkdir -p "$results"
-out="$results/ingest-$(date +%Y-%m-%d).md"
+out="$results/ingest-$(date +%Y-%m-%dT%H%M).md"
 prof=()
 [ $profile = 1 ] && prof=(--profile-dir "$logs/profiles")
 core_rev="$(git -C "$root" log -1 --format=%h -- event-ingest/core diagnosis-rules)"
