@@ -1,0 +1,15 @@
+package io.sluice.tuner.policy;
+
+/** What the policy made of one run of the portrait. */
+public enum Evaluation {
+  /** ran with the kept overlay (or is the first run of the portrait): the reference for the next trial */
+  BASELINE,
+  /** ran with a changed overlay whose figures improved: the overlay is kept */
+  KEPT,
+  /** ran with a changed overlay whose figures did not improve: back to the kept overlay, direction remembered */
+  ROLLED_BACK,
+  /** its input size drifted from the median: rollbacks forgotten, a trial on it is not judged */
+  REOPENED,
+  /** not finished (RUNNING, KILLED, UNKNOWN): not judged */
+  IGNORED
+}

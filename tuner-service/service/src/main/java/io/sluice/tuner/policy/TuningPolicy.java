@@ -1,0 +1,432 @@
+package io.sluice.tuner.policy;
+
+import io.sluice.model.AppRun;
+import io.sluice.model.Diagnosis;
+import io.sluice.model.Recommendation;
+import io.sluice.rules.AllowList;
+import io.sluice.rules.Sizes;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.OptionalDouble;
+import java.util.TreeMap;
+
+/**
+ * The tuning policy of DESIGN 4, pure: the same portrait, memory, user conf and mode always give the same
+ * {@link Outcome}. No clock, no I/O.
+ *
+ * <p><b>Replay.</b> The portrait's finished runs (SUCCEEDED or FAILED) are replayed oldest first. The overlay a
+ * run ran with is its {@code injected} map. The first run is the baseline: its overlay is the <i>kept</i> overlay
+ * and it is the <i>reference</i>. A later run with the kept overlay becomes the reference (BASELINE). A run with a
+ * different overlay is a trial, judged against the reference: it is KEPT (its overlay becomes the kept overlay and
+ * it the reference) only if failures did not rise, neither wall time nor blocked time got worse by
+ * {@code minImprovement} or more, and at least one of them improved by {@code minImprovement} (or failures fell);
+ * otherwise it is ROLLED_BACK: the kept overlay and the reference stay, and every (key, direction) the trial changed
+ * is rejected for good. Differences below the noise floors count as no change.
+ *
+ * <p><b>Drift.</b> A run whose input size differs from the median of the runs since the last re-open by more than
+ * {@code inputDriftThreshold} re-opens the job: all rejections are forgotten; a baseline run becomes the
+ * reference; a trial is not judged and the next run re-measures the kept overlay.
+ *
+ * <p><b>Proposal.</b> From the reference run's diagnoses at or above {@code minSeverity}, most severe first (rule
+ * order within a severity), recommendations in the rule's order: skip keys off the allow-list or values out of its
+ * bounds, keys the user set (when user keys win), keys already chosen, values already in force, rejected
+ * directions; numbers move at most {@code maxStepFactor} from the value in force (then clamped to the allow-list);
+ * at most {@code maxChangesPerIteration} keys. No candidate above LOW: STABLE; candidates but none usable: STABLE.
+ * FROZEN repeats the kept overlay without new changes; DISABLED gives an empty overlay.
+ */
+public final class TuningPolicy {
+  /** How the job may be tuned. */
+  public enum Mode { ACTIVE, FROZEN, DISABLED }
+
+  private final PolicyConfig config;
+  private final AllowList allowList;
+
+  public TuningPolicy(PolicyConfig config) {
+    this(config, AllowList.defaults());
+  }
+
+  public TuningPolicy(PolicyConfig config, AllowList allowList) {
+    this.config = Objects.requireNonNull(config, "config");
+    this.allowList = Objects.requireNonNull(allowList, "allowList");
+  }
+
+  public PolicyConfig config() {
+    return config;
+  }
+
+  /** Where the replay stands after a run. */
+  private static final class Replay {
+    Map<String, String> kept;
+    final Map<String, Change> origins = new TreeMap<>();
+    AppRun ref;
+    RunFigures refFigures;
+    final List<Long> regime = new ArrayList<>();
+    long lastReopen;
+    final Map<String, Rejection> rejections = new LinkedHashMap<>();
+    Evaluation lastEvaluation;
+    String lastReason;
+  }
+
+  /**
+   * @param runsNewestFirst the job's portrait as the store returns it
+   * @param memory rollbacks and the last re-open from the decision log
+   * @param userConf the Spark confs the user set explicitly for this submission (may be empty)
+   */
+  public Outcome decide(List<AppRun> runsNewestFirst, Memory memory, Map<String, String> userConf, Mode mode) {
+    Map<String, String> user = userConf == null ? Map.of() : userConf;
+    Replay st = new Replay();
+    st.lastReopen = memory.lastReopenStart();
+    for (Rejection r : memory.rejections()) {
+      if (r.runStart() >= st.lastReopen) {
+        st.rejections.putIfAbsent(r.key() + " " + r.direction(), r);
+      }
+    }
+    List<AppRun> chronological = new ArrayList<>(runsNewestFirst);
+    java.util.Collections.reverse(chronological);
+    List<RunVerdict> verdicts = new ArrayList<>();
+    List<Decision> decisions = new ArrayList<>();
+    for (AppRun run : chronological) {
+      RunFigures fig = RunFigures.of(run);
+      Map<String, String> overlay = run.injected();
+      if (!finished(run)) {
+        verdicts.add(new RunVerdict(run.runKey(), run.appId(), run.startTime(), fig, overlay, Evaluation.IGNORED,
+            "status " + run.status() + ": not judged", Map.of(), stateOf(st), List.of()));
+        continue;
+      }
+      Evaluation eval;
+      String reason;
+      Map<String, Double> evidence = new TreeMap<>();
+      double median = median(st.regime);
+      boolean drift = st.kept != null && median > 0
+          && Math.abs(fig.inputSize() - median) / median > config.inputDriftThreshold();
+      if (st.kept == null) {
+        eval = Evaluation.BASELINE;
+        reason = "first run of the portrait: baseline with overlay " + overlay;
+        st.kept = new TreeMap<>(overlay);
+        st.ref = run;
+        st.refFigures = fig;
+        st.regime.add(fig.inputSize());
+      } else if (drift) {
+        eval = Evaluation.REOPENED;
+        evidence.put("inputSize", (double) fig.inputSize());
+        evidence.put("medianInputSize", median);
+        st.lastReopen = run.startTime();
+        st.rejections.clear();
+        st.regime.clear();
+        st.regime.add(fig.inputSize());
+        String size = String.format(Locale.ROOT, "input size %d drifted %.0f%% from the median %.0f",
+            fig.inputSize(), 100 * (fig.inputSize() - median) / median, median);
+        if (overlay.equals(st.kept)) {
+          st.ref = run;
+          st.refFigures = fig;
+          reason = size + ": re-opened, rollbacks forgotten, this run is the new reference";
+        } else {
+          st.ref = null;
+          st.refFigures = null;
+          reason = size + ": re-opened, rollbacks forgotten; the trial " + delta(st.kept, overlay)
+              + " is not judged and the kept overlay is measured again";
+        }
+        decisions.add(new Decision(run.runKey(), run.startTime(), Evaluation.REOPENED, "", "", "", reason, evidence));
+      } else if (overlay.equals(st.kept) || st.ref == null) {
+        eval = Evaluation.BASELINE;
+        reason = overlay.equals(st.kept) ? "ran with the kept overlay: the new reference"
+            : "no reference after the re-open: its overlay " + overlay + " is adopted as the baseline";
+        st.kept = new TreeMap<>(overlay);
+        st.ref = run;
+        st.refFigures = fig;
+        st.regime.add(fig.inputSize());
+      } else {
+        Judgement j = judge(st.refFigures, fig);
+        evidence.putAll(j.evidence);
+        st.regime.add(fig.inputSize());
+        List<String[]> changed = changedKeys(st.kept, overlay, st.ref);
+        if (j.improved) {
+          eval = Evaluation.KEPT;
+          reason = "kept " + delta(st.kept, overlay) + ": " + j.why;
+          for (String[] c : changed) {
+            st.origins.put(c[0], origin(st.ref, c[0], overlay.get(c[0]), c[2]));
+            decisions.add(new Decision(run.runKey(), run.startTime(), eval, c[0], c[1], c[3], reason, evidence));
+          }
+          st.origins.keySet().retainAll(overlay.keySet());
+          st.kept = new TreeMap<>(overlay);
+          st.ref = run;
+          st.refFigures = fig;
+        } else {
+          eval = Evaluation.ROLLED_BACK;
+          reason = "rolled back " + delta(st.kept, overlay) + ": " + j.why;
+          for (String[] c : changed) {
+            decisions.add(new Decision(run.runKey(), run.startTime(), eval, c[0], c[1], c[3], reason, evidence));
+            if (!c[1].isEmpty()) {
+              st.rejections.putIfAbsent(c[0] + " " + c[1],
+                  new Rejection(c[0], c[1], c[3], run.runKey(), run.startTime(), reason));
+            }
+          }
+        }
+      }
+      st.lastEvaluation = eval;
+      st.lastReason = reason;
+      Proposal p = propose(st, Map.of(), Mode.ACTIVE);
+      verdicts.add(new RunVerdict(run.runKey(), run.appId(), run.startTime(), fig, overlay, eval, reason, evidence,
+          p.state, p.changes));
+    }
+    Proposal p = propose(st, user, mode);
+    java.util.Collections.reverse(verdicts);
+    return new Outcome(p.state, p.overlay, p.changes, p.reasons, verdicts, List.copyOf(st.rejections.values()),
+        decisions);
+  }
+
+  private static boolean finished(AppRun run) {
+    return "SUCCEEDED".equals(run.status()) || "FAILED".equals(run.status());
+  }
+
+  private static JobState stateOf(Replay st) {
+    return st.kept == null ? JobState.NEW : JobState.TUNING;
+  }
+
+  /** Keys whose value differs between the kept overlay and a trial's: {key, direction, previous, value}. */
+  private List<String[]> changedKeys(Map<String, String> kept, Map<String, String> trial, AppRun ref) {
+    List<String[]> out = new ArrayList<>();
+    java.util.SortedSet<String> keys = new java.util.TreeSet<>(kept.keySet());
+    keys.addAll(trial.keySet());
+    for (String k : keys) {
+      String before = kept.get(k);
+      String after = trial.get(k);
+      if (Objects.equals(before, after)) {
+        continue;
+      }
+      String from = before != null ? before : ConfValues.inForce(k, ref.conf(), ref.sparkVersion());
+      String to = after != null ? after : ConfValues.inForce(k, Map.of(), ref.sparkVersion());
+      String dir = allowList.key(k).map(key -> ConfValues.direction(key, from, to)).orElse("=" + to);
+      out.add(new String[] {k, "same".equals(dir) ? "" : dir, from, after == null ? "" : after});
+    }
+    return out;
+  }
+
+  private static String delta(Map<String, String> kept, Map<String, String> trial) {
+    List<String> parts = new ArrayList<>();
+    java.util.SortedSet<String> keys = new java.util.TreeSet<>(kept.keySet());
+    keys.addAll(trial.keySet());
+    for (String k : keys) {
+      if (!Objects.equals(kept.get(k), trial.get(k))) {
+        parts.add(k + "=" + (trial.get(k) == null ? "(unset, was " + kept.get(k) + ")" : trial.get(k)));
+      }
+    }
+    return String.join(", ", parts);
+  }
+
+  /** The rule of the reference run that recommended a key, for the kept overlay's reasons. */
+  private static Change origin(AppRun ref, String key, String value, String previous) {
+    for (Diagnosis d : ref.diagnoses()) {
+      for (Recommendation r : d.recommendations()) {
+        if (r.key().equals(key)) {
+          return new Change(key, value, previous, d.ruleId(), r.reason(), d.evidence());
+        }
+      }
+    }
+    return new Change(key, value, previous, "EXTERNAL", "not recommended by a rule of the reference run", Map.of());
+  }
+
+  // ---------------------------------------------------------------- judging
+
+  private record Judgement(boolean improved, String why, Map<String, Double> evidence) {}
+
+  private Judgement judge(RunFigures ref, RunFigures t) {
+    Map<String, Double> ev = new TreeMap<>();
+    ev.put("refWallMs", (double) ref.wallMs());
+    ev.put("wallMs", (double) t.wallMs());
+    ev.put("refBlockedMs", (double) ref.blockedMs());
+    ev.put("blockedMs", (double) t.blockedMs());
+    ev.put("refFailures", (double) ref.failures());
+    ev.put("failures", (double) t.failures());
+    double wi = improvement(ref.wallMs(), t.wallMs(), config.wallNoiseMs());
+    double bi = improvement(ref.blockedMs(), t.blockedMs(), config.blockedNoiseMs());
+    ev.put("wallImprovement", wi);
+    ev.put("blockedImprovement", bi);
+    String figures = String.format(Locale.ROOT, "wall %d -> %d ms (%+.1f%%), blocked %d -> %d ms (%+.1f%%), "
+        + "failures %d -> %d", ref.wallMs(), t.wallMs(), -100 * wi, ref.blockedMs(), t.blockedMs(), -100 * bi,
+        ref.failures(), t.failures());
+    double min = config.minImprovement();
+    if (t.failures() > ref.failures()) {
+      return new Judgement(false, "failed tasks rose; " + figures, ev);
+    }
+    if (t.failedRun() && !ref.failedRun()) {
+      return new Judgement(false, "the run failed; " + figures, ev);
+    }
+    if (wi < -min || bi < -min) {
+      return new Judgement(false, String.format(Locale.ROOT, "%s got worse by %.0f%% or more; %s",
+          wi < -min ? "wall time" : "blocked time", 100 * min, figures), ev);
+    }
+    boolean better = (wi >= min && wi > 0) || (bi >= min && bi > 0) || t.failures() < ref.failures()
+        || (!t.failedRun() && ref.failedRun());
+    if (!better) {
+      return new Judgement(false, String.format(Locale.ROOT, "no improvement of %.0f%% or more; %s", 100 * min,
+          figures), ev);
+    }
+    return new Judgement(true, figures, ev);
+  }
+
+  /** (old - new) / old; 0 when the difference is below the noise floor; -1 when old was 0 and new is not. */
+  static double improvement(long old, long now, long noise) {
+    if (Math.abs(old - now) < noise || old == now) {
+      return 0;
+    }
+    if (old == 0) {
+      return -1;
+    }
+    return (double) (old - now) / old;
+  }
+
+  static double median(List<Long> xs) {
+    if (xs.isEmpty()) {
+      return 0;
+    }
+    List<Long> s = new ArrayList<>(xs);
+    s.sort(Comparator.naturalOrder());
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2.0;
+  }
+
+  // ---------------------------------------------------------------- proposing
+
+  private record Proposal(JobState state, Map<String, String> overlay, List<Change> changes, List<String> reasons) {}
+
+  private Proposal propose(Replay st, Map<String, String> user, Mode mode) {
+    List<String> reasons = new ArrayList<>();
+    if (mode == Mode.DISABLED) {
+      reasons.add("tuning is disabled for this job: no overlay");
+      return new Proposal(JobState.DISABLED, Map.of(), List.of(), reasons);
+    }
+    if (st.kept == null) {
+      reasons.add("no finished run of this job yet: no overlay");
+      return new Proposal(JobState.NEW, Map.of(), List.of(), reasons);
+    }
+    Map<String, String> overlay = new TreeMap<>();
+    for (Map.Entry<String, String> e : st.kept.entrySet()) {
+      String k = e.getKey();
+      Recommendation asRec = new Recommendation(k, e.getValue(), "");
+      java.util.Optional<String> off = allowList.check(asRec);
+      if (off.isPresent()) {
+        reasons.add("dropped " + k + "=" + e.getValue() + " from the kept overlay: " + off.get());
+      } else if (config.userKeysWin() && user.containsKey(k)) {
+        reasons.add("kept " + k + "=" + e.getValue() + " not applied: the user set " + k + "=" + user.get(k));
+      } else {
+        overlay.put(k, e.getValue());
+        Change o = st.origins.get(k);
+        reasons.add("keeps " + k + "=" + e.getValue() + (o == null ? "" : " (" + o.ruleId() + ")"));
+      }
+    }
+    if (st.lastEvaluation == Evaluation.ROLLED_BACK || st.lastEvaluation == Evaluation.KEPT
+        || st.lastEvaluation == Evaluation.REOPENED) {
+      reasons.add(st.lastReason);
+    }
+    if (mode == Mode.FROZEN) {
+      reasons.add("frozen: the last kept overlay is repeated and no new change is tried");
+      return new Proposal(JobState.FROZEN, overlay, List.of(), reasons);
+    }
+    if (st.ref == null) {
+      reasons.add("re-measuring the kept overlay at the new input size before any new change");
+      return new Proposal(JobState.TUNING, overlay, List.of(), reasons);
+    }
+    List<Diagnosis> firing = new ArrayList<>();
+    for (Diagnosis d : st.ref.diagnoses()) {
+      if (d.severity().atLeast(config.minSeverity()) && !d.recommendations().isEmpty()) {
+        firing.add(d);
+      }
+    }
+    firing.sort(Comparator.comparing(Diagnosis::severity).reversed()); // stable: rule order within a severity
+    if (firing.isEmpty()) {
+      reasons.add("no rule fired at " + config.minSeverity() + " or above on " + st.ref.appId() + ": stable");
+      return new Proposal(JobState.STABLE, overlay, List.of(), reasons);
+    }
+    List<Change> changes = new ArrayList<>();
+    List<String> skipped = new ArrayList<>();
+    for (Diagnosis d : firing) {
+      for (Recommendation r : d.recommendations()) {
+        if (changes.size() >= config.maxChangesPerIteration()) {
+          break;
+        }
+        candidate(st, user, overlay, changes, d, r).ifPresent(skipped::add);
+      }
+    }
+    for (Change c : changes) {
+      reasons.add(c.ruleId() + ": " + c.key() + "=" + c.value() + (c.previous() == null ? "" : " (was "
+          + c.previous() + ")") + ": " + c.reason());
+    }
+    reasons.addAll(skipped);
+    if (changes.isEmpty()) {
+      reasons.add("rules fired on " + st.ref.appId() + " but nothing is left to try: stable");
+      return new Proposal(JobState.STABLE, overlay, List.of(), reasons);
+    }
+    return new Proposal(JobState.TUNING, overlay, changes, reasons);
+  }
+
+  /** Adds the change a recommendation gives, or returns why it was skipped (empty when silently redundant). */
+  private java.util.Optional<String> candidate(Replay st, Map<String, String> user, Map<String, String> overlay,
+      List<Change> changes, Diagnosis d, Recommendation r) {
+    java.util.Optional<AllowList.Key> key = allowList.key(r.key());
+    if (key.isEmpty() || allowList.check(r).isPresent()) {
+      return java.util.Optional.of("skipped " + r.key() + "=" + r.value() + ": not allowed");
+    }
+    String k = r.key();
+    if (changes.stream().anyMatch(c -> c.key().equals(k))) {
+      return java.util.Optional.empty();
+    }
+    if (config.userKeysWin() && user.containsKey(k)) {
+      return java.util.Optional.of("skipped " + k + "=" + r.value() + " (" + d.ruleId() + "): the user set "
+          + k + "=" + user.get(k));
+    }
+    String previous = user.containsKey(k) ? user.get(k) : overlay.containsKey(k) ? overlay.get(k)
+        : st.ref.conf().get(k);
+    String inForce = previous != null ? previous.trim() : ConfValues.inForce(k, st.ref.conf(), st.ref.sparkVersion());
+    String value = step(key.get(), inForce, r.value());
+    if (inForce != null && ConfValues.same(key.get(), inForce, value)) {
+      return java.util.Optional.empty();
+    }
+    String dir = inForce == null ? "=" + value.toLowerCase(Locale.ROOT) : ConfValues.direction(key.get(), inForce, value);
+    Rejection rejected = st.rejections.get(k + " " + dir);
+    if (rejected != null) {
+      return java.util.Optional.of("not retried " + k + " " + dir + " (" + d.ruleId() + "): rolled back after "
+          + rejected.runKey());
+    }
+    if (allowList.check(new Recommendation(k, value, "")).isPresent()) {
+      return java.util.Optional.of("skipped " + k + "=" + value + ": the bounded step is not allowed");
+    }
+    String reason = value.equals(r.value()) ? r.reason()
+        : r.reason() + " (target " + r.value() + "; at most x" + Sizes.plain(config.maxStepFactor())
+            + " per run from " + inForce + ")";
+    changes.add(new Change(k, value, previous, d.ruleId(), reason, d.evidence()));
+    overlay.put(k, value);
+    return java.util.Optional.empty();
+  }
+
+  /** A numeric target moved at most maxStepFactor from the value in force, then clamped to the allow-list. */
+  String step(AllowList.Key key, String inForce, String target) {
+    if (!ConfValues.numeric(key.kind())) {
+      return target.trim();
+    }
+    OptionalDouble cur = ConfValues.number(key, inForce);
+    OptionalDouble want = ConfValues.number(key, target);
+    if (cur.isEmpty() || want.isEmpty() || cur.getAsDouble() <= 0) {
+      return target.trim();
+    }
+    double f = config.maxStepFactor();
+    double lo = cur.getAsDouble() / f;
+    double hi = cur.getAsDouble() * f;
+    double v = want.getAsDouble();
+    if (v >= lo && v <= hi) {
+      return target.trim();
+    }
+    if (key.kind() == AllowList.Kind.INT) {
+      v = v < lo ? Math.ceil(lo) : Math.floor(hi);
+    } else {
+      v = Math.max(lo, Math.min(hi, v));
+    }
+    v = Math.max(key.min(), Math.min(key.max(), v));
+    return ConfValues.format(key, v);
+  }
+}

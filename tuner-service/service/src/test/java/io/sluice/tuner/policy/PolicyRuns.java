@@ -1,0 +1,133 @@
+package io.sluice.tuner.policy;
+
+import io.sluice.model.AppRun;
+import io.sluice.model.Diagnosis;
+import io.sluice.model.Recommendation;
+import io.sluice.model.Severity;
+import io.sluice.model.StageProfile;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Small, exact runs for the policy tests: one map stage (the input) and one reduce stage (the blocked time). */
+final class PolicyRuns {
+  static final String PARTITIONS = "spark.sql.shuffle.partitions";
+  static final String ADVISORY = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
+  static final String PAR_FIRST = "spark.sql.adaptive.coalescePartitions.parallelismFirst";
+  static final String CODEC = "spark.io.compression.codec";
+
+  private PolicyRuns() {}
+
+  /** A run builder; times in ms, start = index x 1 h. */
+  static final class RunBuilder {
+    private final int index;
+    private long wallMs = 60_000;
+    private long blockedMs = 10_000;
+    private long failedTasks;
+    private long inputRecords = 1_000_000;
+    private String status = "SUCCEEDED";
+    private final Map<String, String> injected = new LinkedHashMap<>();
+    private final Map<String, String> conf = new LinkedHashMap<>();
+    private final List<Diagnosis> diagnoses = new ArrayList<>();
+
+    RunBuilder(int index) {
+      this.index = index;
+    }
+
+    RunBuilder wall(long ms) {
+      wallMs = ms;
+      return this;
+    }
+
+    RunBuilder blocked(long ms) {
+      blockedMs = ms;
+      return this;
+    }
+
+    RunBuilder failedTasks(long n) {
+      failedTasks = n;
+      return this;
+    }
+
+    RunBuilder input(long records) {
+      inputRecords = records;
+      return this;
+    }
+
+    RunBuilder status(String s) {
+      status = s;
+      return this;
+    }
+
+    /** A key Sluice injected: it is in force in the conf and listed in injected. */
+    RunBuilder injected(String key, String value) {
+      injected.put(key, value);
+      conf.put(key, value);
+      conf.put("spark.sluice.injected." + key, value);
+      return this;
+    }
+
+    RunBuilder conf(String key, String value) {
+      conf.put(key, value);
+      return this;
+    }
+
+    RunBuilder diagnosis(String ruleId, Severity severity, String... keyValues) {
+      List<Recommendation> recs = new ArrayList<>();
+      for (int i = 0; i < keyValues.length; i += 2) {
+        recs.add(new Recommendation(keyValues[i], keyValues[i + 1], ruleId + " wants " + keyValues[i + 1]));
+      }
+      diagnoses.add(new Diagnosis(ruleId, severity, List.of(1), ruleId + " fired", Map.of("score", 1.0 + index),
+          recs));
+      return this;
+    }
+
+    AppRun build() {
+      String appId = "app-" + index;
+      long start = 1_700_000_000_000L + index * 3_600_000L;
+      StageProfile map = stage(appId, 0, 0, inputRecords, 0, 0);
+      StageProfile reduce = stage(appId, 1, blockedMs, 0, inputRecords, failedTasks);
+      return new AppRun("c1", appId, "", "job-1", "job", "u", "q", null, start, start + wallMs, status, "3.5.7",
+          conf, injected, List.of(map, reduce), diagnoses, start + wallMs);
+    }
+  }
+
+  static RunBuilder run(int index) {
+    return new RunBuilder(index);
+  }
+
+  private static StageProfile stage(String appId, int id, long fetchWait, long writeRecords, long readRecords,
+      long failed) {
+    long readBytes = readRecords * 10;
+    return new StageProfile(appId, id, 0, "s" + id, 200, 200, failed, 0, writeRecords * 10, writeRecords, readBytes,
+        0, readRecords == 0 ? 0 : 40_000, 0, fetchWait, readRecords, 0, 0, 100_000, 1_000, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+        0);
+  }
+
+  /** Newest first, as the store returns a portrait. */
+  static List<AppRun> portrait(RunBuilder... oldestFirst) {
+    List<AppRun> out = new ArrayList<>();
+    for (RunBuilder b : oldestFirst) {
+      out.add(0, b.build());
+    }
+    return out;
+  }
+
+  static Map<String, String> map(String... kv) {
+    Map<String, String> m = new LinkedHashMap<>();
+    for (int i = 0; i < kv.length; i += 2) {
+      m.put(kv[i], kv[i + 1]);
+    }
+    return m;
+  }
+
+  static List<String> keys(List<Change> changes) {
+    return changes.stream().map(c -> c.key() + "=" + c.value()).toList();
+  }
+
+  static List<String> words(String... w) {
+    return Arrays.asList(w);
+  }
+}
