@@ -1,0 +1,93 @@
+package io.sluice.tuner.jobs;
+
+import io.sluice.model.AppRun;
+import io.sluice.rules.RuleEngine;
+import io.sluice.tuner.TunerMetrics;
+import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.policy.Decision;
+import io.sluice.tuner.policy.Evaluation;
+import io.sluice.tuner.policy.Memory;
+import io.sluice.tuner.policy.Outcome;
+import io.sluice.tuner.policy.Rejection;
+import io.sluice.tuner.policy.TuningPolicy;
+import io.sluice.tuner.store.StoreGateway;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.springframework.stereotype.Service;
+
+/**
+ * A job's portrait through the policy: reads the newest runs (re-diagnosed with the service's rules unless
+ * {@code sluice.tuner.rediagnose=false}), the decision log and the freeze flag, decides, and logs the new
+ * decisions — all in one guarded store call.
+ */
+@Service
+public class JobTuning {
+  /** What the policy decided, with the runs it saw (newest first). */
+  public record Snapshot(Outcome outcome, List<AppRun> runs, boolean frozen) {}
+
+  private final StoreGateway gateway;
+  private final TuningPolicy policy;
+  private final RuleEngine rules;
+  private final TunerProperties props;
+  private final TunerMetrics metrics;
+  private final Clock clock;
+
+  public JobTuning(StoreGateway gateway, TuningPolicy policy, RuleEngine rules, TunerProperties props,
+      TunerMetrics metrics, Clock clock) {
+    this.gateway = gateway;
+    this.policy = policy;
+    this.rules = rules;
+    this.props = props;
+    this.metrics = metrics;
+    this.clock = clock;
+  }
+
+  /**
+   * @param window how many newest runs to replay (at least the portrait size)
+   * @throws StoreGateway.Unavailable when the store cannot answer within the budget
+   */
+  public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
+      int window) {
+    Snapshot s = gateway.call(op, budget, (store, log) -> {
+      List<AppRun> runs = store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize()));
+      if (props.isRediagnose()) {
+        List<AppRun> diagnosed = new ArrayList<>(runs.size());
+        for (AppRun r : runs) {
+          diagnosed.add(r.withDiagnoses(rules.diagnose(r)));
+        }
+        runs = diagnosed;
+      }
+      boolean frozen = log.frozen(jobKey);
+      TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
+          : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
+      Outcome o = policy.decide(runs, memory(log.decisions(jobKey)), userConf, mode);
+      metrics.logged(log.record(jobKey, o.decisions(), clock.millis()));
+      return new Snapshot(o, runs, frozen);
+    });
+    return s;
+  }
+
+  /** Freezes or unfreezes a job (stored in the decision log). */
+  public void setFrozen(String jobKey, boolean frozen) {
+    gateway.call(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, (store, log) -> {
+      log.setFrozen(jobKey, frozen, clock.millis());
+      return null;
+    });
+  }
+
+  /** Rollbacks and the last re-open as the log remembers them. */
+  static Memory memory(List<Decision> logged) {
+    long lastReopen = 0;
+    List<Rejection> rejections = new ArrayList<>();
+    for (Decision d : logged) {
+      if (d.kind() == Evaluation.REOPENED) {
+        lastReopen = Math.max(lastReopen, d.runStart());
+      } else if (d.kind() == Evaluation.ROLLED_BACK && !d.direction().isEmpty()) {
+        rejections.add(new Rejection(d.key(), d.direction(), d.value(), d.runKey(), d.runStart(), d.reason()));
+      }
+    }
+    return new Memory(rejections, lastReopen);
+  }
+}

@@ -1,0 +1,26 @@
+package io.sluice.tuner.store;
+
+import io.sluice.tuner.policy.Decision;
+import java.util.List;
+
+/**
+ * The small log that, with a job's portrait, makes the policy derivable: decisions taken about runs (so rollbacks
+ * outlive the portrait window) and whether an operator froze the job. Writes are idempotent by
+ * (job, run, kind, key).
+ */
+public interface DecisionLog extends AutoCloseable {
+  /** Every decision logged for a job, oldest run first. */
+  List<Decision> decisions(String jobKey);
+
+  /** Logs decisions not logged yet (same job, run, kind and key); returns the ones that were new. */
+  List<Decision> record(String jobKey, List<Decision> decisions, long nowMs);
+
+  boolean frozen(String jobKey);
+
+  void setFrozen(String jobKey, boolean frozen, long nowMs);
+
+  String describe();
+
+  @Override
+  void close();
+}

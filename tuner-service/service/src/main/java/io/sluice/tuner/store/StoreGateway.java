@@ -1,0 +1,202 @@
+package io.sluice.tuner.store;
+
+import io.github.resilience4j.circuitbreaker.CallNotPermittedException;
+import io.github.resilience4j.circuitbreaker.CircuitBreaker;
+import io.github.resilience4j.circuitbreaker.CircuitBreakerRegistry;
+import io.github.resilience4j.timelimiter.TimeLimiter;
+import io.github.resilience4j.timelimiter.TimeLimiterConfig;
+import io.github.resilience4j.timelimiter.TimeLimiterRegistry;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.store.HistoryStore;
+import io.sluice.store.HistoryStores;
+import io.sluice.tuner.TunerProperties;
+import java.time.Duration;
+import java.util.Locale;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
+import org.springframework.stereotype.Component;
+
+/**
+ * The only way to the history store and the decision log. Both are opened lazily (the service starts and answers
+ * while the store is down) and reopened after a failure. Every call runs on a small bounded pool under a
+ * resilience4j circuit breaker ({@code store}, configured under {@code resilience4j.circuitbreaker.instances.store})
+ * and a time limiter: {@code store-submission} ({@code sluice.tuner.submission-timeout}) or {@code store-read}
+ * ({@code sluice.tuner.read-timeout}). A call that cannot be answered throws {@link Unavailable} with the reason:
+ * {@code timeout}, {@code circuit_open}, {@code busy} (pool and queue full) or {@code error}.
+ */
+@Component
+public class StoreGateway implements DisposableBean {
+  private static final Logger LOG = LoggerFactory.getLogger(StoreGateway.class);
+
+  /** Work done with the store and the log on a store thread. */
+  @FunctionalInterface
+  public interface Work<T> {
+    T run(HistoryStore store, DecisionLog log);
+  }
+
+  /** Which time limit a call gets. */
+  public enum Budget { SUBMISSION, READ }
+
+  /** The store could not answer in time or at all. */
+  public static final class Unavailable extends RuntimeException {
+    private final String reason;
+
+    Unavailable(String reason, String message, Throwable cause) {
+      super(message, cause);
+      this.reason = reason;
+    }
+
+    /** timeout, circuit_open, busy or error. */
+    public String reason() {
+      return reason;
+    }
+  }
+
+  private record Handles(HistoryStore store, DecisionLog log) {}
+
+  private final String url;
+  private final CircuitBreaker breaker;
+  private final TimeLimiter submissionLimiter;
+  private final TimeLimiter readLimiter;
+  private final ExecutorService pool;
+  private final MeterRegistry meters;
+  private final MemoryDecisionLog memoryLog = new MemoryDecisionLog();
+  private Handles handles;
+
+  public StoreGateway(TunerProperties props, CircuitBreakerRegistry breakers, TimeLimiterRegistry limiters,
+      MeterRegistry meters) {
+    this.url = props.getStoreUrl();
+    this.meters = meters;
+    this.breaker = breakers.circuitBreaker("store");
+    this.submissionLimiter = limiters.timeLimiter("store-submission",
+        TimeLimiterConfig.custom().timeoutDuration(props.getSubmissionTimeout()).cancelRunningFuture(true).build());
+    this.readLimiter = limiters.timeLimiter("store-read",
+        TimeLimiterConfig.custom().timeoutDuration(props.getReadTimeout()).cancelRunningFuture(true).build());
+    AtomicInteger n = new AtomicInteger();
+    this.pool = new ThreadPoolExecutor(props.getStoreThreads(), props.getStoreThreads(), 60, TimeUnit.SECONDS,
+        props.getStoreQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(props.getStoreQueue()),
+        r -> {
+          Thread t = new Thread(r, "sluice-store-" + n.incrementAndGet());
+          t.setDaemon(true);
+          return t;
+        });
+  }
+
+  /** Runs work against the store within the budget's time limit and the circuit breaker. */
+  public <T> T call(String op, Budget budget, Work<T> work) {
+    TimeLimiter limiter = budget == Budget.SUBMISSION ? submissionLimiter : readLimiter;
+    try {
+      return breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
+        Handles h = handles();
+        try {
+          return work.run(h.store, h.log);
+        } catch (RuntimeException e) {
+          reset(h);
+          throw e;
+        }
+      })));
+    } catch (CallNotPermittedException e) {
+      throw unavailable(op, "circuit_open", "the store's circuit breaker is open", e);
+    } catch (TimeoutException e) {
+      throw unavailable(op, "timeout", "no answer from the store within "
+          + limiter.getTimeLimiterConfig().getTimeoutDuration().toMillis() + " ms", e);
+    } catch (RejectedExecutionException e) {
+      throw unavailable(op, "busy", "every store thread is busy and the queue is full", e);
+    } catch (Exception e) {
+      Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
+      throw unavailable(op, "error", cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
+          cause);
+    }
+  }
+
+  private Unavailable unavailable(String op, String reason, String message, Throwable cause) {
+    meters.counter("sluice.tuner.store.unavailable", "op", op, "reason", reason).increment();
+    LOG.warn("store call {} failed ({}): {}", op, reason, message);
+    return new Unavailable(reason, message, cause);
+  }
+
+  /**
+   * Opens the store and the log in the background once the service is up, so that the first submission does not
+   * pay for it; a failure here only logs (the next call tries again).
+   */
+  @org.springframework.context.event.EventListener(org.springframework.boot.context.event.ApplicationReadyEvent.class)
+  public void warmUp() {
+    try {
+      pool.submit(() -> {
+        try {
+          handles().store.runsOfJob("sluice.warm-up", 1);
+          LOG.info("history store ready: {}", handles().log.describe());
+        } catch (RuntimeException e) {
+          LOG.warn("history store not reachable at start-up (submissions get empty overlays until it is): {}",
+              e.getMessage());
+        }
+      });
+    } catch (RejectedExecutionException e) {
+      LOG.debug("warm-up skipped: {}", e.getMessage());
+    }
+  }
+
+  /** The time limit of a budget. */
+  public Duration timeout(Budget budget) {
+    return (budget == Budget.SUBMISSION ? submissionLimiter : readLimiter).getTimeLimiterConfig().getTimeoutDuration();
+  }
+
+  private synchronized Handles handles() {
+    if (handles == null) {
+      HistoryStore store = HistoryStores.open(url);
+      DecisionLog log;
+      try {
+        log = url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") ? H2DecisionLog.open(url, store.describe())
+            : memoryLog;
+      } catch (RuntimeException e) {
+        store.close();
+        throw e;
+      }
+      if (log == memoryLog) {
+        LOG.warn("decision log kept in memory for {} (a ClickHouse table is still to come)", store.describe());
+      }
+      handles = new Handles(store, log);
+    }
+    return handles;
+  }
+
+  private synchronized void reset(Handles failed) {
+    if (handles == failed && handles != null) {
+      handles = null;
+      closeQuietly(failed);
+    }
+  }
+
+  private void closeQuietly(Handles h) {
+    try {
+      h.store.close();
+    } catch (RuntimeException e) {
+      LOG.debug("closing the store: {}", e.getMessage());
+    }
+    if (h.log != memoryLog) {
+      h.log.close();
+    }
+  }
+
+  @Override
+  public void destroy() {
+    pool.shutdownNow();
+    Handles h;
+    synchronized (this) {
+      h = handles;
+      handles = null;
+    }
+    if (h != null) {
+      closeQuietly(h);
+    }
+  }
+}

@@ -1,0 +1,76 @@
+package io.sluice.tuner.submission;
+
+import io.sluice.model.JobKey;
+import io.sluice.tuner.TunerMetrics;
+import io.sluice.tuner.api.BadRequest;
+import io.sluice.tuner.jobs.JobTuning;
+import io.sluice.tuner.policy.JobState;
+import io.sluice.tuner.policy.Outcome;
+import io.sluice.tuner.store.StoreGateway;
+import io.swagger.v3.oas.annotations.Operation;
+import jakarta.validation.Valid;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /api/v1/submissions}: the overlay for a submission. Fail-open: when the store cannot answer within
+ * {@code sluice.tuner.submission-timeout} the answer is still 200, with an empty overlay, state DISABLED and the
+ * reason.
+ */
+@RestController
+@RequestMapping("/api/v1/submissions")
+class SubmissionController {
+  /** Marker keys the client adds; never treated as user confs. */
+  static final String MARKER_PREFIX = "spark.sluice.";
+
+  private final JobTuning tuning;
+  private final TunerMetrics metrics;
+  private final StoreGateway gateway;
+
+  SubmissionController(JobTuning tuning, TunerMetrics metrics, StoreGateway gateway) {
+    this.tuning = tuning;
+    this.metrics = metrics;
+    this.gateway = gateway;
+  }
+
+  @PostMapping
+  @Operation(summary = "The configuration overlay for a submission about to start (fail-open)")
+  SubmissionResponse submit(@Valid @RequestBody SubmissionRequest req) {
+    long t0 = System.nanoTime();
+    Map<String, String> conf = req.conf() == null ? Map.of() : req.conf();
+    Map<String, String> user = new TreeMap<>();
+    for (Map.Entry<String, String> e : conf.entrySet()) {
+      if (e.getKey() == null || e.getKey().isBlank()) {
+        throw new BadRequest("conf", "conf has an empty key");
+      }
+      if (e.getValue() == null) {
+        throw new BadRequest("conf." + e.getKey(), "conf." + e.getKey() + " must be a string, was null");
+      }
+      if (!e.getKey().startsWith(MARKER_PREFIX)) {
+        user.put(e.getKey(), e.getValue());
+      }
+    }
+    String jobKey = req.jobKey() != null && !req.jobKey().isBlank() ? req.jobKey().trim()
+        : JobKey.of(conf.get(JobKey.EXPLICIT_KEY), req.cluster(), req.queue(), req.user(), req.appName());
+    String submissionId = UUID.randomUUID().toString();
+    try {
+      Outcome o = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0).outcome();
+      metrics.recommended(o.changes());
+      metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
+      return new SubmissionResponse(submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons());
+    } catch (StoreGateway.Unavailable e) {
+      metrics.fallback(e.reason());
+      metrics.submission("fallback", System.nanoTime() - t0);
+      String why = "history store unavailable (" + e.reason() + ", limit "
+          + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis() + " ms): no overlay, the submission runs "
+          + "unchanged";
+      return new SubmissionResponse(submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why));
+    }
+  }
+}

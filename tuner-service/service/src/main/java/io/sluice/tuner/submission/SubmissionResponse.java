@@ -1,0 +1,16 @@
+package io.sluice.tuner.submission;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.sluice.tuner.policy.Change;
+import io.sluice.tuner.policy.JobState;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The answer to a submission (REST contract): {@code overlay} is the complete set of confs to add (never a key the
+ * user set explicitly, by default; may be empty), {@code changes} the new ones in it with their rule, reason and
+ * evidence.
+ */
+@JsonPropertyOrder({"submissionId", "jobKey", "state", "overlay", "changes", "reasons"})
+public record SubmissionResponse(String submissionId, String jobKey, JobState state, Map<String, String> overlay,
+    List<Change> changes, List<String> reasons) {}
