@@ -48,6 +48,11 @@ final class Launcher {
     List<String> cmd = new ArrayList<>();
     cmd.add(SCRIPT.toAbsolutePath().toString());
     cmd.addAll(args);
+    return exec(cmd, env, workDir, timeoutSec);
+  }
+
+  /** Runs any command the same way (stdio to files, bounded, process tree killed afterwards). */
+  static Run exec(List<String> cmd, Map<String, String> env, Path workDir, long timeoutSec) throws Exception {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
     pb.environment().remove("SPARK_HOME");
     pb.environment().remove("SLUICE_TUNER_URL");
