@@ -70,7 +70,8 @@ public class StoreGateway implements DisposableBean {
   private final ExecutorService pool;
   private final MeterRegistry meters;
   private final MemoryDecisionLog memoryLog = new MemoryDecisionLog();
-  private Handles handles;
+  private final Object openLock = new Object();
+  private volatile Handles handles;
 
   public StoreGateway(TunerProperties props, CircuitBreakerRegistry breakers, TimeLimiterRegistry limiters,
       MeterRegistry meters) {
@@ -150,8 +151,15 @@ public class StoreGateway implements DisposableBean {
     return (budget == Budget.SUBMISSION ? submissionLimiter : readLimiter).getTimeLimiterConfig().getTimeoutDuration();
   }
 
-  private synchronized Handles handles() {
-    if (handles == null) {
+  private Handles handles() {
+    Handles h = handles;
+    if (h != null) {
+      return h;
+    }
+    synchronized (openLock) {
+      if (handles != null) {
+        return handles;
+      }
       HistoryStore store = HistoryStores.open(url);
       DecisionLog log;
       try {
@@ -165,13 +173,20 @@ public class StoreGateway implements DisposableBean {
         LOG.warn("decision log kept in memory for {} (a ClickHouse table is still to come)", store.describe());
       }
       handles = new Handles(store, log);
+      return handles;
     }
-    return handles;
   }
 
-  private synchronized void reset(Handles failed) {
-    if (handles == failed && handles != null) {
-      handles = null;
+  /** Drops failed handles so that the next call reopens; never waits for a call stuck in opening. */
+  private void reset(Handles failed) {
+    boolean mine;
+    synchronized (this) {
+      mine = handles == failed;
+      if (mine) {
+        handles = null;
+      }
+    }
+    if (mine) {
       closeQuietly(failed);
     }
   }
@@ -195,6 +210,7 @@ public class StoreGateway implements DisposableBean {
       h = handles;
       handles = null;
     }
+    // a call stuck in opening holds openLock, never this monitor: shutting down does not wait for it
     if (h != null) {
       closeQuietly(h);
     }
