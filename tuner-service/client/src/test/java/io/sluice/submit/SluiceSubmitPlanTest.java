@@ -25,7 +25,7 @@ class SluiceSubmitPlanTest {
     Map<String, String> env = new HashMap<>();
     env.put("SLUICE_TUNER_URL", url);
     env.put("SLUICE_STATE_DIR", state.toString());
-    env.put("SLUICE_TUNER_TIMEOUT_MS", "800");
+    env.put("SLUICE_TUNER_TIMEOUT_MS", "5000"); // logic, not timing: see SluiceSubmitLauncherITCase
     env.put("SLUICE_BREAKER_FAILURES", "2");
     env.put("HADOOP_USER_NAME", "alice");
     return env;
