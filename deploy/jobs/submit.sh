@@ -8,6 +8,8 @@
 #
 # JOB is a name (healthy, tiny_blocks, skew, spill, failures, fetch_failed) or a path to a .py.
 # --event-log-dir turns on spark.eventLog.enabled and writes there.
+# SLUICE_SUBMIT_VIA=sluice runs the job through deploy/bin/sluice-submit (which asks tuner-service for an
+# overlay, see its header for SLUICE_TUNER_URL etc.) instead of calling spark-submit directly.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 version="${SLUICE_SPARK_VERSION:-3.5.7}"
@@ -56,4 +58,8 @@ if [ -n "$eventlog_dir" ]; then
 fi
 export SPARK_LOCAL_IP=127.0.0.1 SPARK_CONF_DIR="$SPARK_CLUSTER_STATE_DIR/conf" PYSPARK_PYTHON=python3
 unset PYSPARK_DRIVER_PYTHON || true
+if [ "${SLUICE_SUBMIT_VIA:-}" = sluice ]; then
+  export SLUICE_SPARK_SUBMIT="$SPARK_HOME/bin/spark-submit"
+  exec "$root/deploy/bin/sluice-submit" "${base[@]}" ${confs[@]+"${confs[@]}"} "$job" "$@"
+fi
 exec "$SPARK_HOME/bin/spark-submit" "${base[@]}" ${confs[@]+"${confs[@]}"} "$job" "$@"
