@@ -50,6 +50,12 @@ public class JobTuning {
    */
   public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
       int window) {
+    return evaluate(op, budget, jobKey, userConf, window, Map.of());
+  }
+
+  /** As {@link #evaluate(String, StoreGateway.Budget, String, Map, int)} with an operator trial pending. */
+  public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
+      int window, Map<String, String> operatorTrial) {
     Snapshot s = gateway.call(op, budget, (store, log) -> {
       List<AppRun> runs = store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize()));
       if (props.isRediagnose()) {
@@ -62,7 +68,7 @@ public class JobTuning {
       boolean frozen = log.frozen(jobKey);
       TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
           : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
-      Outcome o = policy.decide(runs, memory(log.decisions(jobKey)), userConf, mode);
+      Outcome o = policy.decide(runs, memory(log.decisions(jobKey)), userConf, mode, operatorTrial);
       metrics.logged(log.record(jobKey, o.decisions(), clock.millis()));
       return new Snapshot(o, runs, frozen);
     });

@@ -61,4 +61,8 @@ final class JobViews {
 
   @JsonPropertyOrder({"jobKey", "frozen", "state"})
   record Freeze(String jobKey, boolean frozen, JobState state) {}
+
+  /** A pending operator trial; {@code state} and {@code overlay} are what the next submission would get. */
+  @JsonPropertyOrder({"jobKey", "trial", "state", "overlay"})
+  record Trial(String jobKey, Map<String, String> trial, JobState state, Map<String, String> overlay) {}
 }

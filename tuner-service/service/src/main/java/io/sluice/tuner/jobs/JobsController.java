@@ -1,17 +1,23 @@
 package io.sluice.tuner.jobs;
 
 import io.sluice.model.AppRun;
+import io.sluice.model.Recommendation;
+import io.sluice.rules.AllowList;
 import io.sluice.tuner.api.BadRequest;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.RunVerdict;
+import io.sluice.tuner.policy.TuningPolicy;
 import io.sluice.tuner.store.StoreGateway;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
@@ -26,9 +32,14 @@ class JobsController {
   static final int MAX_LIMIT = 200;
 
   private final JobTuning tuning;
+  private final OperatorTrials trials;
+  private final TuningPolicy policy;
+  private final AllowList allowList = AllowList.defaults();
 
-  JobsController(JobTuning tuning) {
+  JobsController(JobTuning tuning, OperatorTrials trials, TuningPolicy policy) {
     this.tuning = tuning;
+    this.trials = trials;
+    this.policy = policy;
   }
 
   @GetMapping("/history")
@@ -57,7 +68,8 @@ class JobsController {
   @Operation(summary = "The overlay the job's next submission would get (with no explicit user confs)")
   JobViews.Recommendation recommendation(@RequestParam String jobKey) {
     String key = jobKey(jobKey);
-    Outcome o = tuning.evaluate("recommendation", StoreGateway.Budget.READ, key, Map.of(), 0).outcome();
+    Outcome o = tuning.evaluate("recommendation", StoreGateway.Budget.READ, key, Map.of(), 0, trials.peek(key))
+        .outcome();
     return new JobViews.Recommendation(key, o.state(), o.overlay(), o.changes(), o.reasons());
   }
 
@@ -71,6 +83,43 @@ class JobsController {
   @Operation(summary = "Unfreeze a job: tuning resumes from its portrait")
   JobViews.Freeze unfreeze(@RequestParam String jobKey) {
     return setFrozen(jobKey(jobKey), false);
+  }
+
+  @PostMapping("/trial")
+  @Operation(summary = "An operator trial: the job's next submission carries these allow-listed keys (kept overlay "
+      + "plus the trial) and the run is judged like any other change (kept or rolled back)")
+  JobViews.Trial trial(@RequestParam String jobKey, @RequestBody(required = false) Map<String, Object> body) {
+    String key = jobKey(jobKey);
+    if (body == null || body.isEmpty()) {
+      throw new BadRequest("body", "the trial must name at least one key: {\"spark.sql.shuffle.partitions\": \"400\"}");
+    }
+    int max = policy.config().maxChangesPerIteration();
+    if (body.size() > max) {
+      throw new BadRequest("body", "a trial changes at most " + max + " keys, got " + body.size());
+    }
+    Map<String, String> trial = new TreeMap<>();
+    for (Map.Entry<String, Object> e : body.entrySet()) {
+      String k = e.getKey() == null ? "" : e.getKey().trim();
+      Object v = e.getValue();
+      if (!(v instanceof String) && !(v instanceof Number) && !(v instanceof Boolean)) {
+        throw new BadRequest("trial." + k, "trial." + k + " must be a string, number or boolean");
+      }
+      String value = String.valueOf(v).trim();
+      allowList.check(new Recommendation(k, value, "")).ifPresent(why -> {
+        throw new BadRequest("trial." + k, "trial." + k + "=" + value + " is not allowed: " + why);
+      });
+      trial.put(k, value);
+    }
+    trials.put(key, trial);
+    Outcome o = tuning.evaluate("trial", StoreGateway.Budget.READ, key, Map.of(), 0, trial).outcome();
+    return new JobViews.Trial(key, trial, o.state(), o.overlay());
+  }
+
+  @DeleteMapping("/trial")
+  @Operation(summary = "Cancel the job's pending operator trial")
+  JobViews.Trial cancelTrial(@RequestParam String jobKey) {
+    String key = jobKey(jobKey);
+    return new JobViews.Trial(key, trials.cancel(key), null, null);
   }
 
   private JobViews.Freeze setFrozen(String key, boolean frozen) {

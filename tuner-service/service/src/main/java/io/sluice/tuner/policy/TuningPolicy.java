@@ -38,6 +38,12 @@ import java.util.TreeMap;
  * directions; numbers move at most {@code maxStepFactor} from the value in force (then clamped to the allow-list);
  * at most {@code maxChangesPerIteration} keys. No candidate above LOW: STABLE; candidates but none usable: STABLE.
  * FROZEN repeats the kept overlay without new changes; DISABLED gives an empty overlay.
+ *
+ * <p><b>Operator trial.</b> An operator may ask for a trial ({@code key -> value}, allow-listed keys and values,
+ * at most {@code maxChangesPerIteration} keys, no step bound): when the job is ACTIVE and has a kept overlay, the
+ * next proposal is the kept overlay plus the trial (instead of the rules' changes; keys the user set still win), and
+ * the run that carries it is judged like any other trial (kept or rolled back). Rejections do not stop it: the
+ * operator asked explicitly.
  */
 public final class TuningPolicy {
   /** How the job may be tuned. */
@@ -78,6 +84,16 @@ public final class TuningPolicy {
    * @param userConf the Spark confs the user set explicitly for this submission (may be empty)
    */
   public Outcome decide(List<AppRun> runsNewestFirst, Memory memory, Map<String, String> userConf, Mode mode) {
+    return decide(runsNewestFirst, memory, userConf, mode, Map.of());
+  }
+
+  /**
+   * As {@link #decide(List, Memory, Map, Mode)}, with an operator trial pending for the next submission (may be
+   * empty). Entries off the allow-list or out of its bounds are dropped with a reason.
+   */
+  public Outcome decide(List<AppRun> runsNewestFirst, Memory memory, Map<String, String> userConf, Mode mode,
+      Map<String, String> operatorTrial) {
+    Map<String, String> trial = operatorTrial == null ? Map.of() : operatorTrial;
     Map<String, String> user = userConf == null ? Map.of() : userConf;
     Replay st = new Replay();
     st.lastReopen = memory.lastReopenStart();
@@ -174,7 +190,8 @@ public final class TuningPolicy {
       verdicts.add(new RunVerdict(run.runKey(), run.appId(), run.startTime(), fig, overlay, eval, reason, evidence,
           p.state, p.changes));
     }
-    Proposal p = propose(st, user, mode);
+    Proposal p = trial.isEmpty() || mode != Mode.ACTIVE || st.kept == null ? propose(st, user, mode)
+        : proposeTrial(st, user, trial);
     java.util.Collections.reverse(verdicts);
     return new Outcome(p.state, p.overlay, p.changes, p.reasons, verdicts, List.copyOf(st.rejections.values()),
         decisions);
@@ -364,6 +381,45 @@ public final class TuningPolicy {
     }
     return new Proposal(JobState.TUNING, overlay, changes, reasons);
   }
+
+  /** The kept overlay plus the operator's trial. */
+  private Proposal proposeTrial(Replay st, Map<String, String> user, Map<String, String> trial) {
+    Proposal base = propose(st, user, Mode.FROZEN); // the kept overlay and its reasons, no rule changes
+    Map<String, String> overlay = new TreeMap<>(base.overlay());
+    List<String> reasons = new ArrayList<>(base.reasons());
+    reasons.removeIf(r -> r.startsWith("frozen:"));
+    List<Change> changes = new ArrayList<>();
+    for (Map.Entry<String, String> e : new TreeMap<>(trial).entrySet()) {
+      String k = e.getKey();
+      String v = e.getValue() == null ? "" : e.getValue().trim();
+      java.util.Optional<String> off = allowList.check(new Recommendation(k, v, ""));
+      if (off.isPresent()) {
+        reasons.add("operator trial " + k + "=" + v + " dropped: " + off.get());
+      } else if (config.userKeysWin() && user.containsKey(k)) {
+        reasons.add("operator trial " + k + "=" + v + " not applied: the user set " + k + "=" + user.get(k));
+      } else if (changes.size() >= config.maxChangesPerIteration()) {
+        reasons.add("operator trial " + k + "=" + v + " dropped: at most " + config.maxChangesPerIteration()
+            + " keys per iteration");
+      } else {
+        String previous = overlay.containsKey(k) ? overlay.get(k) : st.ref != null ? st.ref.conf().get(k) : null;
+        changes.add(new Change(k, v, previous, OPERATOR, "operator trial: judged on the run that carries it",
+            Map.of()));
+        overlay.put(k, v);
+        reasons.add(OPERATOR + ": " + k + "=" + v + (previous == null ? "" : " (was " + previous + ")")
+            + ": operator trial");
+      }
+    }
+    if (changes.isEmpty()) { // nothing usable: the rules' proposal, with why the trial was dropped
+      Proposal rules = propose(st, user, Mode.ACTIVE);
+      List<String> all = new ArrayList<>(rules.reasons());
+      all.addAll(reasons.stream().filter(r -> r.startsWith("operator trial ")).toList());
+      return new Proposal(rules.state(), rules.overlay(), rules.changes(), all);
+    }
+    return new Proposal(JobState.TUNING, overlay, changes, reasons);
+  }
+
+  /** The rule id of an operator trial's changes. */
+  public static final String OPERATOR = "OPERATOR";
 
   /** Adds the change a recommendation gives, or returns why it was skipped (empty when silently redundant). */
   private java.util.Optional<String> candidate(Replay st, Map<String, String> user, Map<String, String> overlay,

@@ -4,8 +4,10 @@ import io.sluice.model.JobKey;
 import io.sluice.tuner.TunerMetrics;
 import io.sluice.tuner.api.BadRequest;
 import io.sluice.tuner.jobs.JobTuning;
+import io.sluice.tuner.jobs.OperatorTrials;
 import io.sluice.tuner.policy.JobState;
 import io.sluice.tuner.policy.Outcome;
+import io.sluice.tuner.policy.TuningPolicy;
 import io.sluice.tuner.store.StoreGateway;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.validation.Valid;
@@ -33,7 +35,10 @@ class SubmissionController {
   private final TunerMetrics metrics;
   private final StoreGateway gateway;
 
-  SubmissionController(JobTuning tuning, TunerMetrics metrics, StoreGateway gateway) {
+  private final OperatorTrials trials;
+
+  SubmissionController(JobTuning tuning, TunerMetrics metrics, StoreGateway gateway, OperatorTrials trials) {
+    this.trials = trials;
     this.tuning = tuning;
     this.metrics = metrics;
     this.gateway = gateway;
@@ -60,7 +65,11 @@ class SubmissionController {
         : JobKey.of(conf.get(JobKey.EXPLICIT_KEY), req.cluster(), req.queue(), req.user(), req.appName());
     String submissionId = UUID.randomUUID().toString();
     try {
-      Outcome o = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0).outcome();
+      Map<String, String> trial = trials.peek(jobKey);
+      Outcome o = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial).outcome();
+      if (o.changes().stream().anyMatch(c -> TuningPolicy.OPERATOR.equals(c.ruleId()))) {
+        trials.consume(jobKey, trial);
+      }
       metrics.recommended(o.changes());
       metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
       return new SubmissionResponse(submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons());
