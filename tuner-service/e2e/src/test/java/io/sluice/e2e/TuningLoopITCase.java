@@ -1,0 +1,315 @@
+package io.sluice.e2e;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.ingest.eventlog.EventLogSource;
+import io.sluice.ingest.eventlog.EventLogs;
+import io.sluice.ingest.eventlog.LineReader;
+import io.sluice.ingest.eventlog.ReadReport;
+import io.sluice.ingest.fold.AppFolder;
+import io.sluice.ingest.fold.EventLogFolding;
+import io.sluice.ingest.parse.MalformedEventException;
+import io.sluice.ingest.parse.SparkEvent;
+import io.sluice.ingest.parse.SparkEventParser;
+import io.sluice.model.AppRun;
+import io.sluice.model.StageProfile;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The acceptance test of the tuning loop, on real processes only: {@code deploy/bin/sluice-stack up} with its own
+ * ports and state directory (LocalKafka, H2 store server, Flink ShuffleProfileJob, tuner-service, Spark standalone
+ * master/worker + External Shuffle Service) and a recurring shuffle-heavy PySpark job with poor defaults
+ * ({@code tiny_blocks}: 200 map tasks x Spark's default 200 shuffle partitions, AQE off) submitted repeatedly through
+ * {@code deploy/bin/sluice-submit} (via {@code deploy/jobs/submit.sh} with {@code SLUICE_SUBMIT_VIA=sluice}) with
+ * event logs on. What each run ran with is read from its own {@code SparkListenerEnvironmentUpdate}; its figures
+ * from its own event log (event-core) and from the store (tuner-service's history).
+ *
+ * <ol>
+ *   <li>run 1: baseline, nothing injected;</li>
+ *   <li>runs 2 and 3: the policy's bounded steps (partitions 200 -> 50 -> 13), each KEPT; by run 3 the tuned
+ *   partitions are in effect and blocked time and wall time are below run 1's;</li>
+ *   <li>an operator trial asks for 300 partitions (deliberately harmful); run 4 carries it, the history says
+ *   ROLLED_BACK, and run 5 no longer carries it.</li>
+ * </ol>
+ * Needs the modules it runs built (the reactor orders them before this one); the stack's runtime classpaths are
+ * resolved here (offline) when a clean build has not made them yet; pyspark 3.5.7 is installed by the stack script.
+ */
+class TuningLoopITCase {
+  static final Path ROOT = Path.of(System.getProperty("sluice.root", "../..")).toAbsolutePath().normalize();
+  static final String PARTITIONS = "spark.sql.shuffle.partitions";
+  static final String INJECTED = "spark.sluice.injected.";
+  static final String JOB = "e2e-tiny-blocks";
+  static final int ROWS = 200_000;
+  static final String HARMFUL = "300";
+  static final ObjectMapper JSON = new ObjectMapper();
+  static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  static Path state;
+  static Map<String, String> env;
+  static String tunerUrl;
+  static final List<Run> runs = new ArrayList<>();
+
+  /** One submission: its application, its own conf and figures (event log), and its stored history entry. */
+  record Run(int index, String appId, Map<String, String> sparkProperties, AppRun fromEventLog, JsonNode history) {
+    long wallMs() {
+      return fromEventLog.endTime() - fromEventLog.startTime();
+    }
+
+    long blockedMs() {
+      return fromEventLog.stages().stream().mapToLong(StageProfile::shuffleFetchWaitMs).sum();
+    }
+
+    long blocks() {
+      return fromEventLog.stages().stream()
+          .mapToLong(s -> s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched()).sum();
+    }
+
+    @Override
+    public String toString() {
+      return "run " + index + " " + appId + ": partitions=" + sparkProperties.get(PARTITIONS) + " wall=" + wallMs()
+          + "ms blocked=" + blockedMs() + "ms blocks=" + blocks() + " decision="
+          + (history == null ? null : history.path("decision").asText());
+    }
+  }
+
+  @BeforeAll
+  static void startStack() throws Exception {
+    for (String built : List.of("tuner-service/service/target/sluice-tuner-service-0.1.0-SNAPSHOT.jar",
+        "tuner-service/client/target/sluice-tuner-client-0.1.0-SNAPSHOT-all.jar",
+        "event-ingest/listener/target/sluice-spark-listener-0.1.0-SNAPSHOT.jar",
+        "event-ingest/flink-job/target/classes", "tuner-service/history-store/target/classes",
+        "event-ingest/local-kafka/target/classes")) {
+      assertThat(ROOT.resolve(built)).as("%s: build the reactor once (deploy/bin/sluice-stack up builds it; pyspark:"
+          + " deploy/bin/install-spark.sh)", built).exists();
+    }
+    runtimeClasspaths();
+    Path target = ROOT.resolve("tuner-service/e2e/target");
+    Files.createDirectories(target);
+    state = Files.createTempDirectory(target, "stack-");
+    env = new HashMap<>();
+    env.put("SLUICE_STACK_DIR", state.toString());
+    env.put("SLUICE_SKIP_BUILD", "1");
+    env.put("SLUICE_SKIP_DEMO", "1");
+    env.put("SLUICE_KAFKA_PORT", String.valueOf(freePort()));
+    env.put("SLUICE_STORE_PORT", String.valueOf(freePort()));
+    int tunerPort = freePort();
+    env.put("SLUICE_TUNER_PORT", String.valueOf(tunerPort));
+    env.put("SLUICE_SPARK_MASTER_PORT", String.valueOf(freePort()));
+    env.put("SLUICE_SPARK_WEBUI_PORT", String.valueOf(freePort()));
+    env.put("SLUICE_SPARK_ESS_PORT", String.valueOf(freePort()));
+    tunerUrl = "http://127.0.0.1:" + tunerPort;
+    long t0 = System.nanoTime();
+    int rc = run(state.resolve("stack-up.log"), Duration.ofMinutes(4), env,
+        ROOT.resolve("deploy/bin/sluice-stack").toString(), "up");
+    assertThat(rc).as("sluice-stack up (log %s)", state.resolve("stack-up.log")).isZero();
+    System.out.printf("stack up in %d s (state %s)%n", (System.nanoTime() - t0) / 1_000_000_000L, state);
+  }
+
+  /** {@code sluice-stack up} with SLUICE_SKIP_BUILD=1 reads target/runtime-classpath.txt; a clean build has none. */
+  static void runtimeClasspaths() throws Exception {
+    List<String> modules = List.of("event-ingest/local-kafka", "event-ingest/flink-job", "tuner-service/history-store");
+    if (modules.stream().allMatch(m -> Files.exists(ROOT.resolve(m).resolve("target/runtime-classpath.txt")))) {
+      return;
+    }
+    Path target = Files.createDirectories(ROOT.resolve("tuner-service/e2e/target"));
+    Path log = target.resolve("build-classpath.log");
+    int rc = run(log, Duration.ofMinutes(3), Map.of(), "mvn", "-q", "-B", "-o", "-ntp",
+        "dependency:build-classpath", "-Dmdep.includeScope=runtime", "-Dmdep.outputFile=target/runtime-classpath.txt",
+        "-pl", String.join(",", modules));
+    assertThat(rc).as("resolving the stack's runtime classpaths (log %s)", log).isZero();
+  }
+
+  @AfterAll
+  static void stopStack() throws Exception {
+    if (state == null) {
+      return;
+    }
+    run(state.resolve("stack-down.log"), Duration.ofMinutes(2), env, ROOT.resolve("deploy/bin/sluice-stack").toString(),
+        "down");
+    // whatever the stack recorded and is still alive (down failed, or a daemon ignored TERM): by its PID
+    List<Path> pidFiles = new ArrayList<>();
+    try (Stream<Path> s = Files.walk(state, 3)) {
+      s.filter(p -> p.getFileName().toString().endsWith(".pid")).forEach(pidFiles::add);
+    }
+    for (Path p : pidFiles) {
+      try {
+        long pid = Long.parseLong(Files.readString(p).trim());
+        ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(h -> {
+          System.out.println("still alive after down, killing " + pid + " (" + p + ")");
+          h.descendants().forEach(ProcessHandle::destroyForcibly);
+          h.destroyForcibly();
+        });
+      } catch (NumberFormatException | IOException e) {
+        // not a PID file of ours
+      }
+    }
+    runs.forEach(System.out::println);
+  }
+
+  @Test
+  void theLoopTunesTheJobAndRollsBackAHarmfulTrial() throws Exception {
+    long t0 = System.nanoTime();
+    // ---- run 1: poor defaults, nothing from Sluice yet
+    Run first = submit(1);
+    assertThat(first.sparkProperties()).containsKey("spark.sluice.submission.id")
+        .containsEntry("spark.sluice.job.key", JOB);
+    assertThat(first.sparkProperties().keySet()).noneMatch(k -> k.startsWith(INJECTED));
+    assertThat(first.sparkProperties().getOrDefault(PARTITIONS, "200")).isEqualTo("200");
+    assertThat(first.blocks()).as("200 maps x 200 reducers").isGreaterThan(30_000);
+
+    // ---- runs 2..3: the policy's bounded steps, each judged on the run that carries it
+    Run second = submit(2);
+    assertThat(second.sparkProperties()).containsEntry(PARTITIONS, "50").containsEntry(INJECTED + PARTITIONS, "50");
+    assertThat(second.history().path("decision").asText()).as("%s", second).isEqualTo("KEPT");
+    Run third = submit(3);
+    // within 4 runs the tuned settings are in effect, as the run's own SparkListenerEnvironmentUpdate shows
+    assertThat(third.sparkProperties()).containsEntry(PARTITIONS, "13").containsEntry(INJECTED + PARTITIONS, "13");
+    assertThat(third.history().path("decision").asText()).as("%s", third).isEqualTo("KEPT");
+    // ... and shuffle read blocked time and wall time fell (the runs' own event logs)
+    assertThat(third.blockedMs()).as("blocked: %s vs %s", third, first).isLessThan(first.blockedMs());
+    assertThat(third.wallMs()).as("wall: %s vs %s", third, first).isLessThan(first.wallMs());
+    assertThat(third.blocks()).isLessThan(first.blocks() / 10);
+    // the store saw the same figures as the event log
+    assertThat(third.history().path("figures").path("shuffleReadBlockedMs").asLong()).isEqualTo(third.blockedMs());
+    assertThat(first.history().path("figures").path("shuffleReadBlockedMs").asLong()).isEqualTo(first.blockedMs());
+
+    // ---- a deliberately harmful operator trial: back up to 300 partitions
+    HttpResponse<String> trial = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/api/v1/jobs/trial?jobKey="
+        + JOB)).header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"" + PARTITIONS + "\":\"" + HARMFUL + "\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(trial.statusCode()).as(trial.body()).isEqualTo(200);
+    Run harmful = submit(4);
+    assertThat(harmful.sparkProperties()).containsEntry(PARTITIONS, HARMFUL)
+        .containsEntry(INJECTED + PARTITIONS, HARMFUL);
+    assertThat(harmful.history().path("decision").asText()).as("%s", harmful).isEqualTo("ROLLED_BACK");
+    assertThat(harmful.history().path("reason").asText()).startsWith("rolled back " + PARTITIONS + "=" + HARMFUL);
+    // ... rolled back on the next run
+    Run after = submit(5);
+    assertThat(after.sparkProperties().get(PARTITIONS)).as("%s", after).isNotEqualTo(HARMFUL);
+    assertThat(Integer.parseInt(after.sparkProperties().get(PARTITIONS))).isLessThanOrEqualTo(13);
+    JsonNode latest = history().path("runs");
+    assertThat(latest.get(1).path("appId").asText()).isEqualTo(harmful.appId());
+    assertThat(latest.get(1).path("decision").asText()).isEqualTo("ROLLED_BACK");
+    System.out.printf("5 runs in %d s%n", (System.nanoTime() - t0) / 1_000_000_000L);
+  }
+
+  // ------------------------------------------------------------------ helpers
+
+  /** Submits run {@code i} through sluice-submit, waits for the store to have it, reads its event log. */
+  static Run submit(int i) throws Exception {
+    Path events = Files.createDirectories(state.resolve("events-" + i));
+    Map<String, String> e = new HashMap<>(env);
+    e.put("SLUICE_SUBMIT_VIA", "sluice");
+    e.put("SLUICE_TUNER_URL", tunerUrl);
+    e.put("SLUICE_TUNER_TIMEOUT_MS", "5000");
+    e.put("SLUICE_LISTENER_JAR", ROOT.resolve("event-ingest/listener/target/sluice-spark-listener-0.1.0-SNAPSHOT.jar")
+        .toString());
+    e.put("SLUICE_KAFKA_BOOTSTRAP", "127.0.0.1:" + env.get("SLUICE_KAFKA_PORT"));
+    e.put("SLUICE_CLUSTER", "local");
+    e.put("SLUICE_STATE_DIR", state.resolve("submit-state").toString());
+    Path log = state.resolve("run-" + i + ".log");
+    long t0 = System.nanoTime();
+    int rc = run(log, Duration.ofMinutes(4), e, ROOT.resolve("deploy/jobs/submit.sh").toString(),
+        "--state-dir", state.resolve("spark").toString(), "--event-log-dir", events.toString(),
+        "--conf", "spark.sluice.job.key=" + JOB, "--conf", "spark.sql.adaptive.enabled=false",
+        "tiny_blocks", "--app-name", "sluice-e2e-tiny-blocks", "--rows", String.valueOf(ROWS), "--maps", "200");
+    assertThat(rc).as("run %d (log %s)", i, log).isZero();
+    long submitted = (System.nanoTime() - t0) / 1_000_000;
+    assertThat(Files.readString(log)).as("sluice-submit's line in %s", log).contains("sluice: submission ");
+    List<EventLogSource> sources = EventLogs.discover(List.of(events), new ReadReport());
+    assertThat(sources).as("event logs in %s", events).hasSize(1);
+    ReadReport report = new ReadReport();
+    AppFolder folder = EventLogFolding.fold(sources.get(0), "local", report).orElseThrow();
+    AppRun fromLog = folder.toAppRun(System.currentTimeMillis());
+    Map<String, String> props = environmentUpdate(sources.get(0));
+    JsonNode entry = storedEntry(fromLog.appId(), Duration.ofSeconds(120));
+    Run r = new Run(i, fromLog.appId(), props, fromLog, entry);
+    runs.add(r);
+    System.out.printf("%s (submit+run %d ms)%n", r, submitted);
+    return r;
+  }
+
+  /** The Spark properties of the run's own SparkListenerEnvironmentUpdate. */
+  static Map<String, String> environmentUpdate(EventLogSource source) throws IOException {
+    SparkEventParser parser = new SparkEventParser();
+    try (LineReader reader = source.open(0)) {
+      for (byte[] line = reader.next(); line != null; line = reader.next()) {
+        try {
+          if (parser.parse(line) instanceof SparkEvent.EnvironmentUpdate u) {
+            return u.sparkProperties();
+          }
+        } catch (MalformedEventException ignored) {
+          // not an event we need
+        }
+      }
+    }
+    throw new AssertionError("no SparkListenerEnvironmentUpdate in " + source.name());
+  }
+
+  /** The run's entry in tuner-service's history once the Flink job has stored it (the policy needs it). */
+  static JsonNode storedEntry(String appId, Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (true) {
+      for (JsonNode r : history().path("runs")) {
+        if (appId.equals(r.path("appId").asText())) {
+          return r;
+        }
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(appId + " not in the store after " + timeout + " (logs in " + state + ")");
+      }
+      Thread.sleep(500);
+    }
+  }
+
+  static JsonNode history() throws Exception {
+    HttpResponse<String> h = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/api/v1/jobs/history?jobKey="
+        + JOB + "&limit=20")).timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    if (h.statusCode() != 200) {
+      return JSON.createObjectNode();
+    }
+    return JSON.readTree(h.body());
+  }
+
+  static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+
+  /** Runs a command to completion (output to {@code log}); on timeout it and its descendants are killed. */
+  static int run(Path log, Duration timeout, Map<String, String> env, String... cmd) throws Exception {
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(ROOT.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    if (!p.waitFor(timeout.toSeconds(), TimeUnit.SECONDS)) {
+      p.descendants().forEach(ProcessHandle::destroyForcibly);
+      p.destroyForcibly();
+      p.waitFor(10, TimeUnit.SECONDS);
+      throw new AssertionError(String.join(" ", cmd) + " timed out after " + timeout + " (log " + log + ")");
+    }
+    return p.exitValue();
+  }
+}
