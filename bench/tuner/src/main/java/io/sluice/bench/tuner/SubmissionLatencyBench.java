@@ -101,6 +101,7 @@ public final class SubmissionLatencyBench {
         s.close();
       }
     }
+    System.exit(0); // the HTTP clients' executor threads are not daemons
   }
 
   // ------------------------------------------------------------------ the store
@@ -179,7 +180,11 @@ public final class SubmissionLatencyBench {
     try {
       String base = "http://127.0.0.1:" + port;
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-          .executor(Executors.newFixedThreadPool(16)).build();
+          .executor(Executors.newFixedThreadPool(16, r -> {
+            Thread t = new Thread(r, "bench-http");
+            t.setDaemon(true);
+            return t;
+          })).build();
       waitHealthy(client, base, service, log);
       if (name.equals("warm")) { // the store is opened lazily in the background: wait for real answers
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
