@@ -52,7 +52,7 @@ import org.junit.jupiter.api.Test;
  *   ROLLED_BACK, and run 5 no longer carries it.</li>
  * </ol>
  * Needs the modules it runs built (the reactor orders them before this one); the stack's runtime classpaths are
- * resolved here (offline) when a clean build has not made them yet; pyspark 3.5.7 is installed by the stack script.
+ * resolved here when a clean build has not made them yet; pyspark 3.5.7 is installed by the stack script.
  */
 class TuningLoopITCase {
   static final Path ROOT = Path.of(System.getProperty("sluice.root", "../..")).toAbsolutePath().normalize();
@@ -122,6 +122,20 @@ class TuningLoopITCase {
     int rc = run(state.resolve("stack-up.log"), Duration.ofMinutes(4), env,
         ROOT.resolve("deploy/bin/sluice-stack").toString(), "up");
     assertThat(rc).as("sluice-stack up (log %s)", state.resolve("stack-up.log")).isZero();
+    // the stack goes on without tuner-service (sluice-submit fails open); this test needs it
+    int health = 0;
+    for (long until = System.nanoTime() + 30_000_000_000L; health != 200 && System.nanoTime() < until; ) {
+      try {
+        health = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/actuator/health"))
+            .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
+      } catch (IOException e) {
+        health = -1;
+      }
+      if (health != 200) {
+        Thread.sleep(500);
+      }
+    }
+    assertThat(health).as("tuner-service health (log %s)", state.resolve("tuner.log")).isEqualTo(200);
     System.out.printf("stack up in %d s (state %s)%n", (System.nanoTime() - t0) / 1_000_000_000L, state);
   }
 
@@ -133,7 +147,7 @@ class TuningLoopITCase {
     }
     Path target = Files.createDirectories(ROOT.resolve("tuner-service/e2e/target"));
     Path log = target.resolve("build-classpath.log");
-    int rc = run(log, Duration.ofMinutes(3), Map.of(), "mvn", "-q", "-B", "-o", "-ntp",
+    int rc = run(log, Duration.ofMinutes(3), Map.of(), "mvn", "-q", "-B", "-ntp",
         "dependency:build-classpath", "-Dmdep.includeScope=runtime", "-Dmdep.outputFile=target/runtime-classpath.txt",
         "-pl", String.join(",", modules));
     assertThat(rc).as("resolving the stack's runtime classpaths (log %s)", log).isZero();
