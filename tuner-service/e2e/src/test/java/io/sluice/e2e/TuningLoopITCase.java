@@ -105,6 +105,7 @@ class TuningLoopITCase {
     runtimeClasspaths();
     Path target = ROOT.resolve("tuner-service/e2e/target");
     Files.createDirectories(target);
+    deleteEarlierStacks(target); // ~50 MB each (Kafka log, Spark work dirs); the latest run's is kept for its logs
     state = Files.createTempDirectory(target, "stack-");
     env = new HashMap<>();
     env.put("SLUICE_STACK_DIR", state.toString());
@@ -137,6 +138,20 @@ class TuningLoopITCase {
     }
     assertThat(health).as("tuner-service health (log %s)", state.resolve("tuner.log")).isEqualTo(200);
     System.out.printf("stack up in %d s (state %s)%n", (System.nanoTime() - t0) / 1_000_000_000L, state);
+  }
+
+  static void deleteEarlierStacks(Path target) throws IOException {
+    List<Path> earlier;
+    try (Stream<Path> s = Files.list(target)) {
+      earlier = s.filter(p -> p.getFileName().toString().startsWith("stack-") && Files.isDirectory(p)).toList();
+    }
+    for (Path dir : earlier) {
+      try (Stream<Path> walk = Files.walk(dir)) {
+        for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
+          Files.deleteIfExists(p);
+        }
+      }
+    }
   }
 
   /** {@code sluice-stack up} with SLUICE_SKIP_BUILD=1 reads target/runtime-classpath.txt; a clean build has none. */
