@@ -205,7 +205,14 @@ class FlinkClusterITCase {
     }
 
     // The job really ran on the cluster with parallelism 2: every vertex, two subtasks, on the TaskManager.
+    // A subtask can still report INITIALIZING a moment after its sibling has done the work (seen on a loaded
+    // machine): wait, bounded, until every vertex reports RUNNING, then assert.
     JsonNode job = get("/jobs/" + jobId);
+    long vertexDeadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (!allVerticesRunning(job) && System.nanoTime() < vertexDeadline) {
+      Thread.sleep(250);
+      job = get("/jobs/" + jobId);
+    }
     assertThat(job.path("state").asText()).isEqualTo("RUNNING");
     List<String> vertices = new ArrayList<>();
     for (JsonNode v : job.path("vertices")) {
@@ -225,6 +232,18 @@ class FlinkClusterITCase {
   }
 
   // ------------------------------------------------------------------------------------------ helpers
+
+  private static boolean allVerticesRunning(JsonNode job) {
+    if (!job.path("state").asText().equals("RUNNING") || job.path("vertices").isEmpty()) {
+      return false;
+    }
+    for (JsonNode v : job.path("vertices")) {
+      if (!v.path("status").asText().equals("RUNNING")) {
+        return false;
+      }
+    }
+    return true;
+  }
 
   private static List<App> apps() {
     RuleEngine rules = RuleEngine.loadDefault();
