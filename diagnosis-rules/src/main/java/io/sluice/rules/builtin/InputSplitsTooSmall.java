@@ -58,26 +58,21 @@ public final class InputSplitsTooSmall extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile w = null;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.lowestMeasure();
     for (StageProfile s : mapStages(run)) {
       if (s.successfulTasks() < get(MIN_TASKS) || meanTaskRunMs(s) > get(MAX_MEAN_MS)) {
         continue;
       }
-      Severity sev = settings.grade(WRITE, writePerTask(s));
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(WRITE, writePerTask(s)), writePerTask(s))) {
         continue;
       }
-      flagged.add(s.stageId());
-      if (w == null || sev.compareTo(worst) > 0 || (sev == worst && writePerTask(s) < writePerTask(w))) {
-        worst = sev;
-        w = s;
-      }
     }
-    if (w == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile w = pick.stage();
+    List<Integer> flagged = pick.flagged();
     long current = conf.maxPartitionBytes();
     double factor = Math.min(get(MAX_GROWTH), Math.max(2, Sizes.nextPowerOfTwo(get(TARGET_MS) / Math.max(1,
         meanTaskRunMs(w)))));

@@ -54,26 +54,21 @@ public final class ShuffleFetchWait extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile w = null;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.highestMeasure();
     for (StageProfile s : reduceStages(run)) {
       if (s.shuffleFetchWaitMs() < get(MIN_WAIT) || s.executorRunTimeMs() <= 0) {
         continue;
       }
-      Severity sev = settings.grade(SHARE, s.fetchWaitShare());
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(SHARE, s.fetchWaitShare()), s.fetchWaitShare())) {
         continue;
       }
-      flagged.add(s.stageId());
-      if (w == null || sev.compareTo(worst) > 0 || (sev == worst && s.fetchWaitShare() > w.fetchWaitShare())) {
-        worst = sev;
-        w = s;
-      }
     }
-    if (w == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile w = pick.stage();
+    List<Integer> flagged = pick.flagged();
     Map<String, Double> ev = evidence();
     ev.put("fetchWaitShare", w.fetchWaitShare());
     ev.put("shuffleFetchWaitMs", (double) w.shuffleFetchWaitMs());

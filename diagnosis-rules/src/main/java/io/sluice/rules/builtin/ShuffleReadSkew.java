@@ -53,26 +53,21 @@ public final class ShuffleReadSkew extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile w = null;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.highestMeasure();
     for (StageProfile s : reduceStages(run)) {
       if (s.successfulTasks() < get(MIN_TASKS) || s.shuffleReadBytesMax() < get(MIN_MAX_READ)) {
         continue;
       }
-      Severity sev = settings.grade(SKEW, s.readSkew());
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(SKEW, s.readSkew()), s.readSkew())) {
         continue;
       }
-      flagged.add(s.stageId());
-      if (w == null || sev.compareTo(worst) > 0 || (sev == worst && s.readSkew() > w.readSkew())) {
-        worst = sev;
-        w = s;
-      }
     }
-    if (w == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile w = pick.stage();
+    List<Integer> flagged = pick.flagged();
     Map<String, Double> ev = evidence();
     ev.put("readSkew", w.readSkew());
     ev.put("shuffleReadBytesMax", (double) w.shuffleReadBytesMax());

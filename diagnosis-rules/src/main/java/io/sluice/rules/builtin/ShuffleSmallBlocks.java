@@ -55,28 +55,22 @@ public final class ShuffleSmallBlocks extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile worstStage = null;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.lowestMeasure();
     long maxBytes = 0;
     for (StageProfile s : reduceStages(run)) {
       if (s.shuffleRemoteBlocksFetched() < get(MIN_BLOCKS)) {
         continue;
       }
-      Severity sev = settings.grade(AVG_BLOCK, s.avgRemoteBlockBytes());
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(AVG_BLOCK, s.avgRemoteBlockBytes()), s.avgRemoteBlockBytes())) {
         continue;
       }
-      flagged.add(s.stageId());
-      if (worstStage == null || sev.compareTo(worst) > 0
-          || (sev == worst && s.avgRemoteBlockBytes() < worstStage.avgRemoteBlockBytes())) {
-        worst = sev;
-        worstStage = s;
-      }
     }
-    if (worstStage == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile worstStage = pick.stage();
+    List<Integer> flagged = pick.flagged();
     for (StageProfile r : reduceStages(run)) {
       maxBytes = Math.max(maxBytes, r.shuffleBytesRead());
     }

@@ -53,10 +53,7 @@ public final class ShuffleSpill extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile w = null;
-    double wRatio = 0;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.highestMeasure();
     boolean reduceSpills = false;
     long spillTotal = 0;
     for (StageProfile s : run.stages()) {
@@ -65,22 +62,19 @@ public final class ShuffleSpill extends BuiltinRule {
         continue;
       }
       double ratio = ratio(s);
-      Severity sev = settings.grade(RATIO, ratio);
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(RATIO, ratio), ratio)) {
         continue;
       }
-      flagged.add(s.stageId());
       spillTotal += s.diskBytesSpilled();
       reduceSpills |= s.shuffleBytesRead() > 0;
-      if (w == null || sev.compareTo(worst) > 0 || (sev == worst && ratio > wRatio)) {
-        worst = sev;
-        w = s;
-        wRatio = ratio;
-      }
     }
-    if (w == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile w = pick.stage();
+    List<Integer> flagged = pick.flagged();
+    double wRatio = pick.measure();
     Map<String, Double> ev = evidence();
     ev.put("spillRatio", wRatio);
     ev.put("diskBytesSpilled", (double) w.diskBytesSpilled());

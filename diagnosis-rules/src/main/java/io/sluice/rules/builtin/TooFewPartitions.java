@@ -50,28 +50,23 @@ public final class TooFewPartitions extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile w = null;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.highestMeasure();
     long maxBytes = 0;
     for (StageProfile s : reduceStages(run)) {
       if (s.successfulTasks() == 0) {
         continue;
       }
-      Severity sev = settings.grade(PER_TASK, readPerTask(s));
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(PER_TASK, readPerTask(s)), readPerTask(s))) {
         continue;
       }
-      flagged.add(s.stageId());
       maxBytes = Math.max(maxBytes, s.shuffleBytesRead());
-      if (w == null || sev.compareTo(worst) > 0 || (sev == worst && readPerTask(s) > readPerTask(w))) {
-        worst = sev;
-        w = s;
-      }
     }
-    if (w == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile w = pick.stage();
+    List<Integer> flagged = pick.flagged();
     long wanted = Math.min(100_000, Math.max(1, (long) Math.ceil(maxBytes / get(TARGET))));
     Map<String, Double> ev = evidence();
     ev.put("readBytesPerTask", readPerTask(w));

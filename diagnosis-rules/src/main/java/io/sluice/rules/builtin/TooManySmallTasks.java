@@ -55,30 +55,25 @@ public final class TooManySmallTasks extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    Severity worst = Severity.NONE;
-    StageProfile w = null;
-    List<Integer> flagged = new ArrayList<>();
+    WorstStage pick = WorstStage.lowestMeasure();
     long wanted = 0;
     for (StageProfile s : reduceStages(run)) {
       if (s.successfulTasks() < get(MIN_TASKS)) {
         continue;
       }
-      Severity sev = settings.grade(MEAN_MS, meanTaskRunMs(s));
-      if (sev == Severity.NONE) {
+      if (!pick.offer(s, settings.grade(MEAN_MS, meanTaskRunMs(s)), meanTaskRunMs(s))) {
         continue;
       }
-      flagged.add(s.stageId());
       long byTime = (long) Math.ceil(s.executorRunTimeMs() / get(TARGET_MS));
       long bySize = (long) Math.ceil(s.shuffleBytesRead() / get(TARGET_BYTES));
       wanted = Math.max(wanted, Math.max(1, Math.max(byTime, bySize)));
-      if (w == null || sev.compareTo(worst) > 0 || (sev == worst && meanTaskRunMs(s) < meanTaskRunMs(w))) {
-        worst = sev;
-        w = s;
-      }
     }
-    if (w == null) {
+    if (pick.isEmpty()) {
       return none();
     }
+    Severity worst = pick.severity();
+    StageProfile w = pick.stage();
+    List<Integer> flagged = pick.flagged();
     for (StageProfile r : reduceStages(run)) {
       wanted = Math.max(wanted, (long) Math.ceil(r.shuffleBytesRead() / get(TARGET_BYTES)));
     }
