@@ -89,6 +89,19 @@ public class TunerProperties {
   @NotNull
   private Duration submissionTimeout = Duration.ofMillis(200);
 
+  /**
+   * Breaker warm-up: after start-up the store's circuit breaker ignores timeouts until this many store calls have
+   * succeeded (or {@code breakerWarmUpMax} passed, or the store answered with an error), so a cold JIT does not open
+   * the breaker and serve empty overlays to every submission for its open period. Each slow call still fails open
+   * within {@code submissionTimeout}. 0 turns the warm-up off. Default 200.
+   */
+  @Min(0)
+  private int breakerWarmUpCalls = 200;
+
+  /** Longest breaker warm-up, whatever the number of calls. Default 60s. */
+  @NotNull
+  private Duration breakerWarmUpMax = Duration.ofSeconds(60);
+
   /** Time limit of the store work behind history, recommendation and freeze calls. Default 5s. */
   @NotNull
   private Duration readTimeout = Duration.ofSeconds(5);
@@ -222,6 +235,22 @@ public class TunerProperties {
 
   public void setRules(Map<String, String> rules) {
     this.rules = rules;
+  }
+
+  public int getBreakerWarmUpCalls() {
+    return breakerWarmUpCalls;
+  }
+
+  public void setBreakerWarmUpCalls(int breakerWarmUpCalls) {
+    this.breakerWarmUpCalls = breakerWarmUpCalls;
+  }
+
+  public Duration getBreakerWarmUpMax() {
+    return breakerWarmUpMax;
+  }
+
+  public void setBreakerWarmUpMax(Duration breakerWarmUpMax) {
+    this.breakerWarmUpMax = breakerWarmUpMax;
   }
 
   public Duration getSubmissionTimeout() {

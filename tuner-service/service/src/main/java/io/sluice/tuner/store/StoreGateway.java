@@ -72,12 +72,17 @@ public class StoreGateway implements DisposableBean {
   private final MemoryDecisionLog memoryLog = new MemoryDecisionLog();
   private final Object openLock = new Object();
   private volatile Handles handles;
+  private final BreakerWarmUp breakerWarmUp;
 
   public StoreGateway(TunerProperties props, CircuitBreakerRegistry breakers, TimeLimiterRegistry limiters,
       MeterRegistry meters) {
     this.url = props.getStoreUrl();
     this.meters = meters;
     this.breaker = breakers.circuitBreaker("store");
+    this.breakerWarmUp = new BreakerWarmUp(breaker, props.getBreakerWarmUpCalls(), props.getBreakerWarmUpMax(),
+        System::nanoTime);
+    meters.gauge("sluice.tuner.store.breaker.warming", breakerWarmUp,
+        w -> w.phase() == BreakerWarmUp.Phase.WARMING ? 1 : 0);
     this.submissionLimiter = limiters.timeLimiter("store-submission",
         TimeLimiterConfig.custom().timeoutDuration(props.getSubmissionTimeout()).cancelRunningFuture(true).build());
     this.readLimiter = limiters.timeLimiter("store-read",
@@ -96,7 +101,7 @@ public class StoreGateway implements DisposableBean {
   public <T> T call(String op, Budget budget, Work<T> work) {
     TimeLimiter limiter = budget == Budget.SUBMISSION ? submissionLimiter : readLimiter;
     try {
-      return breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
+      T result = breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
         Handles h = handles();
         try {
           return work.run(h.store, h.log);
@@ -105,14 +110,18 @@ public class StoreGateway implements DisposableBean {
           throw e;
         }
       })));
+      breakerWarmUp.succeeded();
+      return result;
     } catch (CallNotPermittedException e) {
       throw unavailable(op, "circuit_open", "the store's circuit breaker is open", e);
     } catch (TimeoutException e) {
+      breakerWarmUp.failed(true);
       throw unavailable(op, "timeout", "no answer from the store within "
           + limiter.getTimeLimiterConfig().getTimeoutDuration().toMillis() + " ms", e);
     } catch (RejectedExecutionException e) {
       throw unavailable(op, "busy", "every store thread is busy and the queue is full", e);
     } catch (Exception e) {
+      breakerWarmUp.failed(false);
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
       throw unavailable(op, "error", cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
           cause);
@@ -135,6 +144,7 @@ public class StoreGateway implements DisposableBean {
       pool.submit(() -> {
         try {
           handles().store.runsOfJob("sluice.warm-up", 1);
+          breakerWarmUp.succeeded();
           LOG.info("history store ready: {}", handles().log.describe());
         } catch (RuntimeException e) {
           LOG.warn("history store not reachable at start-up (submissions get empty overlays until it is): {}",
