@@ -1,0 +1,265 @@
+package io.sluice.throttle.gate;
+
+import static io.sluice.throttle.gate.Knob.Unit.BLOCKS;
+import static io.sluice.throttle.gate.Knob.Unit.COUNT;
+import static io.sluice.throttle.gate.Knob.Unit.FACTOR;
+import static io.sluice.throttle.gate.Knob.Unit.FRACTION;
+import static io.sluice.throttle.gate.Knob.Unit.MILLIS;
+import static io.sluice.throttle.gate.Knob.Unit.PRIORITY;
+
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Objects;
+import java.util.TreeMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The gate's configuration: every knob is declared exactly once below (key, unit, default, valid range, meaning);
+ * {@code docs/throttle.md} is generated from {@link #KNOBS}. Immutable; {@link #defaults()}, {@link #fromMap(Map)}
+ * (keys outside {@value #PREFIX} are ignored, an unknown key under it or a bad value fails with a message naming the
+ * key) and {@link #with(Knob, Object)} for programmatic overrides.
+ */
+public final class GateConfig {
+  /** Every key starts with this. */
+  public static final String PREFIX = "sluice.throttle.";
+
+  public static final Knob<GateMode> MODE = Knob.enumKnob("mode", GateMode.class, GateMode.ENFORCE,
+      "ENFORCE acts on decisions; MONITOR_ONLY admits everything but still times requests, tracks the node state and "
+          + "counts the decisions it would have made (the YARN adapter falls back to it when it cannot hook in).");
+  public static final Knob<Long> ABNORMAL_P99_MS = Knob.longKnob("abnormal.p99Ms", MILLIS, 10_000, 1, 3_600_000,
+      "The node turns ABNORMAL when the p99 service time (served → last chunk sent) over the latency window reaches "
+          + "this.");
+  public static final Knob<Long> NORMAL_P99_MS = Knob.longKnob("normal.p99Ms", MILLIS, 5_000, 0, 3_600_000,
+      "An ABNORMAL node turns NORMAL again when the window's p99 falls below this (must be lower than "
+          + "abnormal.p99Ms: the gap is the hysteresis).");
+  public static final Knob<Long> WINDOW_MS = Knob.longKnob("window.ms", MILLIS, 30_000, 100, 3_600_000,
+      "Length of the sliding window of recent service times the percentiles are computed over.");
+  public static final Knob<Long> WINDOW_SLOTS = Knob.longKnob("window.slots", COUNT, 6, 1, 120,
+      "The window is a ring of this many time slots (each window.ms / window.slots long) of fixed-size log-linear "
+          + "histograms; the oldest slot is dropped as time advances.");
+  public static final Knob<Long> MIN_SAMPLES = Knob.longKnob("window.minSamples", COUNT, 20, 1, 1_000_000,
+      "No state change unless the window holds at least this many samples (an idle node with nothing in flight and "
+          + "nothing held returns to NORMAL).");
+  public static final Knob<Long> TICK_MS = Knob.longKnob("tick.ms", MILLIS, 100, 1, 10_000,
+      "How often the adapter calls tick(): node state, allowed ranges, releases of held requests, idle cleanup.");
+  public static final Knob<Long> HOLD_MAX_MS = Knob.longKnob("hold.maxMs", MILLIS, 20_000, 1, 100_000,
+      "A held request is released at the latest this long after it arrived (well inside Spark's 120 s "
+          + "spark.network.timeout, so a stock client never times out because of a hold).");
+  public static final Knob<Long> HELD_MAX = Knob.longKnob("held.max", COUNT, 10_000, 0, 10_000_000,
+      "Memory bound: at most this many requests held on the node; beyond it requests are admitted (fail-open, "
+          + "counted).");
+  public static final Knob<Long> HELD_MAX_PER_APP = Knob.longKnob("held.maxPerApp", COUNT, 2_000, 0, 10_000_000,
+      "Memory bound per application: at most this many of its requests held; beyond it they are admitted (fail-open, "
+          + "counted).");
+  public static final Knob<Double> BUDGET_FRACTION = Knob.doubleKnob("budget.fraction", FRACTION, 0.5, 0.01, 1.0,
+      "When the node turns ABNORMAL its in-flight budget starts at this fraction of the blocks in flight at that "
+          + "moment.");
+  public static final Knob<Long> BUDGET_MIN_BLOCKS = Knob.longKnob("budget.minBlocks", BLOCKS, 64, 1, 100_000_000,
+      "The in-flight budget never goes below this many blocks.");
+  public static final Knob<Long> BUDGET_ADAPT_MS = Knob.longKnob("budget.adaptMs", MILLIS, 5_000, 1, 3_600_000,
+      "While ABNORMAL the budget is adapted every this often: multiplied by budget.decrease while the p99 is still at "
+          + "or above abnormal.p99Ms, by budget.increase once it is below.");
+  public static final Knob<Double> BUDGET_DECREASE = Knob.doubleKnob("budget.decrease", FACTOR, 0.8, 0.05, 1.0,
+      "Multiplicative budget decrease per adaptation while latency stays high.");
+  public static final Knob<Double> BUDGET_INCREASE = Knob.doubleKnob("budget.increase", FACTOR, 1.25, 1.0, 10.0,
+      "Multiplicative budget increase per adaptation while latency is improving (below abnormal.p99Ms).");
+  public static final Knob<Long> SLEEP_MIN_MS = Knob.longKnob("sleep.minMs", MILLIS, 200, 1, 600_000,
+      "Shortest SLEEP directive (an app just over its range).");
+  public static final Knob<Long> SLEEP_MAX_MS = Knob.longKnob("sleep.maxMs", MILLIS, 5_000, 1, 600_000,
+      "Longest SLEEP directive (an app at twice its range or more); in between the length is linear in the overage.");
+  public static final Knob<Long> SLEEP_BUDGET_MS = Knob.longKnob("sleep.budgetMs", MILLIS, 20_000, 0, 86_400_000,
+      "Per-app sleep budget: once an app was directed to sleep this much in total within sleep.budgetWindowMs, its "
+          + "requests over range are HELD instead, so directives can never starve a shim app.");
+  public static final Knob<Long> SLEEP_BUDGET_WINDOW_MS = Knob.longKnob("sleep.budgetWindowMs", MILLIS, 60_000, 1,
+      86_400_000, "Sliding window of the per-app sleep budget.");
+  public static final Knob<String> PRIORITY_WEIGHTS = Knob.textKnob("priority.weights", "1:1,2:2,3:4,4:8",
+      "priority:weight,...", "Weight of each priority in the split of the budget (an app's allowed range is budget × "
+          + "weight / sum of the active apps' weights). A priority not listed takes the weight of the nearest listed "
+          + "one.", GateConfig::checkWeights);
+  public static final Knob<Long> DEFAULT_PRIORITY = Knob.longKnob("priority.default", PRIORITY, 2, -1_000, 1_000,
+      "Priority of apps the priority map does not know (and of every app while the priority source is down).");
+  public static final Knob<String> PRIORITY_URL = Knob.textKnob("priority.url", "", "URL or empty",
+      "Base URL of the tuner-service; the gate pulls GET <url>/api/v1/throttle/priorities. Empty: every app gets the "
+          + "default priority.", v -> v);
+  public static final Knob<Long> PRIORITY_REFRESH_MS = Knob.longKnob("priority.refreshMs", MILLIS, 30_000, 100,
+      86_400_000, "How often the priority map is refreshed from its source (in the background).");
+  public static final Knob<Long> PRIORITY_TTL_MS = Knob.longKnob("priority.ttlMs", MILLIS, 300_000, 100, 86_400_000,
+      "A priority snapshot older than this (the source has been failing) is dropped: every app gets the default "
+          + "priority (fail-open, counted).");
+  public static final Knob<Long> PRIORITY_TIMEOUT_MS = Knob.longKnob("priority.timeoutMs", MILLIS, 2_000, 1, 600_000,
+      "Connect and request timeout of one priority fetch.");
+  public static final Knob<Long> APP_IDLE_TIMEOUT_MS = Knob.longKnob("app.idleTimeoutMs", MILLIS, 600_000, 1,
+      86_400_000, "An app with nothing in flight and nothing held for this long is forgotten (a standalone ESS is "
+          + "never told that an application ended).");
+  public static final Knob<Long> REQUEST_MAX_AGE_MS = Knob.longKnob("request.maxAgeMs", MILLIS, 600_000, 1,
+      86_400_000, "Safety net: a request admitted this long ago and never reported finished is taken off its app's "
+          + "outstanding work (counted as lost), so a leaked ticket cannot throttle its app forever.");
+  public static final Knob<Long> TEST_IO_DELAY_MS = Knob.longKnob("test.ioDelayMs", MILLIS, 0, 0, 600_000,
+      "Test only: the ESS adapter delays each chunk by this much to emulate a slow disk. Keep 0 in production.");
+
+  /** Every knob, in documentation order. */
+  public static final List<Knob<?>> KNOBS = List.of(MODE, ABNORMAL_P99_MS, NORMAL_P99_MS, WINDOW_MS, WINDOW_SLOTS,
+      MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HELD_MAX, HELD_MAX_PER_APP, BUDGET_FRACTION, BUDGET_MIN_BLOCKS,
+      BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
+      SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
+      PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS);
+
+  private static final Map<String, Knob<?>> BY_KEY;
+
+  static {
+    Map<String, Knob<?>> m = new LinkedHashMap<>();
+    for (Knob<?> k : KNOBS) {
+      if (m.put(k.key(), k) != null) {
+        throw new IllegalStateException("duplicate knob " + k.key());
+      }
+    }
+    BY_KEY = Collections.unmodifiableMap(m);
+  }
+
+  private static final GateConfig DEFAULTS = new GateConfig(new LinkedHashMap<>());
+
+  private final Map<Knob<?>, Object> values;
+  private final NavigableMap<Integer, Double> weights;
+
+  private GateConfig(Map<Knob<?>, Object> overrides) {
+    Map<Knob<?>, Object> v = new LinkedHashMap<>();
+    for (Knob<?> k : KNOBS) {
+      v.put(k, overrides.containsKey(k) ? overrides.get(k) : k.defaultValue());
+    }
+    this.values = Collections.unmodifiableMap(v);
+    this.weights = parseWeights(get(PRIORITY_WEIGHTS));
+    if (get(NORMAL_P99_MS) >= get(ABNORMAL_P99_MS)) {
+      throw new IllegalArgumentException(NORMAL_P99_MS.key() + "=" + get(NORMAL_P99_MS) + " must be lower than "
+          + ABNORMAL_P99_MS.key() + "=" + get(ABNORMAL_P99_MS) + " (hysteresis)");
+    }
+    if (get(SLEEP_MIN_MS) > get(SLEEP_MAX_MS)) {
+      throw new IllegalArgumentException(SLEEP_MIN_MS.key() + "=" + get(SLEEP_MIN_MS) + " must not exceed "
+          + SLEEP_MAX_MS.key() + "=" + get(SLEEP_MAX_MS));
+    }
+    if (get(HOLD_MAX_MS) <= get(TICK_MS)) {
+      throw new IllegalArgumentException(HOLD_MAX_MS.key() + "=" + get(HOLD_MAX_MS) + " must be longer than "
+          + TICK_MS.key() + "=" + get(TICK_MS));
+    }
+  }
+
+  /** All defaults. */
+  public static GateConfig defaults() {
+    return DEFAULTS;
+  }
+
+  /**
+   * From flat properties: keys starting with {@value #PREFIX} must name a knob (a typo fails instead of being
+   * ignored); other keys are ignored, so a whole daemon configuration can be passed in.
+   */
+  public static GateConfig fromMap(Map<String, String> props) {
+    Map<Knob<?>, Object> o = new LinkedHashMap<>();
+    for (Map.Entry<String, String> e : new TreeMap<>(props).entrySet()) {
+      if (!e.getKey().startsWith(PREFIX)) {
+        continue;
+      }
+      Knob<?> k = BY_KEY.get(e.getKey());
+      if (k == null) {
+        throw new IllegalArgumentException("unknown gate configuration key " + e.getKey() + " (known: "
+            + String.join(", ", BY_KEY.keySet()) + ")");
+      }
+      o.put(k, k.parse(e.getValue()));
+    }
+    return new GateConfig(o);
+  }
+
+  /** A copy with one knob changed (validated like a configured value). */
+  public <T> GateConfig with(Knob<T> knob, T value) {
+    Objects.requireNonNull(value, knob.key());
+    Map<Knob<?>, Object> o = new LinkedHashMap<>(values);
+    o.put(knob, knob.parse(value instanceof Double d ? Double.toString(d) : value.toString()));
+    return new GateConfig(o);
+  }
+
+  /** The knob's value. */
+  @SuppressWarnings("unchecked")
+  public <T> T get(Knob<T> knob) {
+    return (T) values.get(knob);
+  }
+
+  /** Every knob with its value, in declaration order, as properties. */
+  public Map<String, String> asMap() {
+    Map<String, String> m = new LinkedHashMap<>();
+    values.forEach((k, v) -> m.put(k.key(), v instanceof Double d ? Knob.plain(d) : String.valueOf(v)));
+    return m;
+  }
+
+  /** Nanoseconds of a millisecond knob. */
+  public long nanos(Knob<Long> millisKnob) {
+    return TimeUnit.MILLISECONDS.toNanos(get(millisKnob));
+  }
+
+  public GateMode mode() {
+    return get(MODE);
+  }
+
+  public int defaultPriority() {
+    return (int) (long) get(DEFAULT_PRIORITY);
+  }
+
+  /** The weight of a priority: its own, or the nearest listed priority's (the lower one on a tie). */
+  public double weight(int priority) {
+    Map.Entry<Integer, Double> lo = weights.floorEntry(priority);
+    Map.Entry<Integer, Double> hi = weights.ceilingEntry(priority);
+    if (lo == null) {
+      return hi.getValue();
+    }
+    if (hi == null || priority - lo.getKey() <= hi.getKey() - priority) {
+      return lo.getValue();
+    }
+    return hi.getValue();
+  }
+
+  private static String checkWeights(String raw) {
+    parseWeights(raw);
+    return raw;
+  }
+
+  private static NavigableMap<Integer, Double> parseWeights(String raw) {
+    NavigableMap<Integer, Double> m = new TreeMap<>();
+    for (String part : raw.split(",")) {
+      String p = part.trim();
+      int c = p.indexOf(':');
+      if (c <= 0) {
+        throw new IllegalArgumentException("'" + p + "' is not priority:weight");
+      }
+      int prio;
+      double w;
+      try {
+        prio = Integer.parseInt(p.substring(0, c).trim());
+        w = Double.parseDouble(p.substring(c + 1).trim());
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException("'" + p + "' is not priority:weight");
+      }
+      if (!(w > 0) || Double.isInfinite(w)) {
+        throw new IllegalArgumentException("weight of priority " + prio + " must be positive, was " + w);
+      }
+      if (m.put(prio, w) != null) {
+        throw new IllegalArgumentException("priority " + prio + " listed twice");
+      }
+    }
+    return m;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof GateConfig g && g.values.equals(values);
+  }
+
+  @Override
+  public int hashCode() {
+    return values.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "GateConfig" + asMap();
+  }
+}

@@ -1,0 +1,766 @@
+package io.sluice.throttle.gate;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * The ESS throttle gate (DESIGN §6): decides, per fetch request, whether to serve it now (ADMIT), park it and serve
+ * it later (HOLD) or tell a shim application to back off (SLEEP). Pure Java: no Spark or Netty types, no threads of
+ * its own, no clock but the injected {@link Clock}; the adapter calls {@link #onFetch} from its event loops and
+ * {@link #tick()} from one scheduler thread every {@code tick.ms}. The fleet simulator drives the same class on a
+ * simulated clock.
+ *
+ * <p><b>What reaches the gate.</b> Only fetch RPCs (OpenBlocks, FetchShuffleBlocks, FetchShuffleBlockChunks): the
+ * adapter calls {@link #onFetch} for those and nothing else. Control messages (executor registration, removals,
+ * merge finalisation, HELLO) never reach the gate and are never throttled.
+ *
+ * <p><b>Timing.</b> Each request is timed from arrival ({@link #onFetch}) to its last chunk sent
+ * ({@link Ticket#finished}); that latency is metered. The node-state signal uses the <em>service time</em> (from
+ * {@link Ticket#served} to finished) so that holding requests does not feed back into the signal. Service times go
+ * into a sliding time window ({@code window.ms}, see {@link LatencyWindow} for the bounded histogram and why).
+ *
+ * <p><b>Node state with hysteresis.</b> NORMAL → ABNORMAL when the window holds at least {@code window.minSamples}
+ * samples and its p99 ≥ {@code abnormal.p99Ms}; ABNORMAL → NORMAL when the p99 (again over at least minSamples
+ * samples) is below {@code normal.p99Ms}, or when the node is idle (no samples, nothing in flight, nothing held).
+ *
+ * <p><b>Allowed ranges (concretely).</b> Work is counted in blocks; an app's outstanding work is the blocks of its
+ * admitted requests not yet sent (each {@link Ticket#chunkSent} takes one off, {@link Ticket#finished} the rest).
+ * While ABNORMAL the node has an in-flight budget B (blocks):
+ * <ul>
+ *   <li>on turning ABNORMAL, B = max({@code budget.minBlocks}, {@code budget.fraction} × blocks in flight at that
+ *       moment);</li>
+ *   <li>every {@code budget.adaptMs} while ABNORMAL: B ×= {@code budget.decrease} while the p99 is still ≥ the
+ *       abnormal threshold, B ×= {@code budget.increase} once it is below (latency improving), B kept within
+ *       [minBlocks, max(minBlocks, blocks in flight at onset)];</li>
+ *   <li>B is split over the <em>active</em> apps (something in flight or held) by priority weight w(app)
+ *       ({@code priority.weights}; unknown apps get {@code priority.default}): app i's weighted share is
+ *       B × w(i) / Σw. Shares that apps with less demand (outstanding + held blocks) do not use are redistributed to
+ *       the others by weight (water-filling); an app's range is the larger of its weighted share and its
+ *       water-filled allocation, so an app whose demand grows between ticks is never held below its guaranteed
+ *       share (the cost: in-flight blocks may overshoot B by the unused shares until the next tick).</li>
+ * </ul>
+ * A request is in range if its app has nothing in flight (every app always keeps at least one request in flight,
+ * whatever its size) or its outstanding blocks plus the request's fit in the app's range, and no earlier request of
+ * the app is held (FIFO per app). While NORMAL every request is in range.
+ *
+ * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}) whose
+ * directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
+ * SLEEP for {@code sleep.minMs} + ({@code sleep.maxMs} − {@code sleep.minMs}) × min(1, overage / range); otherwise
+ * HOLD, unless the node already holds {@code held.max} requests or the app {@code held.maxPerApp}: then ADMIT
+ * (fail-open, counted). MONITOR_ONLY admits everything and counts what it would have decided. A stock client never
+ * gets an error from the gate.
+ *
+ * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs} (default 20 s,
+ * well inside Spark's 120 s {@code spark.network.timeout}). Each {@link #tick()} releases, per app in FIFO order,
+ * held requests that are in range and then every one whose deadline would pass before the next tick (deadline &lt;
+ * now + tick.ms), so with ticks on time every held request is released at or before its deadline, whatever the
+ * load. Turning NORMAL releases everything. Released requests run their {@code proceed} exactly once, from
+ * {@link #tick()}, outside any lock.
+ *
+ * <p><b>Cost.</b> {@link #onFetch} and the ticket methods are O(1) amortised: a hash lookup, one short per-app lock,
+ * counter increments; they never block on I/O and never wait for a tick. {@link #tick()} does the O(apps) work
+ * (O(apps log apps) for the range split while ABNORMAL). Memory: per app a few counters, its held requests (bounded
+ * by held.max / held.maxPerApp) and its admitted-but-unfinished requests.
+ *
+ * <p><b>Cleanup.</b> {@link #appEnded} forgets an app at once (its held requests are released); {@link #tick()}
+ * forgets apps idle (nothing in flight, nothing held) for {@code app.idleTimeoutMs}, and takes requests admitted more
+ * than {@code request.maxAgeMs} ago and never finished off the books (counted as lost).
+ */
+public final class ThrottleGate {
+  private final GateConfig cfg;
+  private final Clock clock;
+  private final PriorityMap priorities;
+  private final GateEvents events;
+  private final GateMeters meters;
+  private final boolean enforce;
+  private final long tickNanos;
+  private final long holdNanos;
+  private final long idleNanos;
+  private final long maxAgeNanos;
+  private final long sleepMinMs;
+  private final long sleepMaxMs;
+  private final long sleepBudgetMs;
+  private final long sleepWindowNanos;
+  private final long heldMax;
+  private final long heldMaxPerApp;
+  private final long minSamples;
+  private final long abnormalMicros;
+  private final long normalMicros;
+  private final long adaptNanos;
+
+  private final ConcurrentHashMap<String, App> apps = new ConcurrentHashMap<>();
+  private final AtomicInteger heldGlobal = new AtomicInteger();
+  private final LatencyWindow window;
+  private final AtomicBoolean capEventSent = new AtomicBoolean();
+
+  // written by tick() only, read anywhere
+  private volatile NodeState state = NodeState.NORMAL;
+  private volatile long budget = -1;
+  private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
+  private volatile long inFlightBlocks;
+  private long onsetBlocks;
+  private long nextAdapt;
+
+  private ThrottleGate(Builder b) {
+    this.cfg = b.config;
+    this.clock = b.clock;
+    this.priorities = b.priorities != null ? b.priorities : StaticPriorityMap.allDefault(cfg.defaultPriority());
+    this.events = b.events;
+    this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
+    this.enforce = cfg.mode() == GateMode.ENFORCE;
+    this.tickNanos = cfg.nanos(GateConfig.TICK_MS);
+    this.holdNanos = cfg.nanos(GateConfig.HOLD_MAX_MS);
+    this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
+    this.maxAgeNanos = cfg.nanos(GateConfig.REQUEST_MAX_AGE_MS);
+    this.sleepMinMs = cfg.get(GateConfig.SLEEP_MIN_MS);
+    this.sleepMaxMs = cfg.get(GateConfig.SLEEP_MAX_MS);
+    this.sleepBudgetMs = cfg.get(GateConfig.SLEEP_BUDGET_MS);
+    this.sleepWindowNanos = cfg.nanos(GateConfig.SLEEP_BUDGET_WINDOW_MS);
+    this.heldMax = cfg.get(GateConfig.HELD_MAX);
+    this.heldMaxPerApp = cfg.get(GateConfig.HELD_MAX_PER_APP);
+    this.minSamples = cfg.get(GateConfig.MIN_SAMPLES);
+    this.abnormalMicros = cfg.get(GateConfig.ABNORMAL_P99_MS) * 1_000;
+    this.normalMicros = cfg.get(GateConfig.NORMAL_P99_MS) * 1_000;
+    this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
+    this.window = new LatencyWindow((int) (long) cfg.get(GateConfig.WINDOW_SLOTS), cfg.nanos(GateConfig.WINDOW_MS));
+    this.window.advance(clock.nanoTime());
+    meters.bindGauges(this, this.priorities);
+    if (!enforce) {
+      events.degraded("monitor-only", "mode=" + cfg.mode());
+    }
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Builds a gate; only {@link #config} has no default other than {@link GateConfig#defaults()}. */
+  public static final class Builder {
+    private GateConfig config = GateConfig.defaults();
+    private Clock clock = SystemClock.INSTANCE;
+    private PriorityMap priorities;
+    private GateEvents events = GateEvents.NONE;
+    private MeterRegistry registry;
+
+    private Builder() {}
+
+    public Builder config(GateConfig c) {
+      this.config = Objects.requireNonNull(c, "config");
+      return this;
+    }
+
+    public Builder clock(Clock c) {
+      this.clock = Objects.requireNonNull(c, "clock");
+      return this;
+    }
+
+    /** Default: every app gets {@code priority.default}. */
+    public Builder priorities(PriorityMap p) {
+      this.priorities = Objects.requireNonNull(p, "priorities");
+      return this;
+    }
+
+    public Builder events(GateEvents e) {
+      this.events = Objects.requireNonNull(e, "events");
+      return this;
+    }
+
+    /** Where {@link GateMeters} registers; default: nowhere. */
+    public Builder meterRegistry(MeterRegistry r) {
+      this.registry = Objects.requireNonNull(r, "registry");
+      return this;
+    }
+
+    public ThrottleGate build() {
+      return new ThrottleGate(this);
+    }
+  }
+
+  // ---------------------------------------------------------------- decision path
+
+  /**
+   * A fetch request of {@code blocks} blocks from {@code appId} arrived. Never blocks. For HOLD the gate keeps
+   * {@code proceed} and runs it exactly once from a later {@link #tick()} (unless the ticket is finished first).
+   */
+  public Ticket onFetch(String appId, int blocks, Runnable proceed) {
+    Objects.requireNonNull(appId, "appId");
+    Objects.requireNonNull(proceed, "proceed");
+    int b = Math.max(1, blocks);
+    long now = clock.nanoTime();
+    while (true) {
+      App a = app(appId, now);
+      Req r = new Req(a, b, now, proceed);
+      Decision d;
+      String failOpen = null;
+      synchronized (a) {
+        if (a.removed) {
+          continue;
+        }
+        a.lastActivity = now;
+        d = decide(a, b, now);
+        if (d == Decision.HOLD && enforce) {
+          if (heldGlobal.get() >= heldMax) {
+            failOpen = "held-cap";
+          } else if (a.held >= heldMaxPerApp) {
+            failOpen = "held-cap-app";
+          }
+        }
+        if (!enforce || failOpen != null || d == Decision.ADMIT) {
+          admitLocked(a, r, now);
+          r.decision = Decision.ADMIT;
+        } else if (d == Decision.SLEEP) {
+          r.sleepMillis = sleepLength(a, b);
+          a.sleeps.addLast(new long[] {now, r.sleepMillis});
+          a.sleptMs += r.sleepMillis;
+          a.directives++;
+          r.state = Req.SLEPT;
+          r.decision = Decision.SLEEP;
+        } else {
+          r.state = Req.HELD;
+          a.heldQ.addLast(r);
+          a.held++;
+          a.heldBlocks += b;
+          a.heldTotal++;
+          heldGlobal.incrementAndGet();
+          r.decision = Decision.HOLD;
+        }
+      }
+      int prio = a.priority;
+      meters.decision(d, prio, enforce);
+      if (enforce) {
+        if (failOpen != null) {
+          meters.failOpen(failOpen);
+          if (capEventSent.compareAndSet(false, true)) {
+            events.degraded(failOpen, "app=" + appId + " held=" + heldGlobal.get());
+          }
+        } else if (r.decision == Decision.HOLD) {
+          events.held(appId, prio, b);
+        } else if (r.decision == Decision.SLEEP) {
+          a.directiveCounter().increment();
+          events.directive(appId, prio, r.sleepMillis);
+        }
+      }
+      return r;
+    }
+  }
+
+  /** What the app's next request gets, ignoring memory caps; called under the app's lock. */
+  private Decision decide(App a, int blocks, long now) {
+    if (state == NodeState.NORMAL && a.held == 0) {
+      return Decision.ADMIT;
+    }
+    if (a.held == 0 && fits(a, blocks)) {
+      return Decision.ADMIT;
+    }
+    if (a.shim()) {
+      pruneSleeps(a, now);
+      if (a.sleptMs + sleepLength(a, blocks) <= sleepBudgetMs) {
+        return Decision.SLEEP;
+      }
+    }
+    return Decision.HOLD;
+  }
+
+  private boolean fits(App a, int blocks) {
+    long allowed = a.allowed;
+    return a.outstandingReq == 0 || allowed < 0 || a.outstandingBlocks + blocks <= allowed;
+  }
+
+  private long sleepLength(App a, int blocks) {
+    long allowed = Math.max(1, a.allowed);
+    long over = Math.max(0, a.outstandingBlocks + a.heldBlocks + blocks - allowed);
+    double f = Math.min(1.0, (double) over / allowed);
+    return sleepMinMs + Math.round((sleepMaxMs - sleepMinMs) * f);
+  }
+
+  private void pruneSleeps(App a, long now) {
+    while (!a.sleeps.isEmpty() && now - a.sleeps.peekFirst()[0] >= sleepWindowNanos) {
+      a.sleptMs -= a.sleeps.pollFirst()[1];
+    }
+  }
+
+  private void admitLocked(App a, Req r, long now) {
+    r.state = Req.ADMITTED;
+    r.admittedAt = now;
+    a.outstandingReq++;
+    a.outstandingBlocks += r.remaining;
+    a.live.addLast(r);
+  }
+
+  private App app(String appId, long now) {
+    App a = apps.get(appId);
+    if (a == null) {
+      a = apps.computeIfAbsent(appId, id -> newApp(id, now));
+    }
+    return a;
+  }
+
+  private App newApp(String appId, long now) {
+    App a = new App(appId, now);
+    refreshInfo(a);
+    a.allowed = state == NodeState.ABNORMAL ? 0 : -1;
+    return a;
+  }
+
+  private void refreshInfo(App a) {
+    AppInfo info;
+    try {
+      info = priorities.lookup(a.id);
+    } catch (RuntimeException e) {
+      info = null;
+    }
+    if (info == null) {
+      info = AppInfo.unknown(a.id, cfg.defaultPriority());
+    }
+    a.info = info;
+    a.priority = info.priority();
+    a.weight = cfg.weight(info.priority());
+  }
+
+  /** The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives. */
+  public void markShim(String appId) {
+    app(appId, clock.nanoTime()).shimMarked = true;
+  }
+
+  /** The application ended: forget it now; its held requests are released (their proceed runs). */
+  public void appEnded(String appId) {
+    App a = apps.remove(appId);
+    if (a == null) {
+      return;
+    }
+    List<Req> out = new ArrayList<>();
+    synchronized (a) {
+      a.removed = true;
+      drainAll(a, out);
+    }
+    run(out, GateEvents.ReleaseReason.APP_ENDED, clock.nanoTime());
+    meters.forget(a.directiveCounter);
+  }
+
+  // ---------------------------------------------------------------- tick
+
+  /**
+   * The periodic work, from one thread every {@code tick.ms}: window and node state, budget and ranges, releases of
+   * held requests, idle and lost-request cleanup.
+   */
+  public void tick() {
+    long now = clock.nanoTime();
+    capEventSent.set(false);
+    window.advance(now);
+    LatencyWindow.Stats s = window.compute();
+    stats = s;
+
+    // pass 1: refresh priorities, totals, cleanup
+    long totalBlocks = 0;
+    long totalReq = 0;
+    List<App> active = new ArrayList<>();
+    long lostNow = 0;
+    for (App a : apps.values()) {
+      refreshInfo(a);
+      boolean forget = false;
+      synchronized (a) {
+        lostNow += expireLost(a, now);
+        totalBlocks += a.outstandingBlocks;
+        totalReq += a.outstandingReq;
+        if (a.outstandingReq > 0 || a.held > 0) {
+          active.add(a);
+        } else if (now - a.lastActivity >= idleNanos) {
+          a.removed = true;
+          forget = true;
+        }
+      }
+      if (forget) {
+        apps.remove(a.id, a);
+        meters.forget(a.directiveCounter);
+      }
+    }
+    if (lostNow > 0) {
+      meters.lost(lostNow);
+    }
+    inFlightBlocks = totalBlocks;
+
+    // node state and budget
+    long minBudget = cfg.get(GateConfig.BUDGET_MIN_BLOCKS);
+    NodeState before = state;
+    if (before == NodeState.NORMAL) {
+      if (s.samples() >= minSamples && s.p99Micros() >= abnormalMicros) {
+        onsetBlocks = Math.max(minBudget, totalBlocks);
+        budget = Math.max(minBudget, (long) Math.floor(cfg.get(GateConfig.BUDGET_FRACTION) * totalBlocks));
+        nextAdapt = now + adaptNanos;
+        state = NodeState.ABNORMAL;
+      }
+    } else {
+      boolean recovered = s.samples() >= minSamples && s.p99Micros() < normalMicros;
+      boolean idle = s.samples() == 0 && totalReq == 0 && heldGlobal.get() == 0;
+      if (recovered || idle) {
+        state = NodeState.NORMAL;
+        budget = -1;
+      } else if (now >= nextAdapt) {
+        if (s.samples() >= minSamples) {
+          long b = budget;
+          if (s.p99Micros() >= abnormalMicros) {
+            b = (long) Math.floor(b * cfg.get(GateConfig.BUDGET_DECREASE));
+          } else {
+            b = (long) Math.ceil(b * cfg.get(GateConfig.BUDGET_INCREASE));
+          }
+          budget = Math.min(onsetBlocks, Math.max(minBudget, b));
+        }
+        nextAdapt = now + adaptNanos;
+      }
+    }
+    if (state != before) {
+      meters.stateChanged();
+      events.stateChanged(before, state, s.p99Micros() < 0 ? -1 : s.p99Micros() / 1_000, s.samples());
+    }
+
+    // ranges
+    if (state == NodeState.ABNORMAL) {
+      assignRanges(active, budget);
+    } else {
+      for (App a : apps.values()) {
+        a.allowed = -1;
+      }
+    }
+
+    // releases
+    for (App a : active) {
+      List<Req> inRange = null;
+      List<Req> deadline = null;
+      synchronized (a) {
+        if (a.held == 0) {
+          continue;
+        }
+        while (!a.heldQ.isEmpty()) {
+          Req r = a.heldQ.peekFirst();
+          if (r.state == Req.CANCELLED) {
+            a.heldQ.pollFirst();
+            continue;
+          }
+          boolean ok = state == NodeState.NORMAL || fits(a, r.blocks);
+          boolean due = r.arrival + holdNanos - now < tickNanos;
+          if (!ok && !due) {
+            break;
+          }
+          a.heldQ.pollFirst();
+          unholdLocked(a, r);
+          admitLocked(a, r, now);
+          if (ok) {
+            (inRange == null ? inRange = new ArrayList<>() : inRange).add(r);
+          } else {
+            (deadline == null ? deadline = new ArrayList<>() : deadline).add(r);
+          }
+        }
+      }
+      if (inRange != null) {
+        run(inRange, state == NodeState.NORMAL ? GateEvents.ReleaseReason.NODE_NORMAL
+            : GateEvents.ReleaseReason.IN_RANGE, now);
+      }
+      if (deadline != null) {
+        run(deadline, GateEvents.ReleaseReason.DEADLINE, now);
+      }
+    }
+  }
+
+  /** Weighted water-filling of the budget over the active apps (see the class doc). */
+  private static void assignRanges(List<App> active, long budget) {
+    if (active.isEmpty()) {
+      return;
+    }
+    double totalW = 0;
+    for (App a : active) {
+      long demand;
+      synchronized (a) {
+        demand = a.outstandingBlocks + a.heldBlocks;
+      }
+      a.demand = Math.max(1, demand);
+      totalW += a.weight;
+    }
+    for (App a : active) {
+      a.allowed = (long) Math.floor(budget * a.weight / totalW);
+    }
+    active.sort(Comparator.comparingDouble(a -> a.demand / a.weight));
+    double remaining = budget;
+    double w = totalW;
+    for (int i = 0; i < active.size(); i++) {
+      App a = active.get(i);
+      double share = remaining * a.weight / w;
+      if (a.demand <= share) {
+        remaining -= a.demand;
+        w -= a.weight;
+        // its range stays its weighted share (≥ demand)
+      } else {
+        for (int j = i; j < active.size(); j++) {
+          App o = active.get(j);
+          o.allowed = Math.max(o.allowed, (long) Math.floor(remaining * o.weight / w));
+        }
+        break;
+      }
+    }
+  }
+
+  private long expireLost(App a, long now) {
+    long lost = 0;
+    while (!a.live.isEmpty()) {
+      Req r = a.live.peekFirst();
+      if (r.state != Req.ADMITTED) {
+        a.live.pollFirst();
+      } else if (now - r.admittedAt >= maxAgeNanos) {
+        a.live.pollFirst();
+        r.state = Req.LOST;
+        a.outstandingReq--;
+        a.outstandingBlocks -= r.remaining;
+        lost++;
+      } else {
+        break;
+      }
+    }
+    if (a.live.size() > 2 * a.outstandingReq + 16) {
+      a.live.removeIf(r -> r.state != Req.ADMITTED);
+    }
+    return lost;
+  }
+
+  private void unholdLocked(App a, Req r) {
+    a.held--;
+    a.heldBlocks -= r.blocks;
+    heldGlobal.decrementAndGet();
+  }
+
+  private void drainAll(App a, List<Req> out) {
+    long now = clock.nanoTime();
+    while (!a.heldQ.isEmpty()) {
+      Req r = a.heldQ.pollFirst();
+      if (r.state == Req.HELD) {
+        unholdLocked(a, r);
+        admitLocked(a, r, now);
+        out.add(r);
+      }
+    }
+  }
+
+  private void run(List<Req> released, GateEvents.ReleaseReason reason, long now) {
+    for (Req r : released) {
+      long heldNanos = now - r.arrival;
+      meters.released(reason, heldNanos);
+      events.released(r.app.id, r.app.priority, TimeUnit.NANOSECONDS.toMillis(heldNanos), reason);
+      Runnable p = r.proceed;
+      r.proceed = null;
+      try {
+        p.run();
+      } catch (RuntimeException e) {
+        events.degraded("proceed-failed", "app=" + r.app.id + " " + e);
+      }
+    }
+  }
+
+  // ---------------------------------------------------------------- views
+
+  public NodeState state() {
+    return state;
+  }
+
+  public GateConfig config() {
+    return cfg;
+  }
+
+  public GateMeters meters() {
+    return meters;
+  }
+
+  /** Recent p50 service time in ms as of the last tick (-1: no samples). */
+  public long p50Millis() {
+    long v = stats.p50Micros();
+    return v < 0 ? -1 : v / 1_000;
+  }
+
+  /** Recent p99 service time in ms as of the last tick (-1: no samples). */
+  public long p99Millis() {
+    long v = stats.p99Micros();
+    return v < 0 ? -1 : v / 1_000;
+  }
+
+  public long windowSamples() {
+    return stats.samples();
+  }
+
+  /** The in-flight budget (blocks) while ABNORMAL, -1 while NORMAL. */
+  public long budgetBlocks() {
+    return budget;
+  }
+
+  /** Blocks in flight over all apps as of the last tick. */
+  public long inFlightBlocks() {
+    return inFlightBlocks;
+  }
+
+  /** Requests held right now. */
+  public int heldCount() {
+    return heldGlobal.get();
+  }
+
+  public int appCount() {
+    return apps.size();
+  }
+
+  /** A consistent-per-app view for the HTTP endpoint and the demo. */
+  public GateSnapshot snapshot() {
+    List<GateSnapshot.App> list = new ArrayList<>();
+    long inFlight = 0;
+    for (App a : apps.values()) {
+      synchronized (a) {
+        AppInfo i = a.info;
+        list.add(new GateSnapshot.App(a.id, a.priority, i.queue(), a.shim(), a.outstandingReq, a.outstandingBlocks,
+            a.held, state == NodeState.ABNORMAL ? a.allowed : -1, a.heldTotal, a.directives));
+        inFlight += a.outstandingBlocks;
+      }
+    }
+    list.sort(Comparator.comparing(GateSnapshot.App::appId));
+    LatencyWindow.Stats s = stats;
+    return new GateSnapshot(state, cfg.mode(), p50Millis(), p99Millis(), s.samples(), budget, inFlight,
+        heldGlobal.get(), list);
+  }
+
+  // ---------------------------------------------------------------- state
+
+  /** Per-app state; counters guarded by the instance's monitor. */
+  private final class App {
+    final String id;
+    volatile AppInfo info;
+    volatile int priority;
+    volatile double weight;
+    volatile boolean shimMarked;
+    volatile long allowed = -1;
+    long demand;
+    long outstandingReq;
+    long outstandingBlocks;
+    int held;
+    long heldBlocks;
+    long heldTotal;
+    long directives;
+    long lastActivity;
+    long sleptMs;
+    boolean removed;
+    final ArrayDeque<Req> heldQ = new ArrayDeque<>();
+    final ArrayDeque<Req> live = new ArrayDeque<>();
+    final ArrayDeque<long[]> sleeps = new ArrayDeque<>();
+    volatile Counter directiveCounter;
+
+    App(String id, long now) {
+      this.id = id;
+      this.lastActivity = now;
+    }
+
+    boolean shim() {
+      return shimMarked || info.shim();
+    }
+
+    Counter directiveCounter() {
+      Counter c = directiveCounter;
+      if (c == null) {
+        c = meters.directivesFor(id, priority);
+        directiveCounter = c;
+      }
+      return c;
+    }
+  }
+
+  /** One request; state guarded by its app's monitor. */
+  private final class Req implements Ticket {
+    static final int HELD = 0;
+    static final int ADMITTED = 1;
+    static final int FINISHED = 2;
+    static final int CANCELLED = 3;
+    static final int SLEPT = 4;
+    static final int LOST = 5;
+
+    final App app;
+    final int blocks;
+    final long arrival;
+    volatile Decision decision;
+    long sleepMillis;
+    Runnable proceed;
+    int state;
+    long admittedAt;
+    volatile long servedAt = -1;
+    int remaining;
+
+    Req(App app, int blocks, long arrival, Runnable proceed) {
+      this.app = app;
+      this.blocks = blocks;
+      this.remaining = blocks;
+      this.arrival = arrival;
+      this.proceed = proceed;
+    }
+
+    @Override
+    public Decision decision() {
+      return decision;
+    }
+
+    @Override
+    public long sleepMillis() {
+      return sleepMillis;
+    }
+
+    @Override
+    public void served(int chunks) {
+      if (servedAt < 0) {
+        servedAt = clock.nanoTime();
+      }
+    }
+
+    @Override
+    public void chunkSent() {
+      synchronized (app) {
+        if (state == ADMITTED && remaining > 1) {
+          remaining--;
+          app.outstandingBlocks--;
+        }
+      }
+    }
+
+    @Override
+    public void finished(boolean ok) {
+      boolean record;
+      synchronized (app) {
+        if (state == ADMITTED) {
+          state = FINISHED;
+          app.outstandingReq--;
+          app.outstandingBlocks -= remaining;
+          remaining = 0;
+          app.lastActivity = clock.nanoTime();
+          record = true;
+        } else if (state == HELD) {
+          state = CANCELLED;
+          proceed = null;
+          unholdLocked(app, this);
+          record = false;
+        } else {
+          record = false;
+        }
+      }
+      if (record) {
+        long now = clock.nanoTime();
+        long served = servedAt;
+        if (served >= 0) {
+          window.record(now - served);
+        }
+        meters.finished(now - arrival, served >= 0 ? now - served : -1);
+      }
+    }
+
+    @Override
+    public String toString() {
+      return "Ticket[" + app.id + " " + decision + " blocks=" + blocks + "]";
+    }
+  }
+}
