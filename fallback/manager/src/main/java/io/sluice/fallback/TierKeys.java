@@ -1,0 +1,55 @@
+package io.sluice.fallback;
+
+/**
+ * Every conf key the fallback reads or writes, declared once with its default and meaning.
+ *
+ * <p>Inputs (set by the tier overlay that sluice-submit / the Kyuubi advisor append):
+ * <ul>
+ *   <li>{@value #TIER} — the push tier the job was admitted to: {@code celeborn}, {@code uniffle},
+ *       {@code spark-push}, or {@code ess} / absent for none.</li>
+ *   <li>{@value #TIER_REASON} — why it was admitted (echoed in logs only).</li>
+ *   <li>{@value #TIER_SHUFFLE_MANAGER} — the tier's own ShuffleManager class, e.g.
+ *       {@code org.apache.spark.shuffle.celeborn.SparkShuffleManager}; not needed for {@code spark-push}.</li>
+ *   <li>{@value #HEALTH_TIMEOUT_MS} — how long the driver waits for the tier's health check, milliseconds
+ *       (default {@value #DEFAULT_HEALTH_TIMEOUT_MS}); bounds the time a fallback can add to a job.</li>
+ * </ul>
+ * Outputs (written by the driver into its own conf before any executor starts, so they travel to the executors and
+ * appear in the event log's {@code SparkListenerEnvironmentUpdate}):
+ * <ul>
+ *   <li>{@value #SHUFFLE_MANAGER} — replaced by the chosen manager's class: executors instantiate exactly what the
+ *       driver chose and never decide themselves (the ESS sees that class at executor registration).</li>
+ *   <li>{@value #OUTCOME} — the tier that really runs the shuffles ({@code ess} after a fallback).</li>
+ *   <li>{@value #FALLBACK_REASON} — a {@link io.sluice.fallback.choice.FallbackReason} code; absent when the
+ *       requested tier runs or none was requested.</li>
+ *   <li>{@value #FALLBACK_DETAIL} — the same in words (which endpoint refused, which attempt, …).</li>
+ *   <li>{@value #DECISION_MS} — how long the decision took on the driver, milliseconds.</li>
+ * </ul>
+ */
+public final class TierKeys {
+  // TODO(tier): replace with the constants of io.sluice.submit in tuner-service/client once they land.
+  public static final String TIER = "spark.sluice.tier";
+  public static final String TIER_REASON = "spark.sluice.tier.reason";
+
+  public static final String TIER_SHUFFLE_MANAGER = "spark.sluice.tier.shuffleManager";
+  public static final String HEALTH_TIMEOUT_MS = "spark.sluice.tier.healthCheck.timeoutMs";
+  public static final long DEFAULT_HEALTH_TIMEOUT_MS = 1000;
+
+  public static final String OUTCOME = "spark.sluice.tier.outcome";
+  public static final String FALLBACK_REASON = "spark.sluice.tier.fallbackReason";
+  public static final String FALLBACK_DETAIL = "spark.sluice.tier.fallbackDetail";
+  public static final String DECISION_MS = "spark.sluice.tier.decisionMs";
+
+  /** Spark's own keys the decision reads or writes. */
+  public static final String SHUFFLE_MANAGER = "spark.shuffle.manager";
+  public static final String SORT_SHUFFLE_MANAGER = "org.apache.spark.shuffle.sort.SortShuffleManager";
+  public static final String YARN_ATTEMPT_ID = "spark.yarn.app.attemptId";
+  public static final String SPARK_MASTER = "spark.master";
+  public static final String SHUFFLE_SERVICE_ENABLED = "spark.shuffle.service.enabled";
+  public static final String PUSH_ENABLED = "spark.shuffle.push.enabled";
+  public static final String CELEBORN_MASTERS = "spark.celeborn.master.endpoints";
+  public static final int CELEBORN_DEFAULT_MASTER_PORT = 9097;
+  public static final String UNIFFLE_COORDINATORS = "spark.rss.coordinator.quorum";
+  public static final int UNIFFLE_DEFAULT_COORDINATOR_PORT = 19999;
+
+  private TierKeys() {}
+}
