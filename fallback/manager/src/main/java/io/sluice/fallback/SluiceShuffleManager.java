@@ -2,6 +2,7 @@ package io.sluice.fallback;
 
 import io.sluice.fallback.choice.Decision;
 import io.sluice.fallback.choice.TierChooser;
+import io.sluice.fallback.conf.TierKeys;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.ShuffleDependency;

@@ -1,6 +1,8 @@
 package io.sluice.fallback.choice;
 
-import io.sluice.fallback.TierKeys;
+import io.sluice.fallback.conf.FallbackReason;
+import io.sluice.fallback.conf.Tier;
+import io.sluice.fallback.conf.TierKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

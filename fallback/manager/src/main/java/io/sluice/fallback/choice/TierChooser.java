@@ -1,6 +1,8 @@
 package io.sluice.fallback.choice;
 
-import io.sluice.fallback.TierKeys;
+import io.sluice.fallback.conf.FallbackReason;
+import io.sluice.fallback.conf.Tier;
+import io.sluice.fallback.conf.TierKeys;
 import io.sluice.fallback.health.Health;
 import io.sluice.fallback.health.TierHealthCheck;
 import java.time.Duration;

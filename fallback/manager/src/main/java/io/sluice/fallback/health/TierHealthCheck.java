@@ -1,7 +1,7 @@
 package io.sluice.fallback.health;
 
-import io.sluice.fallback.TierKeys;
-import io.sluice.fallback.choice.Tier;
+import io.sluice.fallback.conf.Tier;
+import io.sluice.fallback.conf.TierKeys;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;

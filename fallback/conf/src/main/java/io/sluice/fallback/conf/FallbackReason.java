@@ -1,4 +1,4 @@
-package io.sluice.fallback.choice;
+package io.sluice.fallback.conf;
 
 /** Why the driver chose native sort shuffle + ESS instead of the requested push tier. Codes are stable. */
 public enum FallbackReason {

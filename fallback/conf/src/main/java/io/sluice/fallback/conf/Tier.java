@@ -1,4 +1,4 @@
-package io.sluice.fallback.choice;
+package io.sluice.fallback.conf;
 
 import java.util.Locale;
 import java.util.Optional;

@@ -1,4 +1,4 @@
-package io.sluice.fallback;
+package io.sluice.fallback.conf;
 
 /**
  * Every conf key the fallback reads or writes, declared once with its default and meaning.
@@ -19,7 +19,7 @@ package io.sluice.fallback;
  *   <li>{@value #SHUFFLE_MANAGER} — replaced by the chosen manager's class: executors instantiate exactly what the
  *       driver chose and never decide themselves (the ESS sees that class at executor registration).</li>
  *   <li>{@value #OUTCOME} — the tier that really runs the shuffles ({@code ess} after a fallback).</li>
- *   <li>{@value #FALLBACK_REASON} — a {@link io.sluice.fallback.choice.FallbackReason} code; absent when the
+ *   <li>{@value #FALLBACK_REASON} — a {@link FallbackReason} code; absent when the
  *       requested tier runs or none was requested.</li>
  *   <li>{@value #FALLBACK_DETAIL} — the same in words (which endpoint refused, which attempt, …).</li>
  *   <li>{@value #DECISION_MS} — how long the decision took on the driver, milliseconds.</li>
