@@ -12,15 +12,20 @@ import java.util.Map;
  * What Sluice adds to one application's conf, given the user's effective explicit conf and the service's advice:
  * the overlay (a key the user set wins unless {@code overrideUserConf}), the markers {@value #SUBMISSION_ID},
  * {@value JobKey#EXPLICIT_KEY}, {@value #INJECTED_PREFIX}K=V per injected key and {@value #ORIGINAL_PREFIX}K=user
- * value where a user value was overridden, and the Kafka listener when configured. Pure: shared by sluice-submit,
- * the Kyuubi advisor and the driver plugin.
+ * value where a user value was overridden, the Kafka listener when configured, and the platform's additions
+ * ({@link Advice.Platform}): its confs where neither the user nor the overlay set the key (never overriding the
+ * user, whatever {@code overrideUserConf} says), its plugins merged into {@value #SPARK_PLUGINS} and its jars
+ * appended to the application's jars, each recorded as {@value #PLATFORM_PREFIX}K=V. Pure: shared by
+ * sluice-submit, the Kyuubi advisor and the driver plugin.
  *
- * @param confs  confs to add, in order (never a key the user set, except a merged {@value #EXTRA_LISTENERS})
- * @param jar    a jar to append to the application's jars, or null
+ * @param confs  confs to add, in order (never a key the user set, except a merged {@value #EXTRA_LISTENERS} or
+ *               {@value #SPARK_PLUGINS})
+ * @param jars   jars to append to the application's jars (listener first, then the platform's), without duplicates
+ *               of each other or of the user's
  * @param injected the overlay entries actually applied
  * @param keptUserValues overlay keys not applied because the user set them
  */
-public record Injection(Map<String, String> confs, String jar, Map<String, String> injected,
+public record Injection(Map<String, String> confs, List<String> jars, Map<String, String> injected,
     List<String> keptUserValues) {
 
   public static final String SUBMISSION_ID = "spark.sluice.submission.id";
@@ -30,6 +35,14 @@ public record Injection(Map<String, String> confs, String jar, Map<String, Strin
   public static final String LISTENER_CLASS = "io.sluice.listener.SluiceKafkaListener";
   public static final String KAFKA_BOOTSTRAP = "spark.sluice.kafka.bootstrap";
   public static final String CLUSTER = "spark.sluice.cluster";
+  public static final String SPARK_PLUGINS = "spark.plugins";
+  public static final String SPARK_JARS = "spark.jars";
+  public static final String PLATFORM_PREFIX = "spark.sluice.platform.";
+
+  public Injection {
+    confs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(confs));
+    jars = List.copyOf(jars);
+  }
 
   /** Listener settings; both jar and bootstrap are needed to add the listener. */
   public record Listener(String jar, String kafkaBootstrap, String cluster) {
@@ -40,7 +53,8 @@ public record Injection(Map<String, String> confs, String jar, Map<String, Strin
 
   /**
    * @param userConf the user's effective explicit conf (CLI, properties file)
-   * @param only overlay keys that may be applied (null: all); the driver plugin passes the runtime SQL keys
+   * @param only overlay and platform conf keys that may be applied (null: all); the driver plugin passes the
+   *     runtime SQL keys, and then platform plugins and jars are left out too (a running driver cannot load them)
    */
   public static Injection compute(Map<String, String> userConf, Advice advice, boolean overrideUserConf,
       Listener listener, java.util.function.Predicate<String> only) {
@@ -71,7 +85,7 @@ public record Injection(Map<String, String> confs, String jar, Map<String, Strin
     }
     injected.forEach((k, v) -> confs.put(INJECTED_PREFIX + k, v));
     confs.putAll(originals);
-    String jar = null;
+    List<String> jars = new ArrayList<>();
     if (listener != null && listener.configured()) {
       String existing = userConf.get(EXTRA_LISTENERS);
       List<String> listeners = existing == null || existing.isBlank() ? new ArrayList<>()
@@ -86,9 +100,63 @@ public record Injection(Map<String, String> confs, String jar, Map<String, Strin
       if (!userConf.containsKey(CLUSTER) && listener.cluster() != null) {
         confs.put(CLUSTER, listener.cluster());
       }
-      jar = listener.jar();
+      jars.add(listener.jar());
     }
-    return new Injection(confs, jar, injected, kept);
+    platform(userConf, advice.platform(), only, confs, jars);
+    return new Injection(confs, jars, injected, kept);
+  }
+
+  private static void platform(Map<String, String> userConf, Advice.Platform p,
+      java.util.function.Predicate<String> only, Map<String, String> confs, List<String> jars) {
+    for (Map.Entry<String, String> e : p.confs().entrySet()) {
+      String key = e.getKey();
+      if ((only != null && !only.test(key)) || userConf.containsKey(key) || confs.containsKey(key)
+          || key.equals(SPARK_PLUGINS) || key.equals(SPARK_JARS)) {
+        continue;
+      }
+      confs.put(key, e.getValue());
+      confs.put(PLATFORM_PREFIX + key, e.getValue());
+    }
+    if (only != null) {
+      return;
+    }
+    List<String> plugins = split(userConf.get(SPARK_PLUGINS));
+    List<String> added = new ArrayList<>();
+    for (String plugin : p.plugins()) {
+      if (!plugins.contains(plugin)) {
+        plugins.add(plugin);
+        added.add(plugin);
+      }
+    }
+    if (!added.isEmpty()) {
+      confs.put(SPARK_PLUGINS, String.join(",", plugins));
+      confs.put(PLATFORM_PREFIX + SPARK_PLUGINS, String.join(",", added));
+    }
+    List<String> userJars = split(userConf.get(SPARK_JARS));
+    List<String> addedJars = new ArrayList<>();
+    for (String jar : p.jars()) {
+      if (!userJars.contains(jar) && !jars.contains(jar)) {
+        jars.add(jar);
+        addedJars.add(jar);
+      }
+    }
+    if (!addedJars.isEmpty()) {
+      confs.put(PLATFORM_PREFIX + SPARK_JARS, String.join(",", addedJars));
+    }
+  }
+
+  private static List<String> split(String list) {
+    return list == null || list.isBlank() ? new ArrayList<>()
+        : new ArrayList<>(Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+  }
+
+  /** Appends each of {@code add} to a comma-separated jar list unless it is already there. */
+  public static String appendJars(String jars, List<String> add) {
+    String out = jars;
+    for (String jar : add) {
+      out = appendJar(out, jar);
+    }
+    return out;
   }
 
   /** Appends {@code jar} to a comma-separated jar list unless it is already there. */
@@ -115,8 +183,17 @@ public record Injection(Map<String, String> confs, String jar, Map<String, Strin
     if (!advice.dropped().isEmpty()) {
       sb.append("; refused ").append(advice.dropped());
     }
-    if (jar != null) {
-      sb.append("; listener ").append(jar);
+    Map<String, String> platform = new LinkedHashMap<>();
+    confs.forEach((k, v) -> {
+      if (k.startsWith(PLATFORM_PREFIX)) {
+        platform.put(k.substring(PLATFORM_PREFIX.length()), v);
+      }
+    });
+    if (!platform.isEmpty()) {
+      sb.append("; platform added ").append(platform);
+    }
+    if (!jars.isEmpty()) {
+      sb.append("; jars ").append(jars);
     }
     return sb.toString();
   }

@@ -124,7 +124,7 @@ public final class SluiceSubmit {
       Advice advice = outcome.advice().get();
       Injection injection = Injection.compute(conf, advice, settings.overrideUserConf(),
           new Injection.Listener(settings.listenerJar(), settings.kafkaBootstrap(), settings.cluster()), null);
-      List<String> rewritten = parsed.rewrite(injection.confs(), injection.jar(), conf);
+      List<String> rewritten = parsed.rewrite(injection.confs(), injection.jars(), conf);
       err.println(injection.summary(advice) + " (" + outcome.elapsedMs() + " ms)");
       return rewritten;
     } catch (Throwable t) {

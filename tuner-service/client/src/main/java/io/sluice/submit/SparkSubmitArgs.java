@@ -227,16 +227,16 @@ public final class SparkSubmitArgs {
 
   /**
    * The command line with {@code confs} added as {@code --conf K=V} just before the primary resource and
-   * {@code jar} appended to the last {@code --jars} (or to spark.jars through a new {@code --jars}). Tokens from the
+   * {@code jars} appended to the last {@code --jars} (or to spark.jars through a new {@code --jars}). Tokens from the
    * primary resource on are untouched.
    */
-  public List<String> rewrite(Map<String, String> confs, String jar, Map<String, String> effectiveConf) {
+  public List<String> rewrite(Map<String, String> confs, List<String> jars, Map<String, String> effectiveConf) {
     if (primaryIndex < 0) {
       throw new IllegalStateException("no primary resource to insert before");
     }
     List<String> head = new ArrayList<>(args.subList(0, primaryIndex));
     List<String> added = new ArrayList<>();
-    if (jar != null) {
+    if (!jars.isEmpty()) {
       Option lastJars = null;
       for (Option o : options) {
         if (o.name().equals("--jars")) {
@@ -244,7 +244,7 @@ public final class SparkSubmitArgs {
         }
       }
       if (lastJars != null) {
-        String merged = Injection.appendJar(lastJars.value(), jar);
+        String merged = Injection.appendJars(lastJars.value(), jars);
         if (lastJars.inline()) {
           head.set(lastJars.index(), "--jars=" + merged);
         } else {
@@ -252,7 +252,7 @@ public final class SparkSubmitArgs {
         }
       } else {
         added.add("--jars");
-        added.add(Injection.appendJar(effectiveConf.get("spark.jars"), jar));
+        added.add(Injection.appendJars(effectiveConf.get("spark.jars"), jars));
       }
     }
     for (Map.Entry<String, String> e : confs.entrySet()) {

@@ -97,7 +97,7 @@ class SparkSubmitArgsTest {
             "spark.sql.files.maxPartitionBytes", "256m", "spark.reducer.maxSizeInFlight", "96m")), false,
         new Injection.Listener("/opt/sluice listener.jar", "127.0.0.1:9092", "prod"), null);
     assertThat(inj.keptUserValues()).containsExactly("spark.sql.shuffle.partitions");
-    assertThat(p.rewrite(inj.confs(), inj.jar(), eff)).containsExactly(
+    assertThat(p.rewrite(inj.confs(), inj.jars(), eff)).containsExactly(
         "--master", "local[2]", "--conf", "spark.sql.shuffle.partitions=50",
         "--conf", "spark.extraListeners=com.acme.L", "--name", "my job",
         "--jars", "/opt/sluice listener.jar",
@@ -119,7 +119,7 @@ class SparkSubmitArgsTest {
         "--conf", "spark.sluice.job.key=nightly", "j.py"));
     Map<String, String> eff = p.effectiveConf(Map.of());
     Injection inj = Injection.compute(eff, advice(map("spark.sql.shuffle.partitions", "7")), true, null, null);
-    assertThat(p.rewrite(inj.confs(), inj.jar(), eff)).containsExactly(
+    assertThat(p.rewrite(inj.confs(), inj.jars(), eff)).containsExactly(
         "--conf", "spark.sql.shuffle.partitions=50", "--conf", "spark.sluice.job.key=nightly",
         "--conf", "spark.sql.shuffle.partitions=7",
         "--conf", "spark.sluice.submission.id=sub-1",
@@ -133,12 +133,12 @@ class SparkSubmitArgsTest {
     Injection.Listener l = new Injection.Listener("/l.jar", "k:9092", null);
     SparkSubmitArgs p = SparkSubmitArgs.parse(List.of("--jars", "a.jar", "--jars=b.jar,c.jar", "x.py"));
     Injection inj = Injection.compute(Map.of(), advice(Map.of()), false, l, null);
-    assertThat(p.rewrite(Map.of(), inj.jar(), Map.of())).containsExactly("--jars", "a.jar", "--jars=b.jar,c.jar,/l.jar",
+    assertThat(p.rewrite(Map.of(), inj.jars(), Map.of())).containsExactly("--jars", "a.jar", "--jars=b.jar,c.jar,/l.jar",
         "x.py");
     SparkSubmitArgs q = SparkSubmitArgs.parse(List.of("--jars", "/l.jar", "x.py"));
-    assertThat(q.rewrite(Map.of(), "/l.jar", Map.of())).containsExactly("--jars", "/l.jar", "x.py");
+    assertThat(q.rewrite(Map.of(), List.of("/l.jar"), Map.of())).containsExactly("--jars", "/l.jar", "x.py");
     SparkSubmitArgs r = SparkSubmitArgs.parse(List.of("--conf", "spark.jars=s.jar", "x.py"));
-    assertThat(r.rewrite(Map.of(), "/l.jar", r.effectiveConf(Map.of()))).containsExactly("--conf", "spark.jars=s.jar",
+    assertThat(r.rewrite(Map.of(), List.of("/l.jar"), r.effectiveConf(Map.of()))).containsExactly("--conf", "spark.jars=s.jar",
         "--jars", "s.jar,/l.jar", "x.py");
   }
 

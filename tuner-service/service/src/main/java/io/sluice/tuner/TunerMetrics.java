@@ -15,7 +15,8 @@ import org.springframework.stereotype.Component;
  * {@code sluice.tuner.submissions} (timer; outcome = tuned | empty | fallback), {@code sluice.tuner.recommendations}
  * (changes handed out; rule, key), {@code sluice.tuner.rollbacks} (trials rolled back, counted once per run and
  * key when first logged), {@code sluice.tuner.decisions} (logged decisions; kind) and
- * {@code sluice.tuner.store.fallbacks} (submissions answered without the store; reason).
+ * {@code sluice.tuner.store.fallbacks} (submissions answered without the store; reason) and
+ * {@code sluice.tuner.platform.failures} (platform contributors that threw and were skipped; contributor).
  */
 @Component
 public class TunerMetrics {
@@ -56,6 +57,12 @@ public class TunerMetrics {
         rollbacks.increment();
       }
     }
+  }
+
+  public void platformFailure(String contributor) {
+    Counter.builder("sluice.tuner.platform.failures")
+        .description("Platform contributors that failed for a submission and were skipped")
+        .tag("contributor", contributor).register(registry).increment();
   }
 
   public void fallback(String reason) {

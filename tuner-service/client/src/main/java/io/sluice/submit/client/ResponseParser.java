@@ -17,7 +17,8 @@ import java.util.Set;
 /**
  * Validates a 200 body of {@code POST /api/v1/submissions}. A body that is not JSON, or whose contract fields are
  * missing or of the wrong type, is rejected as a whole ({@link InvalidResponse}). Overlay entries whose key is not on
- * {@link AllowList#defaults()} or whose value is outside its bounds are dropped one by one (and listed).
+ * {@link AllowList#defaults()} or whose value is outside its bounds are dropped one by one (and listed). The
+ * {@code platform} field is optional and read leniently ({@link #platform}): a bad one never rejects the answer.
  */
 public final class ResponseParser {
   /** Contract states. */
@@ -105,7 +106,76 @@ public final class ResponseParser {
         reasons.add(r.asText());
       }
     }
-    return new Advice(submissionId, jobKey, state, overlay, changes, reasons, dropped);
+    return new Advice(submissionId, jobKey, state, overlay, changes, reasons, dropped,
+        platform(root.get("platform"), dropped));
+  }
+
+  /** A conf key the platform may add: a Spark property name, no whitespace, not a list-valued key. */
+  private static final java.util.regex.Pattern CONF_KEY = java.util.regex.Pattern.compile("spark\\.[\\w.\\-]+");
+  /** A plugin class name. */
+  private static final java.util.regex.Pattern CLASS_NAME =
+      java.util.regex.Pattern.compile("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.$]*");
+
+  /**
+   * The {@code platform} field, read leniently: never fails the answer. Not an object → ignored; entries that are
+   * not strings, conf keys that are not Spark property names (or are spark.jars / spark.plugins), values or jars
+   * with line breaks or commas where they do not belong, and plugin names that are not class names are dropped one
+   * by one (and listed in {@code dropped}).
+   */
+  static Advice.Platform platform(JsonNode node, List<String> dropped) {
+    if (node == null || node.isNull()) {
+      return Advice.Platform.NONE;
+    }
+    if (!node.isObject()) {
+      dropped.add("platform is not an object; ignored");
+      return Advice.Platform.NONE;
+    }
+    Map<String, String> confs = new LinkedHashMap<>();
+    JsonNode c = node.get("confs");
+    if (c != null && !c.isNull()) {
+      if (!c.isObject()) {
+        dropped.add("platform.confs is not an object; ignored");
+      } else {
+        for (Iterator<Map.Entry<String, JsonNode>> it = c.fields(); it.hasNext(); ) {
+          Map.Entry<String, JsonNode> e = it.next();
+          String k = e.getKey();
+          JsonNode v = e.getValue();
+          if (!CONF_KEY.matcher(k).matches() || k.equals("spark.jars") || k.equals("spark.plugins")) {
+            dropped.add("platform.confs." + oneLine(k) + ": not an addable Spark property; ignored");
+          } else if (!v.isTextual() || v.asText().isBlank() || v.asText().matches("(?s).*[\\r\\n\\x00].*")) {
+            dropped.add("platform.confs." + k + ": not a one-line string; ignored");
+          } else {
+            confs.put(k, v.asText().trim());
+          }
+        }
+      }
+    }
+    List<String> jars = strings(node, "jars", dropped, s -> !s.contains(",") && !s.matches("(?s).*\\s.*"));
+    List<String> plugins = strings(node, "plugins", dropped, s -> CLASS_NAME.matcher(s).matches());
+    List<String> reasons = strings(node, "reasons", dropped, s -> true);
+    return new Advice.Platform(confs, jars, plugins, reasons);
+  }
+
+  private static List<String> strings(JsonNode node, String field, List<String> dropped,
+      java.util.function.Predicate<String> valid) {
+    JsonNode a = node.get(field);
+    List<String> out = new ArrayList<>();
+    if (a == null || a.isNull()) {
+      return out;
+    }
+    if (!a.isArray()) {
+      dropped.add("platform." + field + " is not an array; ignored");
+      return out;
+    }
+    for (JsonNode v : a) {
+      String s = v.isTextual() ? v.asText().trim() : null;
+      if (s == null || s.isEmpty() || !valid.test(s)) {
+        dropped.add("platform." + field + ": " + oneLine(String.valueOf(v)) + " is not usable; ignored");
+      } else if (!out.contains(s)) {
+        out.add(s);
+      }
+    }
+    return out;
   }
 
   private static Advice.Change change(JsonNode c) throws InvalidResponse {

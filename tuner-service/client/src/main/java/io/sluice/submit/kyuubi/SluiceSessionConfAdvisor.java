@@ -72,8 +72,8 @@ public class SluiceSessionConfAdvisor implements SessionConfAdvisor {
       Injection injection = Injection.compute(conf, advice, settings.overrideUserConf(),
           new Injection.Listener(settings.listenerJar(), settings.kafkaBootstrap(), settings.cluster()), null);
       Map<String, String> overlay = new HashMap<>(injection.confs());
-      if (injection.jar() != null) {
-        overlay.put("spark.jars", Injection.appendJar(conf.get("spark.jars"), injection.jar()));
+      if (!injection.jars().isEmpty()) {
+        overlay.put("spark.jars", Injection.appendJars(conf.get("spark.jars"), injection.jars()));
       }
       return overlay;
     } catch (Throwable t) {

@@ -23,7 +23,8 @@ import org.springframework.web.bind.annotation.RestController;
 /**
  * {@code POST /api/v1/submissions}: the overlay for a submission. Fail-open: when the store cannot answer within
  * {@code sluice.tuner.submission-timeout} the answer is still 200, with an empty overlay, state DISABLED and the
- * reason.
+ * reason. The platform's additions ({@link PlatformContributor}s) are independent of the store and come in both
+ * cases.
  */
 @RestController
 @RequestMapping("/api/v1/submissions")
@@ -36,9 +37,12 @@ class SubmissionController {
   private final StoreGateway gateway;
 
   private final OperatorTrials trials;
+  private final PlatformAdditionsService platform;
 
-  SubmissionController(JobTuning tuning, TunerMetrics metrics, StoreGateway gateway, OperatorTrials trials) {
+  SubmissionController(JobTuning tuning, TunerMetrics metrics, StoreGateway gateway, OperatorTrials trials,
+      PlatformAdditionsService platform) {
     this.trials = trials;
+    this.platform = platform;
     this.tuning = tuning;
     this.metrics = metrics;
     this.gateway = gateway;
@@ -64,6 +68,7 @@ class SubmissionController {
     String jobKey = req.jobKey() != null && !req.jobKey().isBlank() ? req.jobKey().trim()
         : JobKey.of(conf.get(JobKey.EXPLICIT_KEY), req.cluster(), req.queue(), req.user(), req.appName());
     String submissionId = UUID.randomUUID().toString();
+    PlatformAdditions additions = platform.collect(req, submissionId, jobKey, conf);
     try {
       Map<String, String> trial = trials.peek(jobKey);
       Outcome o = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial).outcome();
@@ -72,14 +77,16 @@ class SubmissionController {
       }
       metrics.recommended(o.changes());
       metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
-      return new SubmissionResponse(submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons());
+      return new SubmissionResponse(submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(),
+          additions);
     } catch (StoreGateway.Unavailable e) {
       metrics.fallback(e.reason());
       metrics.submission("fallback", System.nanoTime() - t0);
       String why = "history store unavailable (" + e.reason() + ", limit "
           + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis() + " ms): no overlay, the submission runs "
           + "unchanged";
-      return new SubmissionResponse(submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why));
+      return new SubmissionResponse(submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why),
+          additions);
     }
   }
 }

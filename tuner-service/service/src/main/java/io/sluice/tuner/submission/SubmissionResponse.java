@@ -1,5 +1,6 @@
 package io.sluice.tuner.submission;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.sluice.tuner.policy.Change;
 import io.sluice.tuner.policy.JobState;
@@ -9,8 +10,10 @@ import java.util.Map;
 /**
  * The answer to a submission (REST contract): {@code overlay} is the complete set of confs to add (never a key the
  * user set explicitly, by default; may be empty), {@code changes} the new ones in it with their rule, reason and
- * evidence.
+ * evidence. {@code platform} holds what the platform adds besides tuning ({@link PlatformAdditions}); it is absent
+ * when there is nothing.
  */
-@JsonPropertyOrder({"submissionId", "jobKey", "state", "overlay", "changes", "reasons"})
+@JsonPropertyOrder({"submissionId", "jobKey", "state", "overlay", "changes", "reasons", "platform"})
 public record SubmissionResponse(String submissionId, String jobKey, JobState state, Map<String, String> overlay,
-    List<Change> changes, List<String> reasons) {}
+    List<Change> changes, List<String> reasons,
+    @JsonInclude(JsonInclude.Include.NON_NULL) PlatformAdditions platform) {}
