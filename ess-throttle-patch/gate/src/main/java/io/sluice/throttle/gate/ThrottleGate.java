@@ -437,7 +437,11 @@ public final class ThrottleGate {
       List<Req> deadline = null;
       synchronized (a) {
         if (a.held == 0) {
+          a.heldQ.clear();
           continue;
+        }
+        if (a.heldQ.size() > 2 * a.held + 16) {
+          a.heldQ.removeIf(r -> r.state != Req.HELD);
         }
         while (!a.heldQ.isEmpty()) {
           Req r = a.heldQ.peekFirst();

@@ -1,0 +1,364 @@
+package io.sluice.throttle.gate;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** The gate's rules on a fake clock, with expectations computed by hand from {@link GateHarness#testConfig()}. */
+class ThrottleGateTest {
+  static final GateConfig CFG = GateHarness.testConfig();
+  static final PriorityMap HI_LO = new StaticPriorityMap(Map.of(
+      "hi", new AppInfo("hi", 2, "prod", false),
+      "lo", new AppInfo("lo", 1, "adhoc", false),
+      "s", new AppInfo("s", 1, "adhoc", true)), 1);
+
+  @Test
+  void thresholdsAndHysteresis() {
+    GateHarness h = new GateHarness(CFG);
+    ThrottleGate g = h.gate;
+    assertThat(g.state()).isEqualTo(NodeState.NORMAL);
+
+    h.feed(4, 1_500);
+    g.tick();
+    assertThat(g.state()).as("4 samples < window.minSamples=5").isEqualTo(NodeState.NORMAL);
+    // 1,500,000 us falls in the bucket [1,474,560, 1,507,327] us (32 buckets per power of two)
+    assertThat(g.p99Millis()).isEqualTo(1_507);
+
+    h.feed(1, 1_500);
+    g.tick();
+    assertThat(g.state()).isEqualTo(NodeState.ABNORMAL);
+    assertThat(h.events.events("state")).containsExactly("state NORMAL->ABNORMAL p99=1507 samples=5");
+
+    // between the thresholds (500 <= p99 < 1000): stays ABNORMAL, also after the slow samples left the window
+    for (int i = 0; i < 20; i++) {
+      h.feed(5, 700);
+      g.tick();
+      assertThat(g.state()).isEqualTo(NodeState.ABNORMAL);
+    }
+    assertThat(g.p99Millis()).isEqualTo(704);
+
+    // below the normal threshold once the 700 ms samples are out of the 10 s window
+    for (int i = 0; i < 30; i++) {
+      h.feed(5, 400);
+      g.tick();
+    }
+    assertThat(g.state()).isEqualTo(NodeState.NORMAL);
+    assertThat(g.p99Millis()).isEqualTo(401);
+    assertThat(g.budgetBlocks()).isEqualTo(-1);
+    assertThat(h.events.events("state")).hasSize(2).last().asString().startsWith("state ABNORMAL->NORMAL p99=401");
+    assertThat(h.registry.get("sluice.throttle.state.changes").counter().count()).isEqualTo(2);
+  }
+
+  @Test
+  void weightedRangesFourToOneAndFifoReleases() {
+    GateHarness h = new GateHarness(CFG, HI_LO);
+    ThrottleGate g = h.gate;
+    List<GateHarness.Req> hi = h.fetchN("hi", 10, 10);
+    List<GateHarness.Req> lo = h.fetchN("lo", 10, 10);
+    assertThat(hi).allMatch(r -> r.decision() == Decision.ADMIT);
+    assertThat(lo).allMatch(r -> r.decision() == Decision.ADMIT);
+    h.feed(5, 1_500);
+    g.tick();
+
+    // budget = 0.5 x 200 blocks in flight; weights 4:1 (priority 2 vs 1) -> 80 and 20
+    assertThat(g.state()).isEqualTo(NodeState.ABNORMAL);
+    assertThat(g.budgetBlocks()).isEqualTo(100);
+    GateSnapshot s = g.snapshot();
+    assertThat(s.app("hi").allowedBlocks()).isEqualTo(80);
+    assertThat(s.app("lo").allowedBlocks()).isEqualTo(20);
+    assertThat(s.app("hi").priority()).isEqualTo(2);
+    assertThat(s.app("lo").queue()).isEqualTo("adhoc");
+
+    GateHarness.Req hHeld = h.fetch("hi", 10);
+    GateHarness.Req lHeld = h.fetch("lo", 10);
+    assertThat(hHeld.decision()).isEqualTo(Decision.HOLD);
+    assertThat(lHeld.decision()).isEqualTo(Decision.HOLD);
+    assertThat(g.heldCount()).isEqualTo(2);
+    assertThat(hHeld.runs).isZero();
+
+    // three of hi's requests finish: 70 + 10 fits its 80 -> released at the next tick, lo stays held
+    hi.subList(0, 3).forEach(GateHarness.Req::finish);
+    g.tick();
+    assertThat(hHeld.runs).isEqualTo(1);
+    assertThat(hHeld.proceededMs).isEqualTo(hHeld.arrivalMs);
+    assertThat(lHeld.runs).isZero();
+    assertThat(h.events.events("released")).containsExactly("released hi p2 after=0 IN_RANGE");
+    assertThat(g.snapshot().app("hi").outstandingBlocks()).isEqualTo(80);
+
+    // lo is never back in range (the budget shrinks while p99 stays high): released at its 2 s deadline exactly
+    h.run(2_000);
+    assertThat(lHeld.runs).isEqualTo(1);
+    assertThat(lHeld.proceededMs - lHeld.arrivalMs).isEqualTo(2_000);
+    assertThat(h.events.events("released")).last().isEqualTo("released lo p1 after=2000 DEADLINE");
+    assertThat(g.heldCount()).isZero();
+    assertThat(h.registry.get("sluice.throttle.hold.time").tag("reason", "DEADLINE").timer().count()).isEqualTo(1);
+    assertThat(h.counter("sluice.throttle.decisions", "decision", "HOLD", "priority", "2")).isEqualTo(1);
+    assertThat(h.counter("sluice.throttle.decisions", "decision", "ADMIT", "priority", "2")).isEqualTo(10);
+  }
+
+  @Test
+  void unusedShareIsRedistributedButNobodyDropsBelowItsWeightedShare() {
+    GateHarness h = new GateHarness(CFG, HI_LO);
+    h.fetch("hi", 10);
+    h.fetchN("lo", 19, 10);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    // budget 100; hi needs 10 of its 80, lo gets the other 90
+    assertThat(h.gate.budgetBlocks()).isEqualTo(100);
+    assertThat(h.gate.snapshot().app("hi").allowedBlocks()).isEqualTo(80);
+    assertThat(h.gate.snapshot().app("lo").allowedBlocks()).isEqualTo(90);
+    // hi grows before the next tick: still admitted up to its own share
+    assertThat(h.fetchN("hi", 7, 10)).allMatch(r -> r.decision() == Decision.ADMIT);
+    assertThat(h.fetch("hi", 1).decision()).isEqualTo(Decision.HOLD);
+  }
+
+  @Test
+  void everyAppKeepsOneRequestInFlight() {
+    GateHarness h = new GateHarness(CFG);
+    GateHarness.Req x1 = h.fetch("x", 4);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.budgetBlocks()).isEqualTo(2);
+    assertThat(h.gate.snapshot().app("x").allowedBlocks()).isEqualTo(2);
+
+    assertThat(h.fetch("y", 50).decision()).as("nothing of y in flight").isEqualTo(Decision.ADMIT);
+    GateHarness.Req y2 = h.fetch("y", 1);
+    GateHarness.Req x2 = h.fetch("x", 1);
+    assertThat(y2.decision()).isEqualTo(Decision.HOLD);
+    assertThat(x2.decision()).isEqualTo(Decision.HOLD);
+
+    x1.finish();
+    h.gate.tick();
+    assertThat(x2.runs).as("x has nothing in flight: its head is released").isEqualTo(1);
+    assertThat(y2.runs).isZero();
+    assertThat(h.gate.snapshot().app("y").held()).isEqualTo(1);
+  }
+
+  @Test
+  void budgetShrinksWhileLatencyStaysHighAndGrowsAsItImproves() {
+    GateHarness h = new GateHarness(CFG);
+    h.fetchN("x", 20, 10);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.budgetBlocks()).isEqualTo(100);
+    h.run(900);
+    assertThat(h.gate.budgetBlocks()).as("adapted only every budget.adaptMs").isEqualTo(100);
+    h.run(100);
+    assertThat(h.gate.budgetBlocks()).isEqualTo(80);
+    h.run(1_000);
+    assertThat(h.gate.budgetBlocks()).isEqualTo(64);
+    h.run(1_000);
+    assertThat(h.gate.budgetBlocks()).isEqualTo(51);
+
+    // the slow samples leave the window; with fewer than minSamples the budget holds still
+    h.run(10_000);
+    long before = h.gate.budgetBlocks();
+    h.run(3_000);
+    assertThat(h.gate.budgetBlocks()).isEqualTo(before);
+    assertThat(h.gate.state()).as("no evidence of recovery, work in flight").isEqualTo(NodeState.ABNORMAL);
+
+    // 700 ms: below abnormal, above normal -> x1.25 per adaptation (rounded up), capped at the 200 blocks at onset
+    h.feed(5, 700);
+    long at = before;
+    for (int i = 0; i < 20 && h.gate.budgetBlocks() == at; i++) {
+      h.run(100);
+    }
+    assertThat(h.gate.budgetBlocks()).isEqualTo((long) Math.ceil(before * 1.25));
+    for (int i = 0; i < 40; i++) {
+      h.feed(5, 700);
+      h.run(300);
+    }
+    assertThat(h.gate.budgetBlocks()).isEqualTo(200);
+  }
+
+  @Test
+  void heldRequestsAreBoundedGloballyAndPerAppAndFailOpen() {
+    GateConfig cfg = CFG.with(GateConfig.HELD_MAX, 3L).with(GateConfig.HELD_MAX_PER_APP, 2L);
+    GateHarness h = new GateHarness(cfg);
+    h.fetch("x", 4);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+
+    assertThat(h.fetch("a", 1).decision()).isEqualTo(Decision.ADMIT);
+    assertThat(h.fetch("a", 1).decision()).isEqualTo(Decision.HOLD);
+    assertThat(h.fetch("a", 1).decision()).isEqualTo(Decision.HOLD);
+    assertThat(h.fetch("a", 1).decision()).as("a holds 2 = held.maxPerApp").isEqualTo(Decision.ADMIT);
+    assertThat(h.fetch("b", 1).decision()).isEqualTo(Decision.ADMIT);
+    assertThat(h.fetch("b", 1).decision()).isEqualTo(Decision.HOLD);
+    assertThat(h.fetch("b", 1).decision()).as("node holds 3 = held.max").isEqualTo(Decision.ADMIT);
+    assertThat(h.gate.heldCount()).isEqualTo(3);
+    assertThat(h.counter("sluice.throttle.failopen", "reason", "held-cap-app")).isEqualTo(1);
+    assertThat(h.counter("sluice.throttle.failopen", "reason", "held-cap")).isEqualTo(1);
+    assertThat(h.events.events("degraded")).as("one event per tick, not per request").hasSize(1)
+        .first().asString().startsWith("degraded held-cap-app app=a");
+  }
+
+  @Test
+  void shimAppsSleepWithinTheirBudgetThenAreHeld() {
+    GateHarness h = new GateHarness(CFG, HI_LO);
+    h.fetch("s", 10);
+    h.fetchN("x", 10, 10);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    // budget 55 = 0.5 x 110; s needs 10 of its 27, x gets 45
+    assertThat(h.gate.snapshot().app("s").allowedBlocks()).isEqualTo(27);
+
+    for (int i = 0; i < 5; i++) {
+      GateHarness.Req r = h.fetch("s", 20);
+      assertThat(r.decision()).isEqualTo(Decision.SLEEP);
+      // over by 10 + 20 - 27 = 3 of 27 -> 100 + 900 x 3/27
+      assertThat(r.ticket.sleepMillis()).isEqualTo(200);
+      r.finish(); // accepted and ignored
+    }
+    GateHarness.Req held = h.fetch("s", 20);
+    assertThat(held.decision()).as("5 x 200 ms used the 1,000 ms sleep budget").isEqualTo(Decision.HOLD);
+    assertThat(h.registry.get("sluice.throttle.directives").tags("app", "s", "priority", "1").counter().count())
+        .isEqualTo(5);
+    assertThat(h.events.events("directive")).hasSize(5).first().isEqualTo("directive s p1 sleep=200");
+    assertThat(h.gate.snapshot().app("s").directives()).isEqualTo(5);
+    assertThat(h.gate.snapshot().app("s").outstandingRequests()).isEqualTo(1);
+
+    h.run(10_100);
+    assertThat(held.runs).isEqualTo(1);
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+    assertThat(h.fetch("s", 20).decision()).as("budget window passed").isEqualTo(Decision.SLEEP);
+  }
+
+  @Test
+  void markShimEnablesDirectivesForAnUnknownApp() {
+    GateHarness h = new GateHarness(CFG);
+    h.fetch("u", 10);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.fetch("u", 10).decision()).isEqualTo(Decision.HOLD);
+    h.gate.markShim("u");
+    assertThat(h.fetch("u", 10).decision()).isEqualTo(Decision.SLEEP);
+    assertThat(h.gate.snapshot().app("u").shim()).isTrue();
+  }
+
+  @Test
+  void monitorOnlyAdmitsEverythingButCountsWhatItWouldDo() {
+    GateHarness h = new GateHarness(CFG.with(GateConfig.MODE, GateMode.MONITOR_ONLY), HI_LO);
+    h.fetchN("hi", 10, 10);
+    h.fetchN("lo", 10, 10);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+    assertThat(h.fetch("hi", 30).decision()).isEqualTo(Decision.ADMIT);
+    assertThat(h.fetch("s", 10).decision()).isEqualTo(Decision.ADMIT);
+    assertThat(h.fetch("s", 100).decision()).isEqualTo(Decision.ADMIT);
+    assertThat(h.gate.heldCount()).isZero();
+    assertThat(h.counter("sluice.throttle.decisions", "decision", "HOLD", "priority", "2", "enforced", "false"))
+        .isEqualTo(1);
+    assertThat(h.counter("sluice.throttle.decisions", "decision", "SLEEP", "priority", "1", "enforced", "false"))
+        .isEqualTo(1);
+    assertThat(h.events.events()).contains("degraded monitor-only mode=MONITOR_ONLY");
+    assertThat(h.events.events("held")).isEmpty();
+    assertThat(h.events.events("directive")).isEmpty();
+  }
+
+  @Test
+  void idleAppsAreForgottenAndEndedAppsReleaseTheirHolds() {
+    GateHarness h = new GateHarness(CFG.with(GateConfig.APP_IDLE_TIMEOUT_MS, 5_000L));
+    h.fetch("idle", 1).finish();
+    h.run(4_900);
+    assertThat(h.gate.snapshot().app("idle")).isNotNull();
+    h.run(100);
+    assertThat(h.gate.snapshot().app("idle")).isNull();
+
+    h.fetch("x", 4);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    GateHarness.Req a1 = h.fetch("a", 1);
+    GateHarness.Req a2 = h.fetch("a", 1);
+    assertThat(a2.decision()).isEqualTo(Decision.HOLD);
+    h.gate.appEnded("a");
+    assertThat(a2.runs).isEqualTo(1);
+    assertThat(h.events.events("released")).containsExactly("released a p1 after=0 APP_ENDED");
+    assertThat(h.gate.heldCount()).isZero();
+    assertThat(h.gate.snapshot().app("a")).isNull();
+    a1.finish();
+    a2.finish();
+    assertThat(h.fetch("a", 1).decision()).as("a fresh start").isEqualTo(Decision.ADMIT);
+    assertThat(h.gate.snapshot().app("a").outstandingRequests()).isEqualTo(1);
+  }
+
+  @Test
+  void heldRequestFinishedBeforeReleaseIsCancelled() {
+    GateHarness h = new GateHarness(CFG);
+    h.fetch("x", 4);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    GateHarness.Req held = h.fetch("x", 1);
+    assertThat(held.decision()).isEqualTo(Decision.HOLD);
+    held.ticket.finished(false);
+    held.ticket.finished(false);
+    assertThat(h.gate.heldCount()).isZero();
+    h.run(3_000);
+    assertThat(held.runs).isZero();
+    assertThat(h.gate.snapshot().app("x").held()).isZero();
+  }
+
+  @Test
+  void requestsNeverReportedFinishedAreDroppedAfterMaxAge() {
+    GateHarness h = new GateHarness(CFG.with(GateConfig.REQUEST_MAX_AGE_MS, 3_000L));
+    GateHarness.Req r = h.fetch("a", 5);
+    h.run(2_900);
+    assertThat(h.gate.snapshot().app("a").outstandingBlocks()).isEqualTo(5);
+    h.run(100);
+    assertThat(h.gate.snapshot().app("a").outstandingRequests()).isZero();
+    assertThat(h.gate.snapshot().app("a").outstandingBlocks()).isZero();
+    assertThat(h.registry.get("sluice.throttle.lost").counter().count()).isEqualTo(1);
+    r.finish();
+    assertThat(h.gate.snapshot().app("a").outstandingRequests()).isZero();
+  }
+
+  @Test
+  void chunksSentReduceOutstandingWork() {
+    GateHarness h = new GateHarness(CFG);
+    GateHarness.Req r = h.fetch("a", 5);
+    r.ticket.chunkSent();
+    r.ticket.chunkSent();
+    assertThat(h.gate.snapshot().app("a").outstandingBlocks()).isEqualTo(3);
+    for (int i = 0; i < 10; i++) {
+      r.ticket.chunkSent();
+    }
+    assertThat(h.gate.snapshot().app("a").outstandingBlocks()).as("the last block goes with finished").isEqualTo(1);
+    r.finish();
+    r.finish();
+    assertThat(h.gate.snapshot().app("a").outstandingBlocks()).isZero();
+    assertThat(h.gate.snapshot().app("a").outstandingRequests()).isZero();
+  }
+
+  @Test
+  void holdingDoesNotFeedTheSignalOnlyServiceTimeDoes() {
+    GateHarness h = new GateHarness(CFG);
+    // arrival long before served: latency 5 s, service 100 ms
+    Ticket t = h.gate.onFetch("a", 1, () -> {});
+    h.clock.advanceMillis(4_900);
+    t.served(1);
+    h.clock.advanceMillis(100);
+    t.finished(true);
+    h.gate.tick();
+    assertThat(h.gate.p99Millis()).isEqualTo(100);
+    assertThat(h.registry.get("sluice.throttle.request.latency").timer().max(java.util.concurrent.TimeUnit.MILLISECONDS))
+        .isEqualTo(5_000);
+  }
+
+  @Test
+  void meterGaugesFollowTheGate() {
+    GateHarness h = new GateHarness(CFG);
+    h.fetch("x", 4);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    h.fetch("x", 1);
+    assertThat(h.registry.get("sluice.throttle.state").gauge().value()).isEqualTo(1);
+    assertThat(h.registry.get("sluice.throttle.held").gauge().value()).isEqualTo(1);
+    assertThat(h.registry.get("sluice.throttle.budget").gauge().value()).isEqualTo(2);
+    assertThat(h.registry.get("sluice.throttle.latency.p99").gauge().value()).isEqualTo(1_507);
+    assertThat(h.registry.get("sluice.throttle.inflight").gauge().value()).isEqualTo(4);
+  }
+}
