@@ -1,0 +1,232 @@
+package io.sluice.tuner.tier;
+
+import io.sluice.model.Json;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The tier store in the history store's own H2 database (DDL {@code io/sluice/tuner/tier/h2-tier.sql}). One
+ * connection, opened on first use and reopened after a failure, used under this object's lock. A job keeps its
+ * newest {@value #DECISIONS_PER_JOB} decisions.
+ */
+final class H2TierStore implements TierStore {
+  static final int DECISIONS_PER_JOB = 100;
+  private static final String DDL = "io/sluice/tuner/tier/h2-tier.sql";
+
+  private final String url;
+  private final String where;
+  private Connection conn;
+
+  H2TierStore(String url, String where) {
+    this.url = url;
+    this.where = where;
+  }
+
+  private Connection conn() throws SQLException {
+    if (conn == null) {
+      Connection c = DriverManager.getConnection(url);
+      try (Statement st = c.createStatement()) {
+        for (String sql : ddl().replaceAll("--[^\n]*", "").split(";")) {
+          if (!sql.isBlank()) {
+            st.execute(sql.trim());
+          }
+        }
+      } catch (SQLException e) {
+        c.close();
+        throw e;
+      }
+      conn = c;
+    }
+    return conn;
+  }
+
+  private static String ddl() {
+    try (InputStream in = H2TierStore.class.getClassLoader().getResourceAsStream(DDL)) {
+      if (in == null) {
+        throw new IllegalStateException("missing resource " + DDL);
+      }
+      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new IllegalStateException("cannot read " + DDL, e);
+    }
+  }
+
+  @Override
+  public synchronized Optional<RuleSet> load() {
+    try {
+      Connection c = conn();
+      Long version = null;
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT v FROM tier_meta WHERE k = 'version'")) {
+        if (rs.next()) {
+          version = Long.parseLong(rs.getString(1));
+        }
+      }
+      if (version == null) {
+        return Optional.empty();
+      }
+      List<RolloutRule> rules = new ArrayList<>();
+      List<DenyEntry> denies = new ArrayList<>();
+      try (Statement st = c.createStatement();
+          ResultSet rs = st.executeQuery("SELECT kind, json FROM tier_items ORDER BY kind, id")) {
+        while (rs.next()) {
+          if (rs.getString(1).equals("rule")) {
+            rules.add(Json.read(rs.getString(2), RolloutRule.class));
+          } else {
+            denies.add(Json.read(rs.getString(2), DenyEntry.class));
+          }
+        }
+      }
+      return Optional.of(new RuleSet(version, rules, denies));
+    } catch (SQLException | RuntimeException e) {
+      throw failed("loading the rollout rules", e);
+    }
+  }
+
+  @Override
+  public synchronized void save(RuleSet next, AuditEntry a) {
+    try {
+      Connection c = conn();
+      c.setAutoCommit(false);
+      try {
+        try (Statement st = c.createStatement()) {
+          st.executeUpdate("DELETE FROM tier_items");
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_items (kind, id, json) VALUES (?, ?, ?)")) {
+          for (RolloutRule r : next.rules()) {
+            ps.setString(1, "rule");
+            ps.setString(2, r.id());
+            ps.setString(3, Json.write(r));
+            ps.addBatch();
+          }
+          for (DenyEntry d : next.denies()) {
+            ps.setString(1, "deny");
+            ps.setString(2, d.id());
+            ps.setString(3, Json.write(d));
+            ps.addBatch();
+          }
+          ps.executeBatch();
+        }
+        try (PreparedStatement ps = c.prepareStatement("MERGE INTO tier_meta (k, v) KEY (k) VALUES ('version', ?)")) {
+          ps.setString(1, Long.toString(next.version()));
+          ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_audit (at, actor, action, item_id, "
+            + "before_json, after_json, version) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+          ps.setLong(1, a.at());
+          ps.setString(2, a.actor());
+          ps.setString(3, a.action());
+          ps.setString(4, a.itemId());
+          ps.setString(5, a.before());
+          ps.setString(6, a.after());
+          ps.setLong(7, a.version());
+          ps.executeUpdate();
+        }
+        c.commit();
+      } catch (SQLException | RuntimeException e) {
+        c.rollback();
+        throw e;
+      } finally {
+        c.setAutoCommit(true);
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw failed("saving the rollout rules", e);
+    }
+  }
+
+  @Override
+  public synchronized List<AuditEntry> audit(int limit) {
+    String sql = "SELECT seq, at, actor, action, item_id, before_json, after_json, version FROM tier_audit "
+        + "ORDER BY seq DESC LIMIT ?";
+    try (PreparedStatement ps = conn().prepareStatement(sql)) {
+      ps.setInt(1, limit);
+      List<AuditEntry> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
+              rs.getString(6), rs.getString(7), rs.getLong(8)));
+        }
+      }
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      throw failed("reading the rule audit", e);
+    }
+  }
+
+  @Override
+  public synchronized void record(TierDecision d) {
+    try {
+      Connection c = conn();
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO tier_decisions (job_key, decided_at, json) VALUES (?, ?, ?)")) {
+        ps.setString(1, d.jobKey());
+        ps.setLong(2, d.decidedAt());
+        ps.setString(3, Json.write(d));
+        ps.executeUpdate();
+      }
+      try (PreparedStatement ps = c.prepareStatement("DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
+          + "(SELECT seq FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")) {
+        ps.setString(1, d.jobKey());
+        ps.setString(2, d.jobKey());
+        ps.setInt(3, DECISIONS_PER_JOB);
+        ps.executeUpdate();
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw failed("recording a tier decision of " + d.jobKey(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<TierDecision> decisions(String jobKey, int limit) {
+    try (PreparedStatement ps = conn().prepareStatement(
+        "SELECT json FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT ?")) {
+      ps.setString(1, jobKey);
+      ps.setInt(2, limit);
+      List<TierDecision> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(Json.read(rs.getString(1), TierDecision.class));
+        }
+      }
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      throw failed("reading the tier decisions of " + jobKey, e);
+    }
+  }
+
+  private IllegalStateException failed(String what, Exception e) {
+    closeQuietly();
+    return new IllegalStateException(what + " in the tier store at " + where + " failed: " + e.getMessage(), e);
+  }
+
+  private void closeQuietly() {
+    if (conn != null) {
+      try {
+        conn.close();
+      } catch (SQLException ignored) {
+        // reopened on the next call
+      }
+      conn = null;
+    }
+  }
+
+  @Override
+  public String describe() {
+    return "H2 tier store at " + where;
+  }
+
+  @Override
+  public synchronized void close() {
+    closeQuietly();
+  }
+}

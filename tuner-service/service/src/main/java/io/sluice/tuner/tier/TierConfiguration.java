@@ -1,0 +1,109 @@
+package io.sluice.tuner.tier;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.store.StoreGateway;
+import java.net.URI;
+import java.time.Clock;
+import java.util.EnumMap;
+import java.util.Locale;
+import java.util.Map;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/**
+ * The push-tier beans: the tier store (tables in the history store's H2 database; memory for other stores), the
+ * rule book seeded from {@code sluice.tier.rules}, one metrics source per push tier and the decision service.
+ * Invalid admission limits or initial rules fail start-up naming the value. ({@link TierProperties} is bound by
+ * the application's {@code @ConfigurationPropertiesScan}.)
+ */
+@Configuration(proxyBeanMethods = false)
+class TierConfiguration {
+  private static final Logger LOG = LoggerFactory.getLogger(TierConfiguration.class);
+
+  @Bean(destroyMethod = "close")
+  TierStore tierStore(TunerProperties tuner) {
+    String url = tuner.getStoreUrl();
+    String where = url.replaceAll("(?i)(password|user)=[^;&]*", "$1=***");
+    if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
+      return new H2TierStore(url, where);
+    }
+    LOG.warn("push-tier rules, audit and decisions kept in memory for {} (lost on restart)", where);
+    return new MemoryTierStore();
+  }
+
+  @Bean
+  RuleBook ruleBook(TierStore store, StoreGateway gateway, TierProperties props, Clock clock) {
+    RuleSet seed = props.initialRules();
+    return new RuleBook(new RuleBook.StoreCall() {
+      @Override
+      public <T> T call(String op, java.util.function.Function<TierStore, T> work) {
+        return gateway.call(op, StoreGateway.Budget.READ, (s, l) -> work.apply(store));
+      }
+    }, seed, clock);
+  }
+
+  @Bean
+  TierMetrics tierMetrics(TierProperties props, Clock clock) {
+    Map<Tier, TierMetricsSource> sources = new EnumMap<>(Tier.class);
+    for (Tier t : Tier.values()) {
+      if (!t.isPush()) {
+        continue;
+      }
+      TierProperties.TierSettings s = props.tier(t);
+      ConfiguredTierMetrics conf = new ConfiguredTierMetrics(s.getFreeCapacity().toBytes(),
+          s.getTotalCapacity().toBytes(), s.isHealthy());
+      if (s.getMetricsUrl() == null || s.getMetricsUrl().isBlank()) {
+        sources.put(t, conf);
+      } else {
+        URI uri = URI.create(s.getMetricsUrl().trim());
+        sources.put(t, new PrometheusTierMetrics(uri, new PrometheusTierMetrics.Names(s.getFreeMetric(),
+            s.getTotalMetric(), s.getWorkersMetric(), s.getExcludedMetric()), conf, props.getMetricsMaxAge(),
+            props.getMetricsTimeout(), clock));
+      }
+    }
+    return new TierMetrics(sources);
+  }
+
+  @Bean
+  TierDecider tierDecider(TierProperties props, TierMetrics metrics) {
+    Map<Tier, AdmissionPolicy> policies = new EnumMap<>(Tier.class);
+    for (Tier t : Tier.values()) {
+      if (t.isPush()) {
+        policies.put(t, props.tier(t).admissionPolicy());
+      }
+    }
+    return new TierDecider(new TierDecider.Settings() {
+      @Override
+      public AdmissionPolicy admission(Tier tier) {
+        return policies.get(tier);
+      }
+
+      @Override
+      public TierMetricsSource metrics(Tier tier) {
+        return metrics.source(tier);
+      }
+
+      @Override
+      public OverlaySettings overlay(String cluster) {
+        TierProperties.Cluster c = props.getClusters().get(cluster);
+        return new OverlaySettings(c != null && c.isYarn(), c != null && c.isPushMergeOnEss(),
+            props.getCeleborn().getMasterEndpoints(), props.getCeleborn().getFallbackPolicy(),
+            props.getUniffle().getCoordinatorQuorum());
+      }
+    });
+  }
+
+  @Bean(destroyMethod = "close")
+  TierService tierService(TierProperties props, RuleBook rules, TierDecider decider, StoreGateway gateway,
+      TierStore store, MeterRegistry meters, Clock clock) {
+    return new TierService(props, rules, decider, gateway, store, meters, clock);
+  }
+
+  @Bean(destroyMethod = "close")
+  TierBackground tierBackground(TierProperties props, RuleBook rules, TierMetrics metrics) {
+    return new TierBackground(rules, metrics, props.getMetricsRefresh());
+  }
+}

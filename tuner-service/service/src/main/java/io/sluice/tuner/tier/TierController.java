@@ -1,0 +1,208 @@
+package io.sluice.tuner.tier;
+
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.sluice.model.JobKey;
+import io.swagger.v3.oas.annotations.Operation;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.UUID;
+import org.springframework.http.HttpHeaders;
+import org.springframework.web.bind.annotation.DeleteMapping;
+import org.springframework.web.bind.annotation.GetMapping;
+import org.springframework.web.bind.annotation.PathVariable;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.PutMapping;
+import org.springframework.web.bind.annotation.RequestBody;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RequestMapping;
+import org.springframework.web.bind.annotation.RequestParam;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code /api/v1/tiers}: the push-tier rollout rules and deny list (changes need a bearer token, are audited and
+ * take effect for the next submission), the audit trail, a job's recorded tier decisions, the tiers' capacity as
+ * admission sees it, and a preview of the decision for a job (not recorded).
+ */
+@RestController
+@RequestMapping("/api/v1/tiers")
+class TierController {
+  static final int MAX_LIMIT = 500;
+  private static final Set<String> RULE_FIELDS = Set.of("cluster", "queue", "jobKey", "tier", "percent", "note");
+  private static final Set<String> DENY_FIELDS = Set.of("cluster", "queue", "jobKey", "reason");
+  private static final Set<String> PREVIEW_FIELDS = Set.of("cluster", "queue", "user", "appName", "jobKey", "conf");
+
+  @JsonPropertyOrder({"version", "loaded", "rules", "denies"})
+  record Rules(long version, boolean loaded, List<RolloutRule> rules, List<DenyEntry> denies) {}
+
+  @JsonPropertyOrder({"tier", "freeBytes", "totalBytes", "healthy", "source"})
+  record Capacity(Tier tier, long freeBytes, long totalBytes, boolean healthy, String source) {}
+
+  private final TierService service;
+  private final BearerAuth auth;
+  private final TierMetrics metrics;
+
+  TierController(TierService service, TierProperties props, TierMetrics metrics) {
+    this.service = service;
+    this.auth = new BearerAuth(props.getApiTokens());
+    this.metrics = metrics;
+  }
+
+  @GetMapping("/rules")
+  @Operation(summary = "The rollout rules and deny entries in force")
+  Rules rules() {
+    RuleSet s = service.rules().current();
+    return s == null ? new Rules(0, false, List.of(), List.of()) : new Rules(s.version(), true, s.rules(), s.denies());
+  }
+
+  @PutMapping("/rules/{id}")
+  @Operation(summary = "Create or replace a rollout rule (bearer token; audited; effective for the next submission)")
+  Rules putRule(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+      @PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+    String who = auth.principal(authorization);
+    Map<String, Object> b = body(body, RULE_FIELDS);
+    Tier tier = tier(b.get("tier"));
+    double percent = number("percent", b.get("percent"));
+    RolloutRule rule = new RolloutRule(id, scope(b), tier, percent, text("note", b.get("note")));
+    return view(service.rules().putRule(who, rule));
+  }
+
+  @DeleteMapping("/rules/{id}")
+  @Operation(summary = "Delete a rollout rule (bearer token; audited)")
+  Rules deleteRule(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+      @PathVariable String id) {
+    return view(service.rules().deleteRule(auth.principal(authorization), id));
+  }
+
+  @PutMapping("/denies/{id}")
+  @Operation(summary = "Create or replace a deny entry: matching jobs stay on the ESS (bearer token; audited)")
+  Rules putDeny(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+      @PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+    String who = auth.principal(authorization);
+    Map<String, Object> b = body(body, DENY_FIELDS);
+    return view(service.rules().putDeny(who, new DenyEntry(id, scope(b), text("reason", b.get("reason")))));
+  }
+
+  @DeleteMapping("/denies/{id}")
+  @Operation(summary = "Delete a deny entry (bearer token; audited)")
+  Rules deleteDeny(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
+      @PathVariable String id) {
+    return view(service.rules().deleteDeny(auth.principal(authorization), id));
+  }
+
+  @GetMapping("/audit")
+  @Operation(summary = "Rule changes, newest first: who, when, what, before and after")
+  List<AuditEntry> audit(@RequestParam(defaultValue = "50") int limit) {
+    return service.audit(limit(limit));
+  }
+
+  @GetMapping("/decisions")
+  @Operation(summary = "A job's recorded tier decisions, newest first, with their reasons")
+  List<TierDecision> decisions(@RequestParam String jobKey, @RequestParam(defaultValue = "20") int limit) {
+    if (jobKey.isBlank()) {
+      throw new InvalidTierInput("jobKey", "jobKey must not be blank");
+    }
+    return service.decisions(jobKey.trim(), limit(limit));
+  }
+
+  @GetMapping("/capacity")
+  @Operation(summary = "Each push tier's free capacity and health as admission sees them, and their source")
+  List<Capacity> capacity() {
+    return metrics.all().entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> {
+      TierCapacity c = e.getValue().capacity();
+      return new Capacity(e.getKey(), c.freeBytes(), c.totalBytes(), c.healthy(), c.source());
+    }).toList();
+  }
+
+  @PostMapping("/preview")
+  @Operation(summary = "The tier decision a submission would get now (not recorded): cluster, queue, user, appName "
+      + "or jobKey, conf")
+  TierDecision preview(@RequestBody(required = false) Map<String, Object> body) {
+    Map<String, Object> b = body(body, PREVIEW_FIELDS);
+    String cluster = text("cluster", b.get("cluster"));
+    String queue = text("queue", b.get("queue"));
+    Map<String, String> conf = new TreeMap<>();
+    Object c = b.get("conf");
+    if (c != null) {
+      if (!(c instanceof Map<?, ?> m)) {
+        throw new InvalidTierInput("conf", "conf must be an object of string values");
+      }
+      m.forEach((k, v) -> {
+        if (!(v instanceof String s)) {
+          throw new InvalidTierInput("conf." + k, "conf." + k + " must be a string");
+        }
+        conf.put(String.valueOf(k), s);
+      });
+    }
+    String jobKey = text("jobKey", b.get("jobKey"));
+    if (jobKey.isBlank()) {
+      String app = text("appName", b.get("appName"));
+      if (app.isBlank() && conf.get(JobKey.EXPLICIT_KEY) == null) {
+        throw new InvalidTierInput("jobKey", "give jobKey, or appName (with cluster, queue, user)");
+      }
+      jobKey = JobKey.of(conf.get(JobKey.EXPLICIT_KEY), cluster, queue, text("user", b.get("user")), app);
+    }
+    return service.evaluate(new JobRef(cluster, queue, jobKey), conf, "preview-" + UUID.randomUUID());
+  }
+
+  private static Rules view(RuleSet s) {
+    return new Rules(s.version(), true, s.rules(), s.denies());
+  }
+
+  private static Map<String, Object> body(Map<String, Object> body, Set<String> allowed) {
+    if (body == null) {
+      throw new InvalidTierInput("body", "a JSON object body is required (fields "
+          + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+    }
+    for (String k : body.keySet()) {
+      if (!allowed.contains(k)) {
+        throw new InvalidTierInput(k, "unknown field " + k + " (allowed: "
+            + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
+      }
+    }
+    return new LinkedHashMap<>(body);
+  }
+
+  private static Scope scope(Map<String, Object> b) {
+    return new Scope(text("cluster", b.get("cluster")), text("queue", b.get("queue")),
+        text("jobKey", b.get("jobKey")));
+  }
+
+  private static Tier tier(Object v) {
+    if (!(v instanceof String s) || s.isBlank()) {
+      throw new InvalidTierInput("tier", "tier is required: one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE");
+    }
+    try {
+      return Tier.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
+    } catch (IllegalArgumentException e) {
+      throw new InvalidTierInput("tier", "tier must be one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE, was " + s);
+    }
+  }
+
+  private static double number(String field, Object v) {
+    if (v instanceof Number n) {
+      return n.doubleValue();
+    }
+    throw new InvalidTierInput(field, field + " is required and must be a number (0..100)" + (v == null ? ""
+        : ", was " + v));
+  }
+
+  private static String text(String field, Object v) {
+    if (v == null) {
+      return "";
+    }
+    if (!(v instanceof String s)) {
+      throw new InvalidTierInput(field, field + " must be a string");
+    }
+    return s.trim();
+  }
+
+  private static int limit(int limit) {
+    if (limit < 1 || limit > MAX_LIMIT) {
+      throw new InvalidTierInput("limit", "limit must be in 1.." + MAX_LIMIT + ", was " + limit);
+    }
+    return limit;
+  }
+}

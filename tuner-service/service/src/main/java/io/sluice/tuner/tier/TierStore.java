@@ -1,0 +1,29 @@
+package io.sluice.tuner.tier;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * Where the rollout rules, their audit trail and the tier decisions are kept (the history store's H2 database, or
+ * memory for other stores). Failures surface as runtime exceptions.
+ */
+public interface TierStore extends AutoCloseable {
+  /** The stored rule set, or empty when the store was never seeded. */
+  Optional<RuleSet> load();
+
+  /** Replaces the stored rule set with {@code next} and appends the audit entry, atomically. */
+  void save(RuleSet next, AuditEntry audit);
+
+  /** The newest audit entries first. */
+  List<AuditEntry> audit(int limit);
+
+  void record(TierDecision decision);
+
+  /** The job's newest decisions first. */
+  List<TierDecision> decisions(String jobKey, int limit);
+
+  String describe();
+
+  @Override
+  void close();
+}
