@@ -1,0 +1,38 @@
+package io.sluice.bench.throttlesim.client;
+
+/**
+ * One try of a {@link BlockFetch} on one connection (a OneForOneBlockFetcher run: open-blocks RPC, stream handle, then
+ * every chunk requested at once). Also carries the server's per-request state, since client and server are the same
+ * object graph in the simulation.
+ */
+public final class Attempt {
+  public final BlockFetch fetch;
+  public final Connection conn;
+  public final int blocks;
+  int received;
+  boolean done;
+
+  /** Server side: when the RPC reached the node, when it was served, the admission's pass, whether it ended. */
+  public long arrivedAt = -1;
+  public long servedAt = -1;
+  public Object serverState;
+  public boolean serverFinished;
+
+  Attempt(BlockFetch fetch, Connection conn, int blocks) {
+    this.fetch = fetch;
+    this.conn = conn;
+    this.blocks = blocks;
+  }
+
+  public long blockBytes() {
+    return fetch.blockBytes;
+  }
+
+  public AppRef app() {
+    return fetch.app;
+  }
+
+  public boolean done() {
+    return done;
+  }
+}

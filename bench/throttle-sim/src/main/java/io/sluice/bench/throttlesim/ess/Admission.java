@@ -1,0 +1,70 @@
+package io.sluice.bench.throttlesim.ess;
+
+import io.sluice.bench.throttlesim.client.AppRef;
+
+/**
+ * What stands between a fetch request arriving on a node's event loop and it being served: nothing (the stock ESS,
+ * {@link #STOCK}) or the real ThrottleGate ({@code GateAdmission}). Mirrors the gate's ticket protocol so the node
+ * model drives both the same way.
+ */
+public interface Admission {
+  enum Verdict { ADMIT, HOLD, SLEEP }
+
+  /** One request's handle (the gate's Ticket, or a no-op). */
+  interface Pass {
+    Verdict verdict();
+
+    long sleepMillis();
+
+    void served(int chunks);
+
+    void chunkSent();
+
+    void finished(boolean ok);
+  }
+
+  /** A fetch request for {@code blocks} blocks of {@code app}; on HOLD, {@code proceed} is run once later. */
+  Pass onFetch(AppRef app, int blocks, Runnable proceed);
+
+  /** A shim client announced itself on a new connection. */
+  default void shimHello(AppRef app) {}
+
+  /** The application ended (the cluster manager told the node). */
+  default void appEnded(AppRef app) {}
+
+  /** Tick period in nanoseconds, 0 when no ticks are needed. */
+  default long tickNanos() {
+    return 0;
+  }
+
+  default void tick() {}
+
+  /** Whether the admission itself currently considers the node abnormal (stock: never knows). */
+  default boolean abnormal() {
+    return false;
+  }
+
+  Pass ADMITTED = new Pass() {
+    @Override
+    public Verdict verdict() {
+      return Verdict.ADMIT;
+    }
+
+    @Override
+    public long sleepMillis() {
+      return 0;
+    }
+
+    @Override
+    public void served(int chunks) {}
+
+    @Override
+    public void chunkSent() {}
+
+    @Override
+    public void finished(boolean ok) {}
+  };
+
+  /** The stock ESS: every request is served as it arrives. */
+  Admission STOCK = (app, blocks, proceed) -> ADMITTED;
+}

@@ -1,0 +1,341 @@
+package io.sluice.bench.throttlesim.ess;
+
+import io.sluice.bench.throttlesim.client.AppRef;
+import io.sluice.bench.throttlesim.client.Attempt;
+import io.sluice.bench.throttlesim.client.Connection;
+import io.sluice.bench.throttlesim.client.ShuffleClient;
+import io.sluice.bench.throttlesim.client.ShuffleServer;
+import io.sluice.bench.throttlesim.engine.EventLoop;
+import java.util.ArrayDeque;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * One node's external shuffle service as Spark runs it (DESIGN §6): a few Netty event-loop threads, every connection
+ * pinned to one of them (round robin), each thread working through its arrivals in order. An open-blocks RPC costs a
+ * little CPU and is answered with a stream handle; each chunk is then one {@code sendfile} on the connection's thread
+ * that blocks it for an HDD random read (the block's disk may itself be busy with another thread's read). So a heavy
+ * app's requests occupy threads and everyone pinned to those threads waits. With an {@link Admission} other than
+ * stock, the RPC goes through it: ADMIT serves, HOLD parks (released later by a tick onto the connection's thread),
+ * SLEEP answers with the directive.
+ */
+public final class EssNode implements ShuffleServer {
+  /** Node hardware and service parameters. */
+  public record Params(int threads, int disks, long rpcCpuNanos, HddModel hdd, long observerWindowNanos,
+      int observerSlots, long abnormalNanos, long normalNanos, int minSamples, long idleStopNanos) {
+    public static Params defaults() {
+      return new Params(8, 12, 100_000L, HddModel.defaults(), 30_000_000_000L, 6, 10_000_000_000L, 5_000_000_000L,
+          20, 60_000_000_000L);
+    }
+  }
+
+  private static final int RPC = 0;
+  private static final int SERVE = 1;
+  private static final int CHUNKS = 2;
+
+  private static final class Work {
+    final int kind;
+    final Attempt a;
+    int left;
+
+    Work(int kind, Attempt a, int left) {
+      this.kind = kind;
+      this.a = a;
+      this.left = left;
+    }
+  }
+
+  private final class LoopThread {
+    final ArrayDeque<Work> fifo = new ArrayDeque<>();
+    boolean busy;
+
+    void add(Work w) {
+      fifo.add(w);
+      if (!busy) {
+        runNext();
+      }
+    }
+
+    void runNext() {
+      while (true) {
+        Work w = fifo.peek();
+        if (w == null) {
+          busy = false;
+          return;
+        }
+        busy = true;
+        if (w.kind == RPC || w.kind == SERVE) {
+          fifo.poll();
+          loop.after(params.rpcCpuNanos(), () -> {
+            if (w.kind == RPC) {
+              handleRpc(w.a);
+            } else {
+              serve(w.a);
+            }
+            runNext();
+          });
+          return;
+        }
+        if (!w.a.conn.open() || w.a.serverFinished) {
+          fifo.poll();
+          continue;
+        }
+        Disk d = disks[rnd.nextInt(disks.length)];
+        d.read(params.hdd().sampleNanos(w.a.blockBytes(), rnd), () -> chunkRead(this, w));
+        return;
+      }
+    }
+  }
+
+  private final class Disk {
+    final ArrayDeque<Object[]> waiting = new ArrayDeque<>();
+    boolean busy;
+
+    void read(long nanos, Runnable done) {
+      if (busy) {
+        waiting.add(new Object[] {nanos, done});
+      } else {
+        start(nanos, done);
+      }
+    }
+
+    private void start(long nanos, Runnable done) {
+      busy = true;
+      loop.after(nanos, () -> {
+        busy = false;
+        Object[] next = waiting.poll();
+        if (next != null) {
+          start((Long) next[0], (Runnable) next[1]);
+        }
+        done.run();
+      });
+    }
+  }
+
+  private final int id;
+  private final EventLoop loop;
+  private final ShuffleClient client;
+  private final Admission admission;
+  private final Params params;
+  private final NodeStats stats;
+  private final SplittableRandom rnd;
+  private final LoopThread[] threads;
+  private final Disk[] disks;
+  private final LatencyWindow serviceWindow;
+  private final LatencyWindow nodeWindow;
+  private final long tickPeriod;
+  private final long phase;
+  private final int observerEvery;
+  private int nextThread;
+  private int inFlight;
+  private int heavyInFlight;
+  private long lastActivity;
+  private boolean ticking;
+  private long ticks;
+  private boolean serviceAbnormal;
+  private boolean nodeAbnormal;
+
+  public EssNode(int id, EventLoop loop, ShuffleClient client, Admission admission, Params params, NodeStats stats,
+      long seed) {
+    this.id = id;
+    this.loop = loop;
+    this.client = client;
+    this.admission = admission;
+    this.params = params;
+    this.stats = stats;
+    this.rnd = new SplittableRandom(seed);
+    this.threads = new LoopThread[params.threads()];
+    for (int i = 0; i < threads.length; i++) {
+      threads[i] = new LoopThread();
+    }
+    this.disks = new Disk[params.disks()];
+    for (int i = 0; i < disks.length; i++) {
+      disks[i] = new Disk();
+    }
+    this.serviceWindow = new LatencyWindow(params.observerWindowNanos(), params.observerSlots());
+    this.nodeWindow = new LatencyWindow(params.observerWindowNanos(), params.observerSlots());
+    long gateTick = admission.tickNanos();
+    this.tickPeriod = gateTick > 0 ? gateTick : 1_000_000_000L;
+    this.observerEvery = (int) Math.max(1, 1_000_000_000L / tickPeriod);
+    this.phase = (long) (rnd.nextDouble() * tickPeriod);
+  }
+
+  @Override
+  public int id() {
+    return id;
+  }
+
+  public Admission admission() {
+    return admission;
+  }
+
+  @Override
+  public int accept(Connection c) {
+    if (c.app().shim()) {
+      admission.shimHello(c.app());
+    }
+    return nextThread++ % threads.length;
+  }
+
+  @Override
+  public void openBlocks(Attempt a) {
+    a.arrivedAt = loop.now();
+    inFlight++;
+    if (heavy(a.app())) {
+      heavyInFlight++;
+    }
+    activity();
+    threads[a.conn.thread].add(new Work(RPC, a, 0));
+  }
+
+  @Override
+  public void chunkRequests(Attempt a) {
+    if (a.serverFinished) {
+      return;
+    }
+    threads[a.conn.thread].add(new Work(CHUNKS, a, a.blocks));
+  }
+
+  @Override
+  public void closed(Connection c, List<Attempt> outstanding) {
+    for (Attempt a : outstanding) {
+      if (a.arrivedAt >= 0) {
+        finish(a, false);
+      }
+    }
+  }
+
+  private static boolean heavy(AppRef app) {
+    return "heavy".equals(app.kind());
+  }
+
+  private void handleRpc(Attempt a) {
+    if (!a.conn.open() || a.serverFinished) {
+      finish(a, false);
+      return;
+    }
+    Admission.Pass p = admission.onFetch(a.app(), a.blocks, () -> release(a));
+    a.serverState = p;
+    switch (p.verdict()) {
+      case ADMIT -> serve(a);
+      case HOLD -> stats.requestsHeld++;
+      case SLEEP -> {
+        stats.requestsSlept++;
+        client.rpcFailed(a, p.sleepMillis());
+        finish(a, false);
+      }
+    }
+  }
+
+  /** The gate released a held request: hand it to the connection's event loop. */
+  private void release(Attempt a) {
+    if (a.conn.open() && !a.serverFinished) {
+      threads[a.conn.thread].add(new Work(SERVE, a, 0));
+    }
+  }
+
+  private void serve(Attempt a) {
+    if (!a.conn.open() || a.serverFinished) {
+      finish(a, false);
+      return;
+    }
+    a.servedAt = loop.now();
+    stats.requestsServed++;
+    pass(a).served(a.blocks);
+    client.streamOpened(a);
+  }
+
+  private void chunkRead(LoopThread t, Work w) {
+    Attempt a = w.a;
+    if (a.conn.open() && !a.serverFinished) {
+      pass(a).chunkSent();
+      int prio = Math.min(NodeStats.PRIORITIES - 1, Math.max(0, a.app().priority()));
+      long b = a.blockBytes();
+      stats.bytesServed[prio] += b;
+      stats.chunksServed++;
+      if (heavyInFlight > 0) {
+        stats.bytesWhileContended[prio] += b;
+      }
+      if (nodeAbnormal) {
+        stats.bytesWhileAbnormal[prio] += b;
+      }
+      client.chunkArrived(a);
+      if (--w.left == 0) {
+        t.fifo.poll();
+        finish(a, true);
+      }
+    } else {
+      t.fifo.poll();
+    }
+    t.runNext();
+  }
+
+  private static Admission.Pass pass(Attempt a) {
+    return a.serverState instanceof Admission.Pass p ? p : Admission.ADMITTED;
+  }
+
+  private void finish(Attempt a, boolean ok) {
+    if (a.serverFinished) {
+      return;
+    }
+    a.serverFinished = true;
+    pass(a).finished(ok);
+    inFlight--;
+    if (heavy(a.app())) {
+      heavyInFlight--;
+    }
+    long now = loop.now();
+    lastActivity = now;
+    if (ok) {
+      serviceWindow.record(now, now - a.servedAt);
+      nodeWindow.record(now, now - a.arrivedAt);
+    }
+  }
+
+  private void activity() {
+    lastActivity = loop.now();
+    if (!ticking) {
+      ticking = true;
+      long now = loop.now();
+      long k = (now - phase) / tickPeriod + 1;
+      loop.at(Math.max(now, phase + k * tickPeriod), this::tick);
+    }
+  }
+
+  private void tick() {
+    ticks++;
+    admission.tick();
+    long now = loop.now();
+    stats.gateEpisodes.set(id, admission.abnormal(), now);
+    if (ticks % observerEvery == 0) {
+      observe(now);
+    }
+    if (inFlight == 0 && now - lastActivity > params.idleStopNanos()) {
+      ticking = false;
+      observe(now);
+      return;
+    }
+    loop.after(tickPeriod, this::tick);
+  }
+
+  private void observe(long now) {
+    serviceAbnormal = judge(serviceWindow.p99(now), serviceAbnormal);
+    nodeAbnormal = judge(nodeWindow.p99(now), nodeAbnormal);
+    stats.serviceEpisodes.set(id, serviceAbnormal, now);
+    stats.nodeTimeEpisodes.set(id, nodeAbnormal, now);
+  }
+
+  /** The gate's hysteresis rule applied by the simulation itself, identically in stock and gate runs. */
+  private boolean judge(long[] samplesP99, boolean abnormal) {
+    long n = samplesP99[0];
+    long p99 = samplesP99[1];
+    if (n < params.minSamples()) {
+      return abnormal && inFlight > 0;
+    }
+    return abnormal ? p99 >= params.normalNanos() : p99 >= params.abnormalNanos();
+  }
+
+  public int inFlight() {
+    return inFlight;
+  }
+}

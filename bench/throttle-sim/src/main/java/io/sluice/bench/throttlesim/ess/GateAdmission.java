@@ -1,0 +1,86 @@
+package io.sluice.bench.throttlesim.ess;
+
+import io.sluice.bench.throttlesim.client.AppRef;
+import io.sluice.bench.throttlesim.engine.EventLoop;
+import io.sluice.throttle.gate.Decision;
+import io.sluice.throttle.gate.GateConfig;
+import io.sluice.throttle.gate.NodeState;
+import io.sluice.throttle.gate.PriorityMap;
+import io.sluice.throttle.gate.ThrottleGate;
+import io.sluice.throttle.gate.Ticket;
+
+/**
+ * The shipped {@link ThrottleGate}, one per node, on the simulated clock: the node calls {@code onFetch} when its event
+ * loop handles a fetch RPC and reports served / chunkSent / finished on the ticket; {@link #tick()} is called every
+ * {@code tick.ms} of simulated time like the adapter's scheduler does.
+ */
+public final class GateAdmission implements Admission {
+  private final ThrottleGate gate;
+  private final long tickNanos;
+
+  public GateAdmission(EventLoop loop, GateConfig config, PriorityMap priorities) {
+    this.gate = ThrottleGate.builder().config(config).clock(loop::now).priorities(priorities).build();
+    this.tickNanos = config.nanos(GateConfig.TICK_MS);
+  }
+
+  public ThrottleGate gate() {
+    return gate;
+  }
+
+  @Override
+  public Pass onFetch(AppRef app, int blocks, Runnable proceed) {
+    Ticket t = gate.onFetch(app.appId(), blocks, proceed);
+    return new Pass() {
+      @Override
+      public Verdict verdict() {
+        Decision d = t.decision();
+        return d == Decision.ADMIT ? Verdict.ADMIT : d == Decision.HOLD ? Verdict.HOLD : Verdict.SLEEP;
+      }
+
+      @Override
+      public long sleepMillis() {
+        return t.sleepMillis();
+      }
+
+      @Override
+      public void served(int chunks) {
+        t.served(chunks);
+      }
+
+      @Override
+      public void chunkSent() {
+        t.chunkSent();
+      }
+
+      @Override
+      public void finished(boolean ok) {
+        t.finished(ok);
+      }
+    };
+  }
+
+  @Override
+  public void shimHello(AppRef app) {
+    gate.markShim(app.appId());
+  }
+
+  @Override
+  public void appEnded(AppRef app) {
+    gate.appEnded(app.appId());
+  }
+
+  @Override
+  public long tickNanos() {
+    return tickNanos;
+  }
+
+  @Override
+  public void tick() {
+    gate.tick();
+  }
+
+  @Override
+  public boolean abnormal() {
+    return gate.state() == NodeState.ABNORMAL;
+  }
+}

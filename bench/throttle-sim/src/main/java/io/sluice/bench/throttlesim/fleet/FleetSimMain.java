@@ -1,0 +1,109 @@
+package io.sluice.bench.throttlesim.fleet;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
+import io.sluice.bench.throttlesim.client.ClientConf;
+import io.sluice.bench.throttlesim.ess.EssNode;
+import io.sluice.throttle.gate.GateConfig;
+import java.io.File;
+import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Runs the same seeded fleet workload against the stock ESS and the gate and prints the comparison. */
+@Command(name = "fleet-sim", mixinStandardHelpOptions = true,
+    description = "Discrete-event simulation of a fleet of Spark ESS nodes: stock vs ThrottleGate.")
+public final class FleetSimMain implements Callable<Integer> {
+  @Option(names = "--seed", defaultValue = "42", description = "Workload and service-time seed.")
+  long seed;
+
+  @Option(names = "--nodes", defaultValue = "1000", description = "ESS nodes in the fleet.")
+  int nodes;
+
+  @Option(names = "--arrival-minutes", defaultValue = "30", description = "Steady apps arrive during this long.")
+  double arrivalMinutes;
+
+  @Option(names = "--heavy", defaultValue = "8", description = "Number of noisy heavy low-priority jobs.")
+  int heavy;
+
+  @Option(names = "--scenarios", defaultValue = "stock,gate,gate+shim", split = ",",
+      description = "Which of stock, gate, gate+shim to run (the first is the baseline of the paired ratios).")
+  List<String> scenarios;
+
+  @Option(names = "--shim-every", defaultValue = "2",
+      description = "In gate+shim, every n-th app (by index) runs the client shim.")
+  int shimEvery;
+
+  @Option(names = "--gate", description = "Gate configuration override, e.g. --gate sluice.throttle.hold.maxMs=10000")
+  Map<String, String> gateOverrides = new HashMap<>();
+
+  @Option(names = "--max-sim-hours", defaultValue = "6", description = "Stop a scenario after this simulated time.")
+  double maxSimHours;
+
+  @Option(names = "--out", description = "Directory for results.json and results.md.")
+  File out;
+
+  @Override
+  public Integer call() throws Exception {
+    WorkloadParams d = WorkloadParams.defaults();
+    WorkloadParams.Heavy h = d.heavy();
+    WorkloadParams wp = new WorkloadParams(nodes, arrivalMinutes, d.hotSets(), d.hotSetSize(), d.high(), d.normal(),
+        d.low(), new WorkloadParams.Heavy(heavy, h.spacingSeconds(), h.priority(), h.executorsPerNode(), h.cores(),
+            h.maps(), h.reduces(), h.blockBytes(), h.mapTaskSeconds()));
+    List<AppSpec> specs = Workload.generate(wp, seed);
+    GateConfig gate = GateConfig.fromMap(gateOverrides);
+    System.out.printf("fleet: %d nodes, %d apps (%s), seed %d, gate overrides %s%n", nodes, specs.size(),
+        counts(specs), seed, gateOverrides);
+    List<FleetRun.Result> rs = new ArrayList<>();
+    for (String s : scenarios) {
+      Scenario sc = switch (s.trim()) {
+        case "stock" -> Scenario.stock();
+        case "gate" -> Scenario.gate(gate);
+        case "gate+shim" -> Scenario.gateShim(gate, shimEvery);
+        default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown scenario " + s);
+      };
+      FleetRun.Result r = FleetRun.run(sc, wp, specs, EssNode.Params.defaults(), ClientConf.sparkDefaults(), seed,
+          (long) (maxSimHours * 3600e9));
+      System.out.printf("%s: %d events, simulated %.0f s, wall %.1f s%s%n", sc.name(), r.events(),
+          r.simEndNanos() / 1e9, r.wallMillis() / 1000.0, r.allEnded() ? "" : " (not every app ended)");
+      rs.add(r);
+    }
+    String md = Report.markdown(rs);
+    System.out.println();
+    System.out.println(md);
+    if (out != null) {
+      Files.createDirectories(out.toPath());
+      Files.writeString(out.toPath().resolve("results.md"), md);
+      Map<String, Object> j = new LinkedHashMap<>();
+      j.put("seed", seed);
+      j.put("nodes", nodes);
+      j.put("apps", specs.size());
+      j.put("gateOverrides", gateOverrides);
+      j.put("scenarios", rs.stream().map(Report::json).toList());
+      new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toPath().resolve("results.json")
+          .toFile(), j);
+    }
+    return 0;
+  }
+
+  private static String counts(List<AppSpec> specs) {
+    Map<String, Integer> c = new LinkedHashMap<>();
+    for (String k : Report.KINDS) {
+      c.put(k, 0);
+    }
+    specs.forEach(s -> c.merge(s.kind(), 1, Integer::sum));
+    return c.toString();
+  }
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new FleetSimMain()).execute(args));
+  }
+
+}
