@@ -1,0 +1,297 @@
+package io.sluice.throttle.ess;
+
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicInteger;
+
+import io.netty.channel.Channel;
+import io.sluice.throttle.gate.Decision;
+import io.sluice.throttle.gate.ThrottleGate;
+import io.sluice.throttle.gate.Ticket;
+import io.sluice.throttle.protocol.SluiceDirective;
+import io.sluice.throttle.protocol.SluiceHello;
+import org.apache.spark.network.client.RpcResponseCallback;
+import org.apache.spark.network.client.StreamCallbackWithID;
+import org.apache.spark.network.client.TransportClient;
+import org.apache.spark.network.server.RpcHandler;
+import org.apache.spark.network.server.StreamManager;
+import org.apache.spark.network.shuffle.protocol.BlockTransferMessage;
+import org.apache.spark.network.shuffle.protocol.StreamHandle;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The gate in front of a shuffle service's RPC handler (Spark's {@code ExternalBlockHandler}, or any
+ * {@link RpcHandler}).
+ *
+ * <ul>
+ *   <li>Fetch requests (OpenBlocks, FetchShuffleBlocks, FetchShuffleBlockChunks) go through
+ *       {@link ThrottleGate#onFetch}: ADMIT is served at once; HOLD parks the request and returns (an event-loop
+ *       thread never waits), and the gate's later release runs the delegate on the client channel's event loop;
+ *       SLEEP (only ever decided for shim apps) answers with the directive string.</li>
+ *   <li>Everything else (executor registration, removals, local dirs, push/merge messages, finalisation, ...) goes to
+ *       the delegate untouched and at once.</li>
+ *   <li>A Sluice HELLO (see {@link SluiceHello}) is answered here: the app is marked as a shim app; Spark never sees
+ *       it.</li>
+ * </ul>
+ *
+ * Each served request is followed to its last chunk through {@link TimedStreamManager} (which wraps the delegate's
+ * stream manager): the StreamHandle the delegate answers gives the stream id and chunk count.
+ */
+public final class GatedRpcHandler extends RpcHandler {
+  private static final Logger LOG = LoggerFactory.getLogger(GatedRpcHandler.class);
+
+  private final RpcHandler delegate;
+  private final ThrottleGate gate;
+  private final TimedStreamManager streams;
+  /** Held requests per channel, so a closed connection cancels its own. */
+  private final Map<Channel, Set<Pending>> held = new ConcurrentHashMap<>();
+
+  /**
+   * @param delegate the real handler
+   * @param gate the decision core
+   * @param ioDelayMillis test only: delay per chunk served (emulated slow disk); 0 = off
+   */
+  public GatedRpcHandler(RpcHandler delegate, ThrottleGate gate, long ioDelayMillis) {
+    this.delegate = delegate;
+    this.gate = gate;
+    this.streams = new TimedStreamManager(delegate.getStreamManager(), ioDelayMillis);
+  }
+
+  public ThrottleGate gate() {
+    return gate;
+  }
+
+  /** Requests parked here right now (waiting for the gate's release). */
+  public int parkedRequests() {
+    int n = 0;
+    for (Set<Pending> s : held.values()) {
+      n += s.size();
+    }
+    return n;
+  }
+
+  /** Served streams not yet finished. */
+  public int trackedStreams() {
+    return streams.trackedStreams();
+  }
+
+  @Override
+  public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
+    if (SluiceHello.isHello(message)) {
+      hello(message, callback);
+      return;
+    }
+    FetchRequest fetch = FetchRequest.classify(message);
+    if (fetch == null) {
+      delegate.receive(client, message, callback);
+      return;
+    }
+    Pending pending = new Pending(client, message, callback);
+    Ticket ticket = gate.onFetch(fetch.appId(), fetch.blocks(), pending::release);
+    Decision decision = ticket.decision();
+    if (decision == Decision.ADMIT) {
+      serve(client, message, callback, ticket, false);
+    } else if (decision == Decision.HOLD) {
+      pending.park(ticket);
+    } else {
+      callback.onFailure(new DirectiveFailure(new SluiceDirective(ticket.sleepMillis(), fetch.appId()).format()));
+    }
+  }
+
+  @Override
+  public void receive(TransportClient client, ByteBuffer message) {
+    if (SluiceHello.isHello(message)) {
+      hello(message, null);
+    } else {
+      delegate.receive(client, message);
+    }
+  }
+
+  private void hello(ByteBuffer message, RpcResponseCallback callback) {
+    SluiceHello hello;
+    try {
+      hello = SluiceHello.decode(message);
+    } catch (IllegalArgumentException e) {
+      if (callback != null) {
+        callback.onFailure(e);
+      }
+      return;
+    }
+    gate.markShim(hello.appId());
+    LOG.debug("shim HELLO from app {} executor {} (shim {})", hello.appId(), hello.execId(), hello.shimVersion());
+    if (callback != null) {
+      callback.onSuccess(ByteBuffer.allocate(0));
+    }
+  }
+
+  /** Runs the delegate for a fetch, following the stream it registers. */
+  private void serve(TransportClient client, ByteBuffer message, RpcResponseCallback callback, Ticket ticket,
+      boolean released) {
+    Channel channel = client.getChannel();
+    if (released && !channel.isActive()) {
+      ticket.finished(false);
+      return;
+    }
+    try {
+      delegate.receive(client, message, new StreamFollowingCallback(callback, ticket, channel));
+    } catch (RuntimeException e) {
+      ticket.finished(false);
+      if (!released) {
+        throw e; // Spark's request handler answers it with an RpcFailure, exactly as without the gate
+      }
+      LOG.error("Error while serving a released fetch request", e);
+      callback.onFailure(e);
+    }
+  }
+
+  @Override
+  public StreamManager getStreamManager() {
+    return streams;
+  }
+
+  @Override
+  public StreamCallbackWithID receiveStream(TransportClient client, ByteBuffer messageHeader,
+      RpcResponseCallback callback) {
+    return delegate.receiveStream(client, messageHeader, callback);
+  }
+
+  @Override
+  public MergedBlockMetaReqHandler getMergedBlockMetaReqHandler() {
+    return delegate.getMergedBlockMetaReqHandler();
+  }
+
+  @Override
+  public void channelActive(TransportClient client) {
+    delegate.channelActive(client);
+  }
+
+  @Override
+  public void channelInactive(TransportClient client) {
+    try {
+      Set<Pending> parked = held.remove(client.getChannel());
+      if (parked != null) {
+        for (Pending p : parked) {
+          p.cancel();
+        }
+      }
+    } finally {
+      delegate.channelInactive(client);
+    }
+  }
+
+  @Override
+  public void exceptionCaught(Throwable cause, TransportClient client) {
+    delegate.exceptionCaught(cause, client);
+  }
+
+  /** Answers the StreamHandle to the client after telling the stream manager to follow the stream. */
+  private final class StreamFollowingCallback implements RpcResponseCallback {
+    private final RpcResponseCallback callback;
+    private final Ticket ticket;
+    private final Channel channel;
+
+    StreamFollowingCallback(RpcResponseCallback callback, Ticket ticket, Channel channel) {
+      this.callback = callback;
+      this.ticket = ticket;
+      this.channel = channel;
+    }
+
+    @Override
+    public void onSuccess(ByteBuffer response) {
+      StreamHandle handle = null;
+      try {
+        if (BlockTransferMessage.Decoder.fromByteBuffer(response.duplicate()) instanceof StreamHandle h) {
+          handle = h;
+        }
+      } catch (RuntimeException e) {
+        handle = null;
+      }
+      if (handle == null) {
+        ticket.finished(true); // nothing streamed: the answer itself was the work
+      } else {
+        ticket.served(handle.numChunks);
+        streams.track(handle.streamId, handle.numChunks, channel, ticket);
+      }
+      callback.onSuccess(response);
+    }
+
+    @Override
+    public void onFailure(Throwable e) {
+      ticket.finished(false);
+      callback.onFailure(e);
+    }
+  }
+
+  /**
+   * A held fetch. The gate's release ({@link #release}, from its tick thread) and the hand-over of the ticket
+   * ({@link #park}, on the receiving thread) can come in either order: whichever comes second dispatches the request
+   * to the channel's event loop.
+   */
+  private final class Pending {
+    private static final int PARKED = 1;
+    private static final int RELEASED = 2;
+
+    private final TransportClient client;
+    private final RpcResponseCallback callback;
+    private final AtomicInteger state = new AtomicInteger();
+    private ByteBuffer message;
+    private Ticket ticket;
+
+    Pending(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
+      this.client = client;
+      this.message = message;
+      this.callback = callback;
+    }
+
+    /** The gate held it: keep a copy of the body (Spark releases the request's buffer when receive returns). */
+    void park(Ticket heldTicket) {
+      ByteBuffer copy = ByteBuffer.allocate(message.remaining());
+      copy.put(message.duplicate()).flip();
+      message = copy;
+      ticket = heldTicket;
+      held.compute(client.getChannel(), (c, s) -> {
+        Set<Pending> set = s != null ? s : ConcurrentHashMap.newKeySet();
+        set.add(this);
+        return set;
+      });
+      if (!client.getChannel().isActive()) {
+        cancel(); // closed before we parked: channelInactive may already have run
+      }
+      if (state.getAndAdd(PARKED) == RELEASED) {
+        dispatch();
+      }
+    }
+
+    /** The gate's {@code proceed}: cheap, hands the work to the channel's event loop. */
+    void release() {
+      if (state.getAndAdd(RELEASED) == PARKED) {
+        dispatch();
+      }
+    }
+
+    void cancel() {
+      forget();
+      ticket.finished(false); // the gate drops it if still held; idempotent otherwise
+    }
+
+    private void forget() {
+      held.computeIfPresent(client.getChannel(), (c, s) -> {
+        s.remove(this);
+        return s.isEmpty() ? null : s;
+      });
+    }
+
+    private void dispatch() {
+      forget();
+      try {
+        client.getChannel().eventLoop().execute(() -> serve(client, message, callback, ticket, true));
+      } catch (RejectedExecutionException e) {
+        ticket.finished(false); // the server is shutting down
+      }
+    }
+  }
+}
