@@ -190,6 +190,9 @@ public final class ThrottleGate {
   /**
    * A fetch request of {@code blocks} blocks from {@code appId} arrived. Never blocks. For HOLD the gate keeps
    * {@code proceed} and runs it exactly once from a later {@link #tick()} (unless the ticket is finished first).
+   * Note: a concurrent tick may run {@code proceed} before this method has returned the ticket to the caller, so
+   * {@code proceed} should hand the work to the caller's own thread (a channel's event loop) rather than use the
+   * ticket directly.
    */
   public Ticket onFetch(String appId, int blocks, Runnable proceed) {
     Objects.requireNonNull(appId, "appId");
