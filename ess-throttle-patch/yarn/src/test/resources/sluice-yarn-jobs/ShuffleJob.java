@@ -1,0 +1,64 @@
+package io.sluice.testing.yarn.jobs;
+
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.stream.IntStream;
+
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.java.JavaSparkContext;
+import scala.Tuple2;
+
+/**
+ * A Spark job with one shuffle whose result is known: {@code rows} numbers spread over {@code partitions} map tasks,
+ * counted per key ({@code key = n % keys}) into {@code partitions} reduce tasks. It checks its own answer and fails the
+ * application (exception from main) when it is wrong, so a SUCCEEDED application means the shuffle read every block.
+ *
+ * Compiled at test time against the pyspark distribution's jars by {@code io.sluice.testing.yarn.JobJar} (this file is
+ * a test resource, not part of the test classpath). Usage: ShuffleJob ROWS KEYS PARTITIONS
+ */
+public final class ShuffleJob {
+  public static void main(String[] args) {
+    long rows = Long.parseLong(args[0]);
+    int keys = Integer.parseInt(args[1]);
+    int partitions = Integer.parseInt(args[2]);
+    try (JavaSparkContext sc = new JavaSparkContext(new SparkConf())) {
+      List<Integer> slices = new ArrayList<>();
+      IntStream.range(0, partitions).forEach(slices::add);
+      List<Tuple2<Integer, Long>> counts = sc.parallelize(slices, partitions)
+          .flatMapToPair(slice -> numbers(slice, partitions, rows, keys))
+          .reduceByKey(Long::sum, partitions)
+          .collect();
+      long total = 0;
+      for (Tuple2<Integer, Long> kv : counts) {
+        long expected = rows / keys + (kv._1() < rows % keys ? 1 : 0);
+        if (kv._2() != expected) {
+          throw new IllegalStateException("key " + kv._1() + ": counted " + kv._2() + ", expected " + expected);
+        }
+        total += kv._2();
+      }
+      if (counts.size() != Math.min(keys, rows) || total != rows) {
+        throw new IllegalStateException("keys=" + counts.size() + " total=" + total + ", expected " + keys + "/" + rows);
+      }
+      System.out.println("SLUICE_YARN_JOB keys=" + counts.size() + " total=" + total);
+    }
+  }
+
+  private static Iterator<Tuple2<Integer, Long>> numbers(int slice, int slices, long rows, int keys) {
+    return new Iterator<>() {
+      long n = slice;
+
+      @Override
+      public boolean hasNext() {
+        return n < rows;
+      }
+
+      @Override
+      public Tuple2<Integer, Long> next() {
+        Tuple2<Integer, Long> t = new Tuple2<>((int) (n % keys), 1L);
+        n += slices;
+        return t;
+      }
+    };
+  }
+}
