@@ -3,6 +3,7 @@ package io.sluice.fallback;
 import io.sluice.fallback.choice.Decision;
 import io.sluice.fallback.choice.TierChooser;
 import io.sluice.fallback.conf.TierKeys;
+import io.sluice.submit.TierMarkers;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.spark.ShuffleDependency;
@@ -75,7 +76,7 @@ public final class SluiceShuffleManager implements ShuffleManager {
     d.confEntries(ms).forEach(conf::set);
     this.decision = d;
     this.chosen = m;
-    String line = d.summary() + " decisionMs=" + ms + " admission=\"" + conf.get(TierKeys.TIER_REASON, "-") + "\"";
+    String line = d.summary() + " decisionMs=" + ms + " admission=\"" + conf.get(TierMarkers.REASON, "-") + "\"";
     if (d.fellBack()) {
       LOG.warn(line);
     } else {
@@ -158,10 +159,10 @@ public final class SluiceShuffleManager implements ShuffleManager {
 
   private synchronized ShuffleManager tierManager() {
     if (tier == null) {
-      String cls = conf.get(TierKeys.TIER_SHUFFLE_MANAGER, "").trim();
+      String cls = conf.get(TierMarkers.SHUFFLE_MANAGER, "").trim();
       if (cls.isEmpty()) {
         throw new IllegalStateException("a push-tier shuffle handle reached this executor but "
-            + TierKeys.TIER_SHUFFLE_MANAGER + " is not set");
+            + TierMarkers.SHUFFLE_MANAGER + " is not set");
       }
       try {
         tier = ShuffleManagers.create(cls, conf, false);

@@ -23,7 +23,7 @@ class SluiceShuffleManagerTest {
         .set("spark.app.id", "app-test")
         .set("spark.master", "local[1]")
         .set("spark.shuffle.manager", SluiceShuffleManager.class.getName())
-        .set("spark.sluice.tier", "celeborn")
+        .set("spark.sluice.tier", "CELEBORN")
         .set("spark.sluice.tier.shuffleManager", CELEBORN)
         .set("spark.celeborn.master.endpoints", masters);
   }
@@ -35,7 +35,7 @@ class SluiceShuffleManagerTest {
     try {
       assertThat(m.decision().outcome()).isEqualTo(Tier.ESS);
       assertThat(conf.get("spark.shuffle.manager")).isEqualTo(SORT);
-      assertThat(conf.get("spark.sluice.tier.outcome")).isEqualTo("ess");
+      assertThat(conf.get("spark.sluice.tier.outcome")).isEqualTo("ESS");
       assertThat(conf.get("spark.sluice.tier.fallbackReason")).isEqualTo("TIER_UNHEALTHY");
       assertThat(conf.get("spark.sluice.tier.fallbackDetail")).contains("connection refused");
       assertThat(Long.parseLong(conf.get("spark.sluice.tier.decisionMs"))).isNotNegative();
@@ -55,7 +55,7 @@ class SluiceShuffleManagerTest {
       try {
         assertThat(m.decision().outcome()).isEqualTo(Tier.CELEBORN);
         assertThat(conf.get("spark.shuffle.manager")).isEqualTo(CELEBORN);
-        assertThat(conf.get("spark.sluice.tier.outcome")).isEqualTo("celeborn");
+        assertThat(conf.get("spark.sluice.tier.outcome")).isEqualTo("CELEBORN");
         assertThat(conf.contains("spark.sluice.tier.fallbackReason")).isFalse();
       } finally {
         m.stop();
@@ -94,7 +94,7 @@ class SluiceShuffleManagerTest {
 
   @Test
   void anExecutorWithoutTheDriversChoiceNeverDecidesItself() throws Exception {
-    SparkConf conf = new SparkConf(false).set("spark.sluice.tier", "celeborn");
+    SparkConf conf = new SparkConf(false).set("spark.sluice.tier", "CELEBORN");
     SluiceShuffleManager m = new SluiceShuffleManager(conf, false);
     assertThat(m.decision()).isNull();
     assertThat(conf.contains("spark.sluice.tier.outcome")).isFalse();

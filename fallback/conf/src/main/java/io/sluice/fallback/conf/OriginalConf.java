@@ -95,7 +95,7 @@ public final class OriginalConf {
 
   /**
    * The conf for sluice-submit's one re-run after a failure in a push tier: the user's original conf plus
-   * {@value TierKeys#OUTCOME}={@code ess}, {@value TierKeys#FALLBACK_REASON}={@code RERUN_AFTER_TIER_FAILURE} and
+   * {@value TierKeys#OUTCOME}={@code ESS}, {@value TierKeys#FALLBACK_REASON}={@code RERUN_AFTER_TIER_FAILURE} and
    * {@value TierKeys#FALLBACK_DETAIL}={@code detail}, so the re-run reports why it ran on the ESS.
    */
   public static Map<String, String> forRerun(Map<String, String> launched, Markers markers, String detail) {

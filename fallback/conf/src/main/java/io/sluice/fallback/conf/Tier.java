@@ -3,31 +3,28 @@ package io.sluice.fallback.conf;
 import java.util.Locale;
 import java.util.Optional;
 
-/** The shuffle tiers a job can be routed to; {@link #wireName()} is the value of {@code spark.sluice.tier}. */
+/**
+ * The shuffle tiers a job can be routed to. {@link #wireName()} (the constant's name, as tuner-service's own tier
+ * enum writes it) is the value of {@code spark.sluice.tier} and of {@code spark.sluice.tier.outcome}.
+ */
 public enum Tier {
-  ESS("ess"),
-  SPARK_PUSH("spark-push"),
-  CELEBORN("celeborn"),
-  UNIFFLE("uniffle");
-
-  private final String wireName;
-
-  Tier(String wireName) {
-    this.wireName = wireName;
-  }
+  ESS,
+  SPARK_PUSH,
+  CELEBORN,
+  UNIFFLE;
 
   public String wireName() {
-    return wireName;
+    return name();
   }
 
-  /** The tier named {@code name} (trimmed, case-insensitive), or empty if it is not one of ours. */
+  /** The tier named {@code name} (trimmed, case-insensitive, {@code -} for {@code _}), or empty if unknown. */
   public static Optional<Tier> parse(String name) {
     if (name == null) {
       return Optional.empty();
     }
-    String n = name.trim().toLowerCase(Locale.ROOT);
+    String n = name.trim().toUpperCase(Locale.ROOT).replace('-', '_');
     for (Tier t : values()) {
-      if (t.wireName.equals(n)) {
+      if (t.name().equals(n)) {
         return Optional.of(t);
       }
     }

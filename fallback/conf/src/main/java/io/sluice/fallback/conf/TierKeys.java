@@ -1,15 +1,13 @@
 package io.sluice.fallback.conf;
 
 /**
- * Every conf key the fallback reads or writes, declared once with its default and meaning.
+ * The conf keys the fallback declares, with default and meaning. The markers tuner-service writes
+ * ({@code spark.sluice.tier} = a {@link Tier} name, {@code spark.sluice.tier.reason},
+ * {@code spark.sluice.tier.shuffleManager} = the tier's own ShuffleManager class) are declared in
+ * {@code io.sluice.submit.TierMarkers} (tuner-service/client) and read from there by the manager.
  *
- * <p>Inputs (set by the tier overlay that sluice-submit / the Kyuubi advisor append):
+ * <p>Inputs:
  * <ul>
- *   <li>{@value #TIER} — the push tier the job was admitted to: {@code celeborn}, {@code uniffle},
- *       {@code spark-push}, or {@code ess} / absent for none.</li>
- *   <li>{@value #TIER_REASON} — why it was admitted (echoed in logs only).</li>
- *   <li>{@value #TIER_SHUFFLE_MANAGER} — the tier's own ShuffleManager class, e.g.
- *       {@code org.apache.spark.shuffle.celeborn.SparkShuffleManager}; not needed for {@code spark-push}.</li>
  *   <li>{@value #HEALTH_TIMEOUT_MS} — how long the driver waits for the tier's health check, milliseconds
  *       (default {@value #DEFAULT_HEALTH_TIMEOUT_MS}); bounds the time a fallback can add to a job.</li>
  * </ul>
@@ -18,7 +16,7 @@ package io.sluice.fallback.conf;
  * <ul>
  *   <li>{@value #SHUFFLE_MANAGER} — replaced by the chosen manager's class: executors instantiate exactly what the
  *       driver chose and never decide themselves (the ESS sees that class at executor registration).</li>
- *   <li>{@value #OUTCOME} — the tier that really runs the shuffles ({@code ess} after a fallback).</li>
+ *   <li>{@value #OUTCOME} — the {@link Tier} that really runs the shuffles ({@code ESS} after a fallback).</li>
  *   <li>{@value #FALLBACK_REASON} — a {@link FallbackReason} code; absent when the
  *       requested tier runs or none was requested.</li>
  *   <li>{@value #FALLBACK_DETAIL} — the same in words (which endpoint refused, which attempt, …).</li>
@@ -26,11 +24,6 @@ package io.sluice.fallback.conf;
  * </ul>
  */
 public final class TierKeys {
-  // TODO(tier): replace with the constants of io.sluice.submit in tuner-service/client once they land.
-  public static final String TIER = "spark.sluice.tier";
-  public static final String TIER_REASON = "spark.sluice.tier.reason";
-
-  public static final String TIER_SHUFFLE_MANAGER = "spark.sluice.tier.shuffleManager";
   public static final String HEALTH_TIMEOUT_MS = "spark.sluice.tier.healthCheck.timeoutMs";
   public static final long DEFAULT_HEALTH_TIMEOUT_MS = 1000;
 

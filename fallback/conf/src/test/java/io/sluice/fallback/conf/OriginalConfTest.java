@@ -28,12 +28,12 @@ class OriginalConfTest {
         "spark.app.name", "nightly",
         "spark.sql.shuffle.partitions", "400",
         "spark.shuffle.manager", "io.sluice.fallback.SluiceShuffleManager",
-        "spark.sluice.tier", "celeborn",
+        "spark.sluice.tier", "CELEBORN",
         "spark.celeborn.master.endpoints", "m1:9097",
         "spark.executor.memory", "4g",
         "spark.sluice.submission.id", "s-42",
         "spark.sluice.injected.spark.shuffle.manager", "io.sluice.fallback.SluiceShuffleManager",
-        "spark.sluice.injected.spark.sluice.tier", "celeborn",
+        "spark.sluice.injected.spark.sluice.tier", "CELEBORN",
         "spark.sluice.injected.spark.celeborn.master.endpoints", "m1:9097",
         "spark.sluice.injected.spark.executor.memory", "4g",
         "spark.sluice.original.spark.executor.memory", "2g");
@@ -99,7 +99,7 @@ class OriginalConfTest {
         Map.entry("spark.sql.shuffle.partitions", "400"),
         Map.entry("spark.executor.memory", "2g"),
         Map.entry("spark.sluice.submission.id", "s-42"),
-        Map.entry("spark.sluice.tier.outcome", "ess"),
+        Map.entry("spark.sluice.tier.outcome", "ESS"),
         Map.entry("spark.sluice.tier.fallbackReason", "RERUN_AFTER_TIER_FAILURE"),
         Map.entry("spark.sluice.tier.fallbackDetail", "exit 1 in celeborn"));
   }
@@ -113,10 +113,11 @@ class OriginalConfTest {
   @Test
   void tierNamesParseCaseInsensitivelyAndUnknownOnesAreEmpty() {
     assertThat(Tier.parse(" Celeborn ")).contains(Tier.CELEBORN);
+    assertThat(Tier.parse("SPARK_PUSH")).contains(Tier.SPARK_PUSH);
     assertThat(Tier.parse("spark-push")).contains(Tier.SPARK_PUSH);
     assertThat(Tier.parse("riffle")).isEmpty();
     assertThat(Tier.parse(null)).isEmpty();
     assertThat(List.of(Tier.values()).stream().map(Tier::wireName))
-        .containsExactly("ess", "spark-push", "celeborn", "uniffle");
+        .containsExactly("ESS", "SPARK_PUSH", "CELEBORN", "UNIFFLE");
   }
 }

@@ -3,6 +3,7 @@ package io.sluice.fallback.choice;
 import io.sluice.fallback.conf.FallbackReason;
 import io.sluice.fallback.conf.Tier;
 import io.sluice.fallback.conf.TierKeys;
+import io.sluice.submit.TierMarkers;
 import io.sluice.fallback.health.Health;
 import io.sluice.fallback.health.TierHealthCheck;
 import java.time.Duration;
@@ -16,7 +17,7 @@ import java.util.stream.Collectors;
  * The once-per-application-attempt choice, cheapest test first; never throws: whatever is missing or malformed ends
  * in native sort shuffle + ESS with the reason. In order:
  * <ol>
- *   <li>no tier requested, or {@code ess} → ESS, no fallback;</li>
+ *   <li>no tier requested ({@value TierMarkers#TIER}), or {@code ESS} → ESS, no fallback;</li>
  *   <li>an unknown tier name → ESS, {@link FallbackReason#UNKNOWN_TIER};</li>
  *   <li>{@value TierKeys#YARN_ATTEMPT_ID} above 1 → ESS, {@link FallbackReason#LATER_ATTEMPT} (malformed:
  *       {@link FallbackReason#BAD_CONF});</li>
@@ -26,7 +27,7 @@ import java.util.stream.Collectors;
  *   <li>the tier's health check within {@value TierKeys#HEALTH_TIMEOUT_MS} → healthy: the tier; otherwise
  *       {@link FallbackReason#TIER_UNHEALTHY} ({@link FallbackReason#BAD_CONF} if its endpoints are malformed).</li>
  * </ol>
- * A {@code spark-push} fallback also switches {@value TierKeys#PUSH_ENABLED} off.
+ * A {@code SPARK_PUSH} fallback also switches {@value TierKeys#PUSH_ENABLED} off.
  */
 public final class TierChooser {
   private final Function<Tier, TierHealthCheck> healthChecks;
@@ -47,7 +48,7 @@ public final class TierChooser {
   }
 
   public Decision choose(Map<String, String> conf) {
-    String requested = conf.get(TierKeys.TIER);
+    String requested = conf.get(TierMarkers.TIER);
     if (requested == null || requested.isBlank()) {
       return new Decision(requested, Tier.ESS, TierKeys.SORT_SHUFFLE_MANAGER, null, "", false);
     }
@@ -80,10 +81,10 @@ public final class TierChooser {
       }
     }
 
-    String manager = push ? TierKeys.SORT_SHUFFLE_MANAGER : trimToNull(conf.get(TierKeys.TIER_SHUFFLE_MANAGER));
+    String manager = push ? TierKeys.SORT_SHUFFLE_MANAGER : trimToNull(conf.get(TierMarkers.SHUFFLE_MANAGER));
     if (manager == null) {
       return Decision.fallback(requested, FallbackReason.NO_TIER_MANAGER,
-          TierKeys.TIER_SHUFFLE_MANAGER + " is not set", false);
+          TierMarkers.SHUFFLE_MANAGER + " is not set", false);
     }
     String problem = managerProblem.apply(manager);
     if (problem != null) {

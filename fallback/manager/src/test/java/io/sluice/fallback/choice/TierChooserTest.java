@@ -38,7 +38,7 @@ class TierChooserTest {
 
   private Map<String, String> celeborn(String endpoints) {
     Map<String, String> m = new HashMap<>();
-    m.put("spark.sluice.tier", "celeborn");
+    m.put("spark.sluice.tier", "CELEBORN");
     m.put("spark.sluice.tier.shuffleManager", CELEBORN);
     m.put("spark.celeborn.master.endpoints", endpoints);
     m.put("spark.sluice.tier.healthCheck.timeoutMs", "5000");
@@ -54,11 +54,17 @@ class TierChooserTest {
   }
 
   @Test
+  void tierValuesAreTheOnesTunerServiceWrites() {
+    assertThat(Tier.ESS.wireName()).isEqualTo(io.sluice.submit.TierMarkers.ESS);
+    assertThat(Tier.parse("spark-push")).contains(Tier.SPARK_PUSH);
+  }
+
+  @Test
   void firstAttemptWithAHealthyTierRunsTheTier() {
     Map<String, String> conf = celeborn(dead() + "," + healthy());
     conf.put("spark.yarn.app.attemptId", "1");
     assertThat(CHOOSER.choose(conf))
-        .isEqualTo(new Decision("celeborn", Tier.CELEBORN, CELEBORN, null, "", false));
+        .isEqualTo(new Decision("CELEBORN", Tier.CELEBORN, CELEBORN, null, "", false));
   }
 
   @Test
@@ -80,7 +86,7 @@ class TierChooserTest {
   void aLaterAttemptRunsOnSortAndEssEvenWhenTheTierIsHealthy() {
     Map<String, String> conf = celeborn(healthy());
     conf.put("spark.yarn.app.attemptId", "2");
-    assertThat(CHOOSER.choose(conf)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT, FallbackReason.LATER_ATTEMPT,
+    assertThat(CHOOSER.choose(conf)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT, FallbackReason.LATER_ATTEMPT,
         "application attempt 2: the push tier is only tried on attempt 1", false));
   }
 
@@ -90,6 +96,7 @@ class TierChooserTest {
     assertThat(CHOOSER.choose(Map.of("spark.sluice.tier", " ")).fellBack()).isFalse();
     assertThat(CHOOSER.choose(Map.of("spark.sluice.tier", "ESS")))
         .isEqualTo(new Decision("ESS", Tier.ESS, SORT, null, "", false));
+    assertThat(CHOOSER.choose(Map.of("spark.sluice.tier", "ess")).fellBack()).isFalse();
   }
 
   @Test
@@ -97,11 +104,11 @@ class TierChooserTest {
     Map<String, String> unknown = celeborn(healthy());
     unknown.put("spark.sluice.tier", "riffle");
     assertThat(CHOOSER.choose(unknown)).isEqualTo(new Decision("riffle", Tier.ESS, SORT, FallbackReason.UNKNOWN_TIER,
-        "unknown tier 'riffle' (known: ess, spark-push, celeborn, uniffle)", false));
+        "unknown tier 'riffle' (known: ESS, SPARK_PUSH, CELEBORN, UNIFFLE)", false));
 
     Map<String, String> noManager = celeborn(healthy());
     noManager.remove("spark.sluice.tier.shuffleManager");
-    assertThat(CHOOSER.choose(noManager)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(noManager)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT,
         FallbackReason.NO_TIER_MANAGER, "spark.sluice.tier.shuffleManager is not set", false));
 
     Map<String, String> missingClass = celeborn(healthy());
@@ -112,27 +119,27 @@ class TierChooserTest {
 
     Map<String, String> notAManager = celeborn(healthy());
     notAManager.put("spark.sluice.tier.shuffleManager", "java.lang.String");
-    assertThat(CHOOSER.choose(notAManager)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(notAManager)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT,
         FallbackReason.TIER_MANAGER_UNLOADABLE,
         "java.lang.String: not a org.apache.spark.shuffle.ShuffleManager", false));
 
     Map<String, String> badEndpoints = celeborn("m1:port");
-    assertThat(CHOOSER.choose(badEndpoints)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(badEndpoints)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT,
         FallbackReason.BAD_CONF, "spark.celeborn.master.endpoints: bad port in endpoint 'm1:port'", false));
 
     Map<String, String> noEndpoints = celeborn(healthy());
     noEndpoints.remove("spark.celeborn.master.endpoints");
-    assertThat(CHOOSER.choose(noEndpoints)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(noEndpoints)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT,
         FallbackReason.BAD_CONF, "spark.celeborn.master.endpoints: no endpoint in ''", false));
 
     Map<String, String> badAttempt = celeborn(healthy());
     badAttempt.put("spark.yarn.app.attemptId", "appattempt_x");
-    assertThat(CHOOSER.choose(badAttempt)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(badAttempt)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT,
         FallbackReason.BAD_CONF, "spark.yarn.app.attemptId='appattempt_x' is not an attempt number", false));
 
     Map<String, String> badTimeout = celeborn(healthy());
     badTimeout.put("spark.sluice.tier.healthCheck.timeoutMs", "1s");
-    assertThat(CHOOSER.choose(badTimeout)).isEqualTo(new Decision("celeborn", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(badTimeout)).isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT,
         FallbackReason.BAD_CONF, "spark.sluice.tier.healthCheck.timeoutMs='1s' is not a positive number of "
         + "milliseconds", false));
   }
@@ -140,7 +147,7 @@ class TierChooserTest {
   @Test
   void uniffleIsCheckedOnItsCoordinatorQuorum() {
     Map<String, String> conf = new HashMap<>();
-    conf.put("spark.sluice.tier", "uniffle");
+    conf.put("spark.sluice.tier", "UNIFFLE");
     conf.put("spark.sluice.tier.shuffleManager", SORT); // stands in for Uniffle's manager: the class only has to load
     conf.put("spark.rss.coordinator.quorum", dead() + "," + healthy());
     assertThat(CHOOSER.choose(conf).outcome()).isEqualTo(Tier.UNIFFLE);
@@ -152,9 +159,9 @@ class TierChooserTest {
 
   @Test
   void sparkPushRunsOnYarnWithTheEssAndSwitchesPushOffWhenItFallsBack() {
-    Map<String, String> conf = new HashMap<>(Map.of("spark.sluice.tier", "spark-push", "spark.master", "yarn",
+    Map<String, String> conf = new HashMap<>(Map.of("spark.sluice.tier", "SPARK_PUSH", "spark.master", "yarn",
         "spark.shuffle.service.enabled", "true", "spark.shuffle.push.enabled", "true"));
-    assertThat(CHOOSER.choose(conf)).isEqualTo(new Decision("spark-push", Tier.SPARK_PUSH, SORT, null, "", false));
+    assertThat(CHOOSER.choose(conf)).isEqualTo(new Decision("SPARK_PUSH", Tier.SPARK_PUSH, SORT, null, "", false));
 
     conf.put("spark.yarn.app.attemptId", "2");
     Decision later = CHOOSER.choose(conf);
@@ -164,7 +171,7 @@ class TierChooserTest {
     Map<String, String> standalone = new HashMap<>(conf);
     standalone.remove("spark.yarn.app.attemptId");
     standalone.put("spark.master", "spark://127.0.0.1:7077");
-    assertThat(CHOOSER.choose(standalone)).isEqualTo(new Decision("spark-push", Tier.ESS, SORT,
+    assertThat(CHOOSER.choose(standalone)).isEqualTo(new Decision("SPARK_PUSH", Tier.ESS, SORT,
         FallbackReason.TIER_UNHEALTHY, "Spark push-based shuffle needs YARN and the ESS (spark.master="
         + "spark://127.0.0.1:7077, spark.shuffle.service.enabled=true)", true));
   }
@@ -174,19 +181,19 @@ class TierChooserTest {
     Decision fallback = CHOOSER.choose(celeborn(dead()));
     Map<String, String> expected = new LinkedHashMap<>();
     expected.put("spark.shuffle.manager", SORT);
-    expected.put("spark.sluice.tier.outcome", "ess");
+    expected.put("spark.sluice.tier.outcome", "ESS");
     expected.put("spark.sluice.tier.fallbackReason", "TIER_UNHEALTHY");
     expected.put("spark.sluice.tier.fallbackDetail", fallback.detail());
     expected.put("spark.sluice.tier.decisionMs", "7");
     assertThat(fallback.confEntries(7)).containsExactlyEntriesOf(expected);
 
-    Decision push = new Decision("spark-push", Tier.ESS, SORT, FallbackReason.LATER_ATTEMPT, "a2", true);
+    Decision push = new Decision("SPARK_PUSH", Tier.ESS, SORT, FallbackReason.LATER_ATTEMPT, "a2", true);
     assertThat(push.confEntries(0)).containsEntry("spark.shuffle.push.enabled", "false");
 
     Decision tier = CHOOSER.choose(celeborn(healthy()));
     assertThat(tier.confEntries(3)).containsExactly(Map.entry("spark.shuffle.manager", CELEBORN),
-        Map.entry("spark.sluice.tier.outcome", "celeborn"), Map.entry("spark.sluice.tier.decisionMs", "3"));
-    assertThat(tier.summary()).isEqualTo("SLUICE_TIER_OUTCOME requested=celeborn outcome=celeborn shuffleManager="
+        Map.entry("spark.sluice.tier.outcome", "CELEBORN"), Map.entry("spark.sluice.tier.decisionMs", "3"));
+    assertThat(tier.summary()).isEqualTo("SLUICE_TIER_OUTCOME requested=CELEBORN outcome=CELEBORN shuffleManager="
         + CELEBORN);
   }
 }
