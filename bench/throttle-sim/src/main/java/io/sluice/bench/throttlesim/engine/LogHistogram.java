@@ -34,7 +34,7 @@ public final class LogHistogram {
     if (v < min) {
       return 0;
     }
-    int b = (int) (Math.log(v / min) / logG);
+    int b = (int) (Math.log(v / min) / logG + 1e-9);
     return Math.min(b, counts.length - 1);
   }
 
@@ -85,9 +85,9 @@ public final class LogHistogram {
         seen += h.counts[i];
       }
       if (seen >= rank) {
-        return (long) (first.min * Math.exp(first.logG * (i + 1)));
+        return Math.round(first.min * Math.exp(first.logG * (i + 1)));
       }
     }
-    return (long) (first.min * Math.exp(first.logG * first.counts.length));
+    return Math.round(first.min * Math.exp(first.logG * first.counts.length));
   }
 }

@@ -30,8 +30,23 @@ public final class FleetSimMain implements Callable<Integer> {
   @Option(names = "--arrival-minutes", defaultValue = "30", description = "Steady apps arrive during this long.")
   double arrivalMinutes;
 
-  @Option(names = "--heavy", defaultValue = "8", description = "Number of noisy heavy low-priority jobs.")
-  int heavy;
+  @Option(names = "--heavy", description = "Number of noisy heavy low-priority jobs (default: the workload's).")
+  Integer heavy;
+
+  @Option(names = "--heavy-maps", description = "Maps (and so blocks per reducer) of each heavy job.")
+  Integer heavyMaps;
+
+  @Option(names = "--heavy-reduces", description = "Reduce partitions of each heavy job.")
+  Integer heavyReduces;
+
+  @Option(names = "--heavy-executors-per-node", description = "Executors (4 cores) per hot node of a heavy job.")
+  Integer heavyExecs;
+
+  @Option(names = "--heavy-spacing", description = "Seconds between heavy job submissions.")
+  Double heavySpacing;
+
+  @Option(names = "--hot-sets", description = "Groups of nodes the heavy jobs are concentrated on.")
+  Integer hotSets;
 
   @Option(names = "--scenarios", defaultValue = "stock,gate,gate+shim", split = ",",
       description = "Which of stock, gate, gate+shim to run (the first is the baseline of the paired ratios).")
@@ -54,9 +69,10 @@ public final class FleetSimMain implements Callable<Integer> {
   public Integer call() throws Exception {
     WorkloadParams d = WorkloadParams.defaults();
     WorkloadParams.Heavy h = d.heavy();
-    WorkloadParams wp = new WorkloadParams(nodes, arrivalMinutes, d.hotSets(), d.hotSetSize(), d.high(), d.normal(),
-        d.low(), new WorkloadParams.Heavy(heavy, h.spacingSeconds(), h.priority(), h.executorsPerNode(), h.cores(),
-            h.maps(), h.reduces(), h.blockBytes(), h.mapTaskSeconds()));
+    WorkloadParams wp = new WorkloadParams(nodes, arrivalMinutes, or(hotSets, d.hotSets()), d.hotSetSize(), d.high(),
+        d.normal(), d.low(), new WorkloadParams.Heavy(or(heavy, h.count()), or(heavySpacing, h.spacingSeconds()),
+            h.priority(), or(heavyExecs, h.executorsPerNode()), h.cores(), or(heavyMaps, h.maps()),
+            or(heavyReduces, h.reduces()), h.blockBytes(), h.mapTaskSeconds()));
     List<AppSpec> specs = Workload.generate(wp, seed);
     GateConfig gate = GateConfig.fromMap(gateOverrides);
     System.out.printf("fleet: %d nodes, %d apps (%s), seed %d, gate overrides %s%n", nodes, specs.size(),
@@ -91,6 +107,10 @@ public final class FleetSimMain implements Callable<Integer> {
           .toFile(), j);
     }
     return 0;
+  }
+
+  private static <T> T or(T v, T d) {
+    return v != null ? v : d;
   }
 
   private static String counts(List<AppSpec> specs) {
