@@ -17,7 +17,7 @@ import java.util.Optional;
 /**
  * The tier store in the history store's own H2 database (DDL {@code io/sluice/tuner/tier/h2-tier.sql}). One
  * connection, opened on first use and reopened after a failure, used under this object's lock. A job keeps its
- * newest {@value #DECISIONS_PER_JOB} decisions.
+ * newest {@value #DECISIONS_PER_JOB} decisions (older ones are deleted as new ones come).
  */
 final class H2TierStore implements TierStore {
   static final int DECISIONS_PER_JOB = 100;
@@ -25,11 +25,18 @@ final class H2TierStore implements TierStore {
 
   private final String url;
   private final String where;
+  private final int keep;
   private Connection conn;
 
   H2TierStore(String url, String where) {
+    this(url, where, DECISIONS_PER_JOB);
+  }
+
+  /** @param keep decisions kept per job */
+  H2TierStore(String url, String where, int keep) {
     this.url = url;
     this.where = where;
+    this.keep = keep;
   }
 
   private Connection conn() throws SQLException {
@@ -178,7 +185,7 @@ final class H2TierStore implements TierStore {
           + "(SELECT seq FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")) {
         ps.setString(1, d.jobKey());
         ps.setString(2, d.jobKey());
-        ps.setInt(3, DECISIONS_PER_JOB);
+        ps.setInt(3, keep);
         ps.executeUpdate();
       }
     } catch (SQLException | RuntimeException e) {

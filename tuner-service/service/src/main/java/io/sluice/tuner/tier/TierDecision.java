@@ -25,7 +25,7 @@ public record TierDecision(String jobKey, String submissionId, long decidedAt, S
   public enum Outcome { NOT_ROLLED_OUT, ADMITTED, REFUSED }
 
   public TierDecision {
-    confs = confs == null ? Map.of() : Map.copyOf(confs);
+    confs = confs == null ? Map.of() : java.util.Collections.unmodifiableMap(new java.util.LinkedHashMap<>(confs));
   }
 
   /** True when a rule or deny entry was involved (the decisions worth recording). */

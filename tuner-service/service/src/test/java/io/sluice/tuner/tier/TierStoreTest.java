@@ -1,0 +1,114 @@
+package io.sluice.tuner.tier;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Function;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The H2 tier store on a real file database, and the rule book over it. */
+class TierStoreTest {
+  @TempDir
+  Path dir;
+
+  static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC);
+  static final RuleSet SEED = new RuleSet(1, List.of(new RolloutRule("etl", new Scope(null, "etl", null),
+      Tier.CELEBORN, 10, "start small")), List.of());
+
+  String url() {
+    return "jdbc:h2:file:" + dir.resolve("tiers").toAbsolutePath();
+  }
+
+  static RuleBook book(TierStore store, RuleSet seed) {
+    return new RuleBook(new RuleBook.StoreCall() {
+      @Override
+      public <T> T call(String op, Function<TierStore, T> work) {
+        return work.apply(store);
+      }
+    }, seed, CLOCK);
+  }
+
+  @Test
+  void rulesAndAuditSurviveReopeningAndTheSeedIsWrittenOnce() {
+    try (H2TierStore store = new H2TierStore(url(), "test")) {
+      RuleBook book = book(store, SEED);
+      assertThat(book.tryLoad()).isTrue();
+      assertThat(book.current()).isEqualTo(SEED);
+      RolloutRule wider = new RolloutRule("etl", new Scope(null, "etl", null), Tier.CELEBORN, 50, "wider");
+      book.putRule("ops", wider);
+      book.putDeny("ops", new DenyEntry("no-fin", new Scope(null, "fin", null), "audit"));
+      assertThat(book.current().version()).isEqualTo(3);
+    }
+    try (H2TierStore store = new H2TierStore(url(), "test")) {
+      // a different configured seed is ignored: the store already has rules
+      RuleBook book = book(store, RuleSet.empty());
+      assertThat(book.tryLoad()).isTrue();
+      RuleSet s = book.current();
+      assertThat(s.version()).isEqualTo(3);
+      assertThat(s.rule("etl").percent()).isEqualTo(50.0);
+      assertThat(s.rule("etl").note()).isEqualTo("wider");
+      assertThat(s.deny("no-fin").scope().queue()).isEqualTo("fin");
+      List<AuditEntry> audit = store.audit(10);
+      assertThat(audit).extracting(AuditEntry::action).containsExactly("PUT_DENY", "PUT_RULE", "SEED");
+      assertThat(audit).extracting(AuditEntry::actor).containsExactly("ops", "ops", "configuration");
+      AuditEntry put = audit.get(1);
+      assertThat(put.itemId()).isEqualTo("etl");
+      assertThat(put.at()).isEqualTo(1_700_000_000_000L);
+      assertThat(put.version()).isEqualTo(2);
+      assertThat(put.before()).contains("\"percent\":10.0").contains("start small");
+      assertThat(put.after()).contains("\"percent\":50.0").contains("wider");
+      assertThat(audit.get(0).before()).isNull();
+      book.deleteRule("alice", "etl");
+      assertThat(store.audit(1).get(0).after()).isNull();
+      assertThat(store.audit(1).get(0).actor()).isEqualTo("alice");
+      assertThat(book.current().rules()).isEmpty();
+      assertThatThrownBy(() -> book.deleteRule("alice", "etl")).isInstanceOf(RuleBook.NotFound.class)
+          .hasMessage("no rollout rule etl");
+    }
+  }
+
+  @Test
+  void aJobKeepsItsNewestDecisionsOnly() {
+    try (H2TierStore store = new H2TierStore(url(), "test", 10)) {
+      for (int i = 0; i < 13; i++) {
+        store.record(decision("job-a", "s" + i, i));
+      }
+      store.record(decision("job-b", "b0", 1));
+      List<TierDecision> a = store.decisions("job-a", 500);
+      assertThat(a).hasSize(10);
+      assertThat(a.get(0).submissionId()).isEqualTo("s12");
+      assertThat(a.get(9).submissionId()).isEqualTo("s3");
+      assertThat(a.get(0)).isEqualTo(decision("job-a", "s12", 12));
+      assertThat(store.decisions("job-b", 5)).hasSize(1);
+      assertThat(store.decisions("job-c", 5)).isEmpty();
+    }
+  }
+
+  @Test
+  void aStoreThatCannotBeReadLeavesTheRulesUnloadedWithTheReason() {
+    RuleBook book = new RuleBook(new RuleBook.StoreCall() {
+      @Override
+      public <T> T call(String op, Function<TierStore, T> work) {
+        throw new IllegalStateException("store down");
+      }
+    }, SEED, CLOCK);
+    assertThat(book.tryLoad()).isFalse();
+    assertThat(book.current()).isNull();
+    assertThat(book.loadError()).isEqualTo("store down");
+    assertThatThrownBy(() -> book.putRule("ops", SEED.rules().get(0))).isInstanceOf(RuleBook.NotLoaded.class)
+        .hasMessage("the rollout rules are not loaded: store down");
+  }
+
+  static TierDecision decision(String job, String submission, long at) {
+    return new TierDecision(job, submission, at, "prod", "etl", Tier.CELEBORN, Tier.ESS,
+        TierDecision.Outcome.REFUSED, "etl", null, "no room", 5L << 30, 3, 1L << 30, "configuration",
+        Map.of("spark.sluice.tier", "ESS"));
+  }
+}
