@@ -107,6 +107,7 @@ public final class ThrottleGate {
   private volatile long budget = -1;
   private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
   private volatile long inFlightBlocks;
+  private boolean priorityFresh = true;
   private long onsetBlocks;
   private long nextAdapt;
 
@@ -361,6 +362,14 @@ public final class ThrottleGate {
     window.advance(now);
     LatencyWindow.Stats s = window.compute();
     stats = s;
+    if (priorities instanceof CachingPriorityMap c) {
+      boolean fresh = c.fresh();
+      if (!fresh && priorityFresh) {
+        events.degraded("priority-source", "no fresh priorities; every app gets priority " + cfg.defaultPriority()
+            + (c.lastError() != null ? " (" + c.lastError() + ")" : ""));
+      }
+      priorityFresh = fresh;
+    }
 
     // pass 1: refresh priorities, totals, cleanup
     long totalBlocks = 0;

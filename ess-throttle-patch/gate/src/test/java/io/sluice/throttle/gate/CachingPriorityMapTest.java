@@ -104,8 +104,7 @@ class CachingPriorityMapTest {
 
   @Test
   void theGateFailsOpenToTheDefaultPriorityWhileTheSourceIsDown() {
-    GateHarness probe = new GateHarness(GateHarness.testConfig());
-    FakeClock clock = probe.clock;
+    FakeClock clock = new FakeClock(); // the map's; the gate has its own
     SwitchableSource src = new SwitchableSource();
     src.next.set(new IOException("down"));
     try (CachingPriorityMap m = new CachingPriorityMap(src, 1, 1_000, 5_000, clock, null)) {
@@ -119,10 +118,18 @@ class CachingPriorityMapTest {
           .count()).isGreaterThanOrEqualTo(2);
       assertThat(h.registry.get("sluice.throttle.priority.failures").functionCounter().count()).isEqualTo(1);
 
+      assertThat(h.events.events("degraded")).containsExactly(
+          "degraded priority-source no fresh priorities; every app gets priority 1 (IOException: down)");
+
       src.next.set(Map.of("hi", new AppInfo("hi", 2, "prod", false)));
       m.refreshNow();
       h.gate.tick();
       assertThat(h.gate.snapshot().app("hi").priority()).as("picked up at the next tick").isEqualTo(2);
+      clock.advanceMillis(5_001);
+      h.gate.tick();
+      h.gate.tick();
+      assertThat(h.gate.snapshot().app("hi").priority()).as("stale again").isEqualTo(1);
+      assertThat(h.events.events("degraded")).as("one event per transition").hasSize(2);
     }
   }
 }

@@ -14,6 +14,8 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
@@ -24,6 +26,7 @@ import org.junit.jupiter.api.Test;
 /** Against a real HTTP server on loopback: good answers, errors, garbage, a slow server and no server. */
 class HttpPrioritySourceTest {
   private HttpServer server;
+  private ExecutorService pool;
   private final AtomicReference<String> body = new AtomicReference<>();
   private final AtomicInteger status = new AtomicInteger(200);
   private final AtomicInteger delayMs = new AtomicInteger();
@@ -49,6 +52,8 @@ class HttpPrioritySourceTest {
         o.write(b);
       }
     });
+    pool = Executors.newCachedThreadPool();
+    server.setExecutor(pool);
     server.start();
   }
 
@@ -56,6 +61,7 @@ class HttpPrioritySourceTest {
   void stop() {
     release.countDown();
     server.stop(0);
+    pool.shutdownNow();
   }
 
   private String base() {

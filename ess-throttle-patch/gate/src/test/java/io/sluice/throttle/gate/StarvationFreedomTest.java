@@ -46,7 +46,7 @@ class StarvationFreedomTest {
     int sleeps = 0;
     boolean sawAbnormal = false;
 
-    long endMs = h.clock.millis() + 40_000;
+    long endMs = h.clock.millis() + 30_000;
     while (h.clock.millis() < endMs) {
       // arrivals: bursts from random apps
       if (rnd.nextInt(4) == 0) {
