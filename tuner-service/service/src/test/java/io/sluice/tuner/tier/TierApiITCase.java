@@ -177,13 +177,49 @@ class TierApiITCase {
     assertThat(d.reason()).endsWith(why);
     assertThat(d.confs()).containsEntry("spark.sluice.tier", "ESS");
     assertThat(tiers.drain(10_000)).isTrue();
-    JsonNode recorded = api.get("/api/v1/tiers/decisions?jobKey=big-job").json();
-    assertThat(recorded.size()).isEqualTo(1);
+    JsonNode recorded = api.get("/api/v1/tiers/decisions?jobKey=big-job").json(); // newest first
     assertThat(recorded.get(0).get("submissionId").asText()).isEqualTo("sub-big-1");
     assertThat(recorded.get(0).get("outcome").asText()).isEqualTo("REFUSED");
     assertThat(recorded.get(0).get("reason").asText()).endsWith(why);
     assertThat(recorded.get(0).get("volumeBytes").asLong()).isEqualTo(30 * GIB);
     assertThat(api.delete("/api/v1/tiers/rules/big-celeborn", OPS).status()).isEqualTo(200);
+  }
+
+  @Test
+  void submissionsCarryTheTierOverlayOrTheRefusalInTheirPlatformAdditions() throws InterruptedException {
+    assertThat(api.put("/api/v1/tiers/rules/etl-submit", OPS,
+        "{\"cluster\":\"prod\",\"queue\":\"root.etl\",\"tier\":\"CELEBORN\",\"percent\":100}").status())
+        .isEqualTo(200);
+    String submit = "{\"cluster\":\"prod\",\"queue\":\"root.etl\",\"user\":\"alice\",\"appName\":\"x\","
+        + "\"jobKey\":\"%s\",\"conf\":{\"spark.serializer\":\"org.apache.spark.serializer.KryoSerializer\","
+        + "\"spark.yarn.maxAppAttempts\":\"3\"}}";
+    JsonNode small = api.post("/api/v1/submissions", submit.formatted("small-job")).json();
+    JsonNode confs = small.get("platform").get("confs");
+    assertThat(confs.get("spark.shuffle.manager").asText())
+        .isEqualTo("org.apache.spark.shuffle.celeborn.SparkShuffleManager");
+    assertThat(confs.get("spark.sluice.tier").asText()).isEqualTo("CELEBORN");
+    assertThat(confs.has("spark.yarn.maxAppAttempts")).isFalse(); // the user's 3 is kept
+    assertThat(small.get("platform").get("reasons").get(0).asText()).startsWith("tier CELEBORN (ADMITTED): rule "
+        + "etl-submit");
+
+    JsonNode big = api.post("/api/v1/submissions", submit.formatted("big-job")).json();
+    JsonNode bigConfs = big.get("platform").get("confs");
+    assertThat(bigConfs.get("spark.sluice.tier").asText()).isEqualTo("ESS");
+    assertThat(bigConfs.has("spark.shuffle.manager")).isFalse();
+    assertThat(bigConfs.get("spark.sluice.tier.reason").asText()).contains("does not fit CELEBORN");
+    assertThat(big.get("platform").get("reasons").get(0).asText()).startsWith("tier ESS (REFUSED): ");
+
+    // a job no rule covers gets no platform additions from the tier
+    JsonNode other = api.post("/api/v1/submissions", submit.formatted("other").replace("root.etl", "root.none"))
+        .json();
+    assertThat(other.path("platform").path("confs").has("spark.sluice.tier")).isFalse();
+
+    assertThat(tiers.drain(10_000)).isTrue();
+    JsonNode recorded = api.get("/api/v1/tiers/decisions?jobKey=small-job").json();
+    assertThat(recorded.get(0).get("submissionId").asText()).isEqualTo(small.get("submissionId").asText());
+    assertThat(recorded.get(0).get("outcome").asText()).isEqualTo("ADMITTED");
+    assertThat(api.get("/api/v1/tiers/decisions?jobKey=other").json().size()).isZero();
+    assertThat(api.delete("/api/v1/tiers/rules/etl-submit", OPS).status()).isEqualTo(200);
   }
 
   @Test
