@@ -62,7 +62,7 @@ public class SleepAwareBlockStoreClient extends ExternalBlockStoreClient {
   private final AtomicLong reissuedBlocks = new AtomicLong();
 
   /**
-   * @param delegate the executor's client (initialised)
+   * @param delegate the executor's client (in local mode it is initialised only after executor plugins are)
    * @param budgets the sleep budget of the task calling {@link #fetchBlocks} (a fresh one per call outside a task)
    * @param scheduler where paused fetches are re-issued
    */
@@ -74,9 +74,6 @@ public class SleepAwareBlockStoreClient extends ExternalBlockStoreClient {
     this.scheduler = scheduler;
     this.budgets = budgets;
     this.announcer = announcer;
-    // Inherited code (should any run) sees the delegate's state.
-    this.appId = SparkInternals.appId(delegate);
-    this.clientFactory = SparkInternals.clientFactory(delegate);
   }
 
   /** The executor's own client this one wraps. */

@@ -4,10 +4,11 @@ import java.util.Arrays;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 
-import io.sluice.throttle.protocol.SluiceHello;
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -78,20 +79,33 @@ public final class SluiceShimPlugin implements SparkPlugin {
         t.setDaemon(true);
         return t;
       });
-      String appId = ctx.conf().getAppId();
-      Announcer announcer = settings.hello()
-          ? new HelloAnnouncer(SparkInternals.clientFactory(external),
-              new SluiceHello(appId, ctx.executorID(), VERSION), scheduler)
+      Announcer announcer = settings.hello() ? new HelloAnnouncer(external, ctx.executorID(), scheduler)
           : Announcer.NONE;
       SleepAwareBlockStoreClient wrapper = new SleepAwareBlockStoreClient(external, settings, scheduler,
           taskBudgets(settings.maxSleepPerTaskMillis()), announcer);
       SparkInternals.setBlockStoreClient(bm, wrapper);
-      if (bm.externalShuffleServiceEnabled() && bm.shuffleServerId() != null) {
-        announcer.announce(bm.shuffleServerId().host(), bm.shuffleServerId().port());
-      }
-      LOG.info("Sluice shim installed for {} on executor {} (max sleep per task {} ms)", appId, ctx.executorID(),
+      announceLocalService(bm, announcer, 0);
+      LOG.info("Sluice shim installed on executor {} (max sleep per task {} ms)", ctx.executorID(),
           settings.maxSleepPerTaskMillis());
       return wrapper;
+    }
+
+    /**
+     * HELLO to the executor's own shuffle service (where its map outputs are served from) once the block manager
+     * knows it: on a cluster executor right away, in local mode after the block manager is initialised.
+     */
+    private void announceLocalService(BlockManager bm, Announcer announcer, int attempt) {
+      if (bm.shuffleServerId() != null) {
+        if (bm.externalShuffleServiceEnabled()) {
+          announcer.announce(bm.shuffleServerId().host(), bm.shuffleServerId().port());
+        }
+      } else if (attempt < 600) {
+        try {
+          scheduler.schedule(() -> announceLocalService(bm, announcer, attempt + 1), 100, TimeUnit.MILLISECONDS);
+        } catch (RejectedExecutionException e) {
+          // shutting down
+        }
+      }
     }
 
     /** One budget per task attempt (dropped when the task completes); a fresh one outside a task. */

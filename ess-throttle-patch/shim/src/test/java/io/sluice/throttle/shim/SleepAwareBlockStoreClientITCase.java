@@ -17,7 +17,6 @@ import io.sluice.throttle.ess.testing.ShuffleApp;
 import io.sluice.throttle.gate.AppInfo;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.StaticPriorityMap;
-import io.sluice.throttle.protocol.SluiceHello;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -66,8 +65,7 @@ class SleepAwareBlockStoreClientITCase {
           if (i == 0) {
             shim.register(executorClient, node.port());
           }
-          HelloAnnouncer hello = new HelloAnnouncer(SparkInternals.clientFactory(executorClient),
-              new SluiceHello(SHIM, Integer.toString(i), SluiceShimPlugin.VERSION), shimThread);
+          HelloAnnouncer hello = new HelloAnnouncer(executorClient, Integer.toString(i), shimThread);
           shimClients.add(new SleepAwareBlockStoreClient(executorClient, ShimSettings.defaults(), shimThread,
               () -> new SleepBudget(60_000), hello));
         }
