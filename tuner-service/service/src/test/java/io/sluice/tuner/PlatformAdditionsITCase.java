@@ -8,6 +8,7 @@ import io.sluice.tuner.submission.PlatformContributor;
 import io.sluice.tuner.submission.SubmissionRequest;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -57,7 +58,10 @@ class PlatformAdditionsITCase {
           if (!r.appName().startsWith("platform-")) {
             return PlatformAdditions.none();
           }
-          return new PlatformAdditions(Map.of("spark.sluice.first", "1", "spark.executor.memory", "8g"),
+          Map<String, String> confs = new LinkedHashMap<>();
+          confs.put("spark.executor.memory", "8g");
+          confs.put("spark.sluice.first", "1");
+          return new PlatformAdditions(confs,
               List.of("/opt/first.jar"), List.of("a.FirstPlugin"), List.of("first: because"));
         }
 
@@ -96,8 +100,11 @@ class PlatformAdditionsITCase {
           if (!r.appName().startsWith("platform-")) {
             return PlatformAdditions.none();
           }
-          return new PlatformAdditions(
-              Map.of("spark.sluice.first", "2", "spark.sluice.third", "3", "spark.plugins", "x.Sneaky"),
+          Map<String, String> confs = new LinkedHashMap<>();
+          confs.put("spark.sluice.first", "2");
+          confs.put("spark.sluice.third", "3");
+          confs.put("spark.plugins", "x.Sneaky");
+          return new PlatformAdditions(confs,
               List.of("/opt/first.jar", "/opt/third.jar"), List.of("a.FirstPlugin", "b.ThirdPlugin"), List.of());
         }
 

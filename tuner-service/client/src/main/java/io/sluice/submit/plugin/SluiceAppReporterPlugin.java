@@ -1,0 +1,140 @@
+package io.sluice.submit.plugin;
+
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.submit.Injection;
+import io.sluice.submit.client.TunerSettings;
+import java.io.PrintStream;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.spark.SparkConf;
+import org.apache.spark.api.plugin.DriverPlugin;
+import org.apache.spark.api.plugin.ExecutorPlugin;
+import org.apache.spark.api.plugin.PluginContext;
+import org.apache.spark.api.plugin.SparkPlugin;
+import scala.Tuple2;
+
+/**
+ * {@code spark.plugins=io.sluice.submit.plugin.SluiceAppReporterPlugin} (added by tuner-service's platform additions
+ * to submissions through {@code sluice-submit}): tells tuner-service which application a submission became,
+ * {@code POST <url>/api/v1/throttle/apps {"appId":..,"submissionId":..}}, so the ESS throttle's priority map knows
+ * the running application. The application id is not known yet when {@link DriverPlugin#init} runs (Spark 3.5
+ * creates plugins before the task scheduler, which assigns it); Spark calls {@link DriverPlugin#registerMetrics}
+ * with it right after. The report is sent from a daemon thread with a short deadline: it never delays or fails the
+ * driver, and any problem is one line on stderr. URL: {@value TunerSettings#URL}, else {@code SLUICE_TUNER_URL};
+ * submission: {@value Injection#SUBMISSION_ID}; without either nothing is sent.
+ */
+public class SluiceAppReporterPlugin implements SparkPlugin {
+  /** The path under the tuner-service base URL. */
+  public static final String PATH = "/api/v1/throttle/apps";
+  /** Deadline of the report (connect + answer). */
+  public static final Duration TIMEOUT = Duration.ofSeconds(3);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @Override
+  public DriverPlugin driverPlugin() {
+    return new Driver(System.getenv(), System.err);
+  }
+
+  @Override
+  public ExecutorPlugin executorPlugin() {
+    return null;
+  }
+
+  /** The driver side. */
+  public static final class Driver implements DriverPlugin {
+    private final Map<String, String> env;
+    private final PrintStream err;
+    private volatile Map<String, String> conf = Map.of();
+    private volatile Thread sender;
+
+    public Driver(Map<String, String> env, PrintStream err) {
+      this.env = env;
+      this.err = err;
+    }
+
+    @Override
+    public Map<String, String> init(org.apache.spark.SparkContext sc, PluginContext ctx) {
+      try {
+        SparkConf c = ctx.conf();
+        Map<String, String> m = new LinkedHashMap<>();
+        for (Tuple2<String, String> t : c.getAll()) {
+          m.put(t._1(), t._2());
+        }
+        conf = m;
+      } catch (Throwable t) {
+        rethrowFatal(t);
+      }
+      return Map.of();
+    }
+
+    @Override
+    public void registerMetrics(String appId, PluginContext ctx) {
+      report(appId, conf);
+    }
+
+    /** Starts the report of {@code appId} for the conf's submission and returns at once. Never throws. */
+    public Thread report(String appId, Map<String, String> conf) {
+      try {
+        String submissionId = conf.get(Injection.SUBMISSION_ID);
+        if (appId == null || appId.isBlank() || submissionId == null || submissionId.isBlank()) {
+          return null;
+        }
+        TunerSettings settings = TunerSettings.resolve(conf, env);
+        if (!settings.enabled() || settings.url() == null) {
+          return null;
+        }
+        String base = settings.url().toString();
+        URI uri = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + PATH);
+        Map<String, String> payload = new LinkedHashMap<>();
+        payload.put("appId", appId);
+        payload.put("submissionId", submissionId);
+        String body = JSON.writeValueAsString(payload);
+        Thread t = new Thread(() -> send(uri, body, appId, submissionId), "sluice-app-reporter");
+        t.setDaemon(true);
+        t.start();
+        sender = t;
+        return t;
+      } catch (Throwable t) {
+        rethrowFatal(t);
+        err.println("sluice: app reporter: not reported (" + t + ")");
+        return null;
+      }
+    }
+
+    private void send(URI uri, String body, String appId, String submissionId) {
+      try {
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT)
+            .followRedirects(HttpClient.Redirect.NEVER).build();
+        HttpRequest req = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
+        if (r.statusCode() == 200 || r.statusCode() == 201) {
+          err.println("sluice: app reporter: " + appId + " reported as submission " + submissionId);
+        } else {
+          err.println("sluice: app reporter: " + uri + " answered HTTP " + r.statusCode() + " for " + appId
+              + "; the ESS throttle gives it the default priority");
+        }
+      } catch (Throwable t) {
+        rethrowFatal(t);
+        err.println("sluice: app reporter: " + appId + " not reported (" + t.getClass().getSimpleName() + ": "
+            + t.getMessage() + "); the ESS throttle gives it the default priority");
+      }
+    }
+
+    /** The thread of the last report (tests). */
+    public Thread sender() {
+      return sender;
+    }
+
+    private static void rethrowFatal(Throwable t) {
+      if (t instanceof VirtualMachineError vme && !(t instanceof OutOfMemoryError)) {
+        throw vme;
+      }
+    }
+  }
+}
