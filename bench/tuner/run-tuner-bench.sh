@@ -1,9 +1,11 @@
 #!/usr/bin/env bash
 # tuner-service submission API latency (docs/benchmarks.md, "tuner-service submission API latency").
 #   bench/tuner/run-tuner-bench.sh [--skip-build] [--jobs 10000] [--rate 200] [--seconds 60] [--warmup 15]
-#                                  [--down-rate 50] [--down-seconds 20]
+#                                  [--down-rate 50] [--down-seconds 20] [--tier-rounds 1] [--down on|off]
 # Builds tuner-service/service (-DskipTests) and this project, fills an H2 file store with the jobs (two runs each
-# from the real tiny_blocks fixture), starts the service's boot jar per scenario (warm, store-dead, store-silent),
+# from the real tiny_blocks fixture), starts the service's boot jar per scenario (warm = push-tier decision off,
+# warm-tier = a rule sends every job through rollout + history admission + Celeborn overlay, alternating per round;
+# then store-dead, store-silent unless --down off),
 # drives open-loop POST /api/v1/submissions and prints one TUNER_BENCH line per scenario; the output is also written
 # to bench/tuner/results/tuner-bench-<time>.txt. Work files: bench/tuner/target/work (deleted first).
 set -euo pipefail

@@ -42,13 +42,17 @@ import java.util.concurrent.atomic.AtomicLong;
  *
  * <pre>
  *   SubmissionLatencyBench --service-jar JAR --root REPO --work DIR [--jobs 10000] [--rate 200] [--seconds 60]
- *       [--warmup 15] [--down-rate 50] [--down-seconds 20]
+ *       [--warmup 15] [--down-rate 50] [--down-seconds 20] [--tier-rounds 1] [--down on|off]
  * </pre>
  *
  * Scenarios: {@code warm} (an H2 file store with {@code jobs} jobs of two runs each folded from the real
  * tiny_blocks fixture: a baseline and a kept partitions change, so every submission replays, re-diagnoses and
- * proposes), {@code store-dead} (store URL on a closed loopback port) and {@code store-silent} (a loopback socket
- * that accepts and never answers). One {@code TUNER_BENCH} line per scenario.
+ * proposes; the push-tier decision switched off, {@code sluice.tier.enabled=false}), {@code warm-tier} (the same
+ * with a rollout rule sending every job to Celeborn: each submission also runs rollout, reads the job's history for
+ * admission, builds the overlay and queues the decision for recording), run {@code tier-rounds} times as
+ * warm, warm-tier, warm-tier, warm, ... so that neither always goes first; {@code store-dead} (store URL on a closed
+ * loopback port) and {@code store-silent} (a loopback socket that accepts and never answers). One
+ * {@code TUNER_BENCH} line per scenario; {@code states} counts answers by tuning state and tier marker.
  */
 public final class SubmissionLatencyBench {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -67,6 +71,8 @@ public final class SubmissionLatencyBench {
     int warmup = Integer.parseInt(a.getOrDefault("warmup", "15"));
     int downRate = Integer.parseInt(a.getOrDefault("down-rate", "50"));
     int downSeconds = Integer.parseInt(a.getOrDefault("down-seconds", "20"));
+    int tierRounds = Integer.parseInt(a.getOrDefault("tier-rounds", "1"));
+    boolean down = !a.getOrDefault("down", "on").equals("off");
 
     Path db = work.resolve("store/sluice-history");
     String storeUrl = "jdbc:h2:file:" + db.toAbsolutePath();
@@ -75,7 +81,14 @@ public final class SubmissionLatencyBench {
     System.out.printf(Locale.ROOT, "filled %s with %d jobs x 2 runs in %.1f s%n", storeUrl, jobs,
         (System.nanoTime() - t0) / 1e9);
 
-    run("warm", jar, work, storeUrl, jobs, rate, warmup, seconds);
+    for (int round = 0; round < tierRounds; round++) {
+      boolean tierFirst = round % 2 == 1;
+      run(tierFirst ? "warm-tier" : "warm", jar, work, storeUrl, jobs, rate, warmup, seconds);
+      run(tierFirst ? "warm" : "warm-tier", jar, work, storeUrl, jobs, rate, warmup, seconds);
+    }
+    if (!down) {
+      System.exit(0);
+    }
     try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       int port = closed.getLocalPort();
       closed.close();
@@ -174,9 +187,17 @@ public final class SubmissionLatencyBench {
       port = s.getLocalPort();
     }
     Path log = work.resolve("service-" + name + ".log");
-    Process service = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString(), "--server.address=127.0.0.1",
-        "--server.port=" + port, "--sluice.tuner.store-url=" + storeUrl)
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    List<String> cmd = new ArrayList<>(List.of("java", "-Xmx512m", "-jar", jar.toString(),
+        "--server.address=127.0.0.1", "--server.port=" + port, "--sluice.tuner.store-url=" + storeUrl));
+    boolean tier = name.equals("warm-tier");
+    if (tier) { // every bench job is covered by one rule and admitted (tiny_blocks writes a few MB per stage)
+      cmd.addAll(List.of("--sluice.tier.rules[0].id=bench-all", "--sluice.tier.rules[0].cluster=bench",
+          "--sluice.tier.rules[0].tier=CELEBORN", "--sluice.tier.rules[0].percent=100",
+          "--sluice.tier.celeborn.master-endpoints=127.0.0.1:9097", "--sluice.tier.celeborn.free-capacity=1TB"));
+    } else {
+      cmd.add("--sluice.tier.enabled=false");
+    }
+    Process service = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
     try {
       String base = "http://127.0.0.1:" + port;
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
@@ -186,11 +207,14 @@ public final class SubmissionLatencyBench {
             return t;
           })).build();
       waitHealthy(client, base, service, log);
-      if (name.equals("warm")) { // the store is opened lazily in the background: wait for real answers
+      if (name.startsWith("warm")) { // the store is opened lazily in the background: wait for real answers
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
-        while (!"TUNING".equals(submit(client, base, "bench-job-0").path("state").asText())
+        JsonNode first = submit(client, base, "bench-job-0");
+        while ((!"TUNING".equals(first.path("state").asText())
+            || (tier && !first.path("platform").path("confs").has("spark.sluice.tier")))
             && System.nanoTime() < deadline) {
           Thread.sleep(200);
+          first = submit(client, base, "bench-job-0");
         }
       }
       load(client, base, jobs, rate, warmup, false);
@@ -278,6 +302,9 @@ public final class SubmissionLatencyBench {
             } else {
               String state = r.body().contains("\"state\":\"") ? r.body().replaceFirst(
                   "(?s).*?\"state\":\"([A-Z]+)\".*", "$1") : "?";
+              if (r.body().contains("\"spark.sluice.tier\":\"")) {
+                state += "+" + r.body().replaceFirst("(?s).*?\"spark.sluice.tier\":\"([A-Z_]+)\".*", "$1");
+              }
               states.merge(state, 1L, Long::sum);
             }
             if (record) {

@@ -17,12 +17,16 @@ final class TierBackground implements AutoCloseable {
 
   private final ScheduledExecutorService exec;
 
-  TierBackground(RuleBook rules, TierMetrics metrics, Duration refresh) {
+  /** @param enabled false ({@code sluice.tier.enabled=false}): does nothing (the store is not touched) */
+  TierBackground(boolean enabled, RuleBook rules, TierMetrics metrics, Duration refresh) {
     this.exec = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "sluice-tier-background");
       t.setDaemon(true);
       return t;
     });
+    if (!enabled) {
+      return;
+    }
     exec.execute(() -> loadRules(rules));
     boolean polling = metrics.all().values().stream().anyMatch(s -> s instanceof PrometheusTierMetrics);
     if (polling) {

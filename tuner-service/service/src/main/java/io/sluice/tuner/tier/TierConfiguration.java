@@ -104,6 +104,6 @@ class TierConfiguration {
 
   @Bean(destroyMethod = "close")
   TierBackground tierBackground(TierProperties props, RuleBook rules, TierMetrics metrics) {
-    return new TierBackground(rules, metrics, props.getMetricsRefresh());
+    return new TierBackground(props.isEnabled(), rules, metrics, props.getMetricsRefresh());
   }
 }
