@@ -4,6 +4,7 @@ import io.sluice.bench.throttlesim.client.AppRef;
 import io.sluice.bench.throttlesim.engine.EventLoop;
 import io.sluice.throttle.gate.Decision;
 import io.sluice.throttle.gate.GateConfig;
+import io.sluice.throttle.gate.GateEvents;
 import io.sluice.throttle.gate.NodeState;
 import io.sluice.throttle.gate.PriorityMap;
 import io.sluice.throttle.gate.ThrottleGate;
@@ -18,8 +19,8 @@ public final class GateAdmission implements Admission {
   private final ThrottleGate gate;
   private final long tickNanos;
 
-  public GateAdmission(EventLoop loop, GateConfig config, PriorityMap priorities) {
-    this.gate = ThrottleGate.builder().config(config).clock(loop::now).priorities(priorities).build();
+  public GateAdmission(EventLoop loop, GateConfig config, PriorityMap priorities, GateEvents events) {
+    this.gate = ThrottleGate.builder().config(config).clock(loop::now).priorities(priorities).events(events).build();
     this.tickNanos = config.nanos(GateConfig.TICK_MS);
   }
 

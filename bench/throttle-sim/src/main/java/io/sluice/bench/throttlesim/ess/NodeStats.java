@@ -24,6 +24,34 @@ public final class NodeStats {
   public long requestsHeld;
   public long requestsSlept;
   public long requestsServed;
+  /** From the gate's events: releases of held requests by reason, their hold times, directives, fail-opens. */
+  public final java.util.Map<String, Long> releases = new java.util.TreeMap<>();
+  public final io.sluice.bench.throttlesim.engine.LogHistogram holdTime =
+      io.sluice.bench.throttlesim.engine.LogHistogram.fine();
+  public long gateStateChanges;
+  public long degraded;
+
+  /** A listener for every node's gate that adds into these counters. */
+  public io.sluice.throttle.gate.GateEvents gateEvents() {
+    return new io.sluice.throttle.gate.GateEvents() {
+      @Override
+      public void released(String appId, int priority, long heldMillis, ReleaseReason reason) {
+        releases.merge(reason.name(), 1L, Long::sum);
+        holdTime.record(Math.max(1, heldMillis) * 1_000_000L);
+      }
+
+      @Override
+      public void stateChanged(io.sluice.throttle.gate.NodeState from, io.sluice.throttle.gate.NodeState to,
+          long p99Millis, long samples) {
+        gateStateChanges++;
+      }
+
+      @Override
+      public void degraded(String what, String detail) {
+        degraded++;
+      }
+    };
+  }
 
   public NodeStats(int nodes) {
     serviceEpisodes = new EpisodeTracker(nodes);

@@ -44,7 +44,7 @@ public final class FleetRun {
       } else {
         int def = sc.gate().defaultPriority();
         PriorityMap pm = id -> infos.getOrDefault(id, AppInfo.unknown(id, def));
-        adm = new GateAdmission(loop, sc.gate(), pm);
+        adm = new GateAdmission(loop, sc.gate(), pm, stats.gateEvents());
       }
       nodes.add(new EssNode(n, loop, client, adm, np, stats, seed * 1_000_003L + n));
     }

@@ -118,6 +118,12 @@ public final class Report {
     row(b, "SLEEP directives (to stock clients)", rs,
         r -> r.client().directives + " (" + r.client().directivesToStockClients + ")");
     row(b, "requests held by the gate", rs, r -> "" + r.nodes().requestsHeld);
+    row(b, "held requests released: by reason", rs, r -> r.nodes().releases.isEmpty() ? "–"
+        : r.nodes().releases.toString().replace(",", ";"));
+    row(b, "hold time, ms: p50 / p99", rs, r -> r.nodes().holdTime.count() == 0 ? "–"
+        : ms(r.nodes().holdTime.percentile(0.5)) + " / " + ms(r.nodes().holdTime.percentile(0.99)));
+    row(b, "gate state changes / fail-opens (degraded events)", rs,
+        r -> r.nodes().gateStateChanges + " / " + r.nodes().degraded);
     b.append("\n**Abnormal nodes: episodes, and time to recover (episode length, s: median / p90 / max)**\n\n")
         .append(head);
     episodes(b, "observer S: p99 service time (served → last chunk) > 10 s, back < 5 s", rs,

@@ -1,0 +1,68 @@
+package io.sluice.bench.throttlesim.ess;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.bench.throttlesim.client.AppRef;
+import io.sluice.bench.throttlesim.client.BlockFetch;
+import io.sluice.bench.throttlesim.client.ClientConf;
+import io.sluice.bench.throttlesim.client.ClientExecutor;
+import io.sluice.bench.throttlesim.client.FetchListener;
+import io.sluice.bench.throttlesim.client.ShuffleClient;
+import io.sluice.bench.throttlesim.engine.EventLoop;
+import org.junit.jupiter.api.Test;
+
+/** The node model's head-of-line blocking, with a disk that takes exactly 10 ms per read and a free network. */
+class EssNodeTest {
+  static final long MS = 1_000_000L;
+  static final ClientConf NET0 = new ClientConf(48L << 20, Integer.MAX_VALUE, 120_000 * MS, 3, 5_000 * MS, 0,
+      Double.POSITIVE_INFINITY);
+  static final HddModel TEN_MS = new HddModel(10.0, 0.0, 1.0, 25.0, 1e15, 1e15);
+
+  final AppRef heavy = new AppRef(0, "heavy", 1, false, "heavy");
+  final AppRef light = new AppRef(1, "light", 3, false, "high");
+
+  long[] run(int threads) {
+    EventLoop loop = new EventLoop();
+    ShuffleClient client = new ShuffleClient(loop, NET0);
+    EssNode.Params p = new EssNode.Params(threads, 64, 0, TEN_MS, 30_000 * MS, 6, 10_000 * MS, 5_000 * MS, 20,
+        60_000 * MS);
+    EssNode node = new EssNode(0, loop, client, Admission.STOCK, p, new NodeStats(1), 1);
+    long[] done = new long[2];
+    BlockFetch big = new BlockFetch(heavy, new ClientExecutor(heavy, 5), node, 100, 0, listener(loop, done, 0));
+    BlockFetch small = new BlockFetch(light, new ClientExecutor(light, 6), node, 1, 0, listener(loop, done, 1));
+    client.start(big);
+    loop.at(MS, () -> client.start(small));
+    loop.runUntil(600_000 * MS);
+    return done;
+  }
+
+  static FetchListener listener(EventLoop loop, long[] done, int i) {
+    return new FetchListener() {
+      @Override
+      public void block(BlockFetch f) {
+        if (f.remaining() == 0) {
+          done[i] = loop.now();
+        }
+      }
+
+      @Override
+      public void failed(BlockFetch f, String reason) {}
+    };
+  }
+
+  @Test
+  void aLightRequestPinnedToTheHeavyOnesThreadWaitsForAllItsChunks() {
+    long[] done = run(1);
+    // one thread: the light RPC is queued behind the heavy request's chunk reads, then its own chunk request behind
+    // the rest of them: 100 reads of 10 ms, then its own
+    assertThat(done[0]).isEqualTo(1000 * MS);
+    assertThat(done[1]).isEqualTo(1010 * MS);
+  }
+
+  @Test
+  void onItsOwnThreadTheLightRequestOnlyPaysItsOwnRead() {
+    long[] done = run(2);
+    assertThat(done[1]).isEqualTo(11 * MS);
+    assertThat(done[0]).isEqualTo(1000 * MS);
+  }
+}
