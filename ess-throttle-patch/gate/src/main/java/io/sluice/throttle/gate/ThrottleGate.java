@@ -297,6 +297,10 @@ public final class ThrottleGate {
     r.admittedAt = now;
     a.outstandingReq++;
     a.outstandingBlocks += r.remaining;
+    if (a.live.size() > 2 * a.outstandingReq + 16) {
+      // finished requests behind a long-running one: compact (amortised O(1) per admission)
+      a.live.removeIf(x -> x.state != Req.ADMITTED);
+    }
     a.live.addLast(r);
   }
 
@@ -746,6 +750,7 @@ public final class ThrottleGate {
 
     @Override
     public void finished(boolean ok) {
+      long now = clock.nanoTime();
       boolean record;
       synchronized (app) {
         if (state == ADMITTED) {
@@ -753,7 +758,13 @@ public final class ThrottleGate {
           app.outstandingReq--;
           app.outstandingBlocks -= remaining;
           remaining = 0;
-          app.lastActivity = clock.nanoTime();
+          app.lastActivity = now;
+          // keep the admitted list short without a scan in the common orders (first-in or last-in finishes first)
+          if (app.live.peekLast() == this) {
+            app.live.pollLast();
+          } else if (app.live.peekFirst() == this) {
+            app.live.pollFirst();
+          }
           record = true;
         } else if (state == HELD) {
           state = CANCELLED;
@@ -765,7 +776,6 @@ public final class ThrottleGate {
         }
       }
       if (record) {
-        long now = clock.nanoTime();
         long served = servedAt;
         if (served >= 0) {
           window.record(now - served);
