@@ -4,7 +4,9 @@ import io.sluice.fallback.choice.Decision;
 import io.sluice.fallback.choice.TierChooser;
 import io.sluice.fallback.conf.TierKeys;
 import io.sluice.submit.TierMarkers;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.spark.ShuffleDependency;
 import org.apache.spark.SparkConf;
@@ -140,8 +142,8 @@ public final class SluiceShuffleManager implements ShuffleManager {
     return isDriver ? chosen : sortManager();
   }
 
-  private java.util.List<ShuffleManager> created() {
-    java.util.List<ShuffleManager> out = new java.util.ArrayList<>(3);
+  private List<ShuffleManager> created() {
+    List<ShuffleManager> out = new ArrayList<>(3);
     for (ShuffleManager m : new ShuffleManager[] {chosen, sort, tier}) {
       if (m != null && !out.contains(m)) {
         out.add(m);

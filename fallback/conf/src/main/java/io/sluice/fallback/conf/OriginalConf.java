@@ -1,6 +1,7 @@
 package io.sluice.fallback.conf;
 
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -89,8 +90,8 @@ public final class OriginalConf {
         restored.put(o.getKey(), o.getValue());
       }
     }
-    return new Restored(java.util.Collections.unmodifiableMap(conf),
-        List.copyOf(removed), java.util.Collections.unmodifiableMap(restored), List.copyOf(leftChanged));
+    return new Restored(Collections.unmodifiableMap(conf),
+        List.copyOf(removed), Collections.unmodifiableMap(restored), List.copyOf(leftChanged));
   }
 
   /**
@@ -103,6 +104,6 @@ public final class OriginalConf {
     conf.put(TierKeys.OUTCOME, Tier.ESS.wireName());
     conf.put(TierKeys.FALLBACK_REASON, FallbackReason.RERUN_AFTER_TIER_FAILURE.name());
     conf.put(TierKeys.FALLBACK_DETAIL, detail == null ? "" : detail);
-    return java.util.Collections.unmodifiableMap(conf);
+    return Collections.unmodifiableMap(conf);
   }
 }

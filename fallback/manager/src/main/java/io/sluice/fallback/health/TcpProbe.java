@@ -8,6 +8,7 @@ import java.nio.channels.SocketChannel;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * Connects to all endpoints at once (non-blocking) and reports healthy as soon as one accepts a TCP connection;
@@ -79,6 +80,6 @@ public final class TcpProbe {
 
   private static String describe(IOException e) {
     String m = e.getMessage();
-    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.toLowerCase(java.util.Locale.ROOT);
+    return m == null || m.isBlank() ? e.getClass().getSimpleName() : m.toLowerCase(Locale.ROOT);
   }
 }

@@ -74,6 +74,8 @@ class CelebornFallbackITCase {
         "--conf", "spark.sluice.tier.reason=it: admitted",
         "--conf", "spark.sluice.tier.shuffleManager=" + CELEBORN_MANAGER,
         "--conf", "spark.celeborn.master.endpoints=127.0.0.1:" + deadMaster,
+        // a refusal is immediate; the generous timeout only keeps a starved CPU from turning it into a time-out
+        "--conf", "spark.sluice.tier.healthCheck.timeoutMs=10000",
         "fallback_check", "--app-name", appName, "--rows", String.valueOf(ROWS), "--keys", String.valueOf(KEYS),
         "--maps", "8"));
     SparkStandalone.Result run = cluster.submit(args, tmp.resolve("submit.log"), Duration.ofSeconds(240));
@@ -86,8 +88,10 @@ class CelebornFallbackITCase {
 
     // the driver logged the decision
     assertThat(run.output()).contains("SLUICE_TIER_OUTCOME requested=CELEBORN outcome=ESS shuffleManager=" + SORT
-        + " fallbackReason=TIER_UNHEALTHY detail=\"no Celeborn master answered within 1000 ms (127.0.0.1:"
+        + " fallbackReason=TIER_UNHEALTHY detail=\"no Celeborn master answered within 10000 ms (127.0.0.1:"
         + deadMaster + " connection refused)\"");
+
+    assertThat(run.output()).as("Celeborn's LifecycleManager never started").doesNotContain("LifecycleManager");
 
     // the event log: the outcome in the application's Spark properties, the shuffle fetched remotely
     Path log = eventLog(events);
