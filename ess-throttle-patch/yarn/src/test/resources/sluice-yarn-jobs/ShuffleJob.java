@@ -15,7 +15,9 @@ import scala.Tuple2;
  * application (exception from main) when it is wrong, so a SUCCEEDED application means the shuffle read every block.
  *
  * Compiled at test time against the pyspark distribution's jars by {@code io.sluice.testing.yarn.JobJar} (this file is
- * a test resource, not part of the test classpath). Usage: ShuffleJob ROWS KEYS PARTITIONS
+ * a test resource, not part of the test classpath). Usage: ShuffleJob ROWS KEYS PARTITIONS [WAIT_FILE [WAIT_SECONDS]]:
+ * with WAIT_FILE the driver, after the shuffle, waits until that file exists (at most WAIT_SECONDS, default 120) before
+ * ending the application, so a test can look at the cluster while the application is known to be running.
  */
 public final class ShuffleJob {
   public static void main(String[] args) {
@@ -41,6 +43,21 @@ public final class ShuffleJob {
         throw new IllegalStateException("keys=" + counts.size() + " total=" + total + ", expected " + keys + "/" + rows);
       }
       System.out.println("SLUICE_YARN_JOB keys=" + counts.size() + " total=" + total);
+      if (args.length > 3) {
+        waitFor(java.nio.file.Paths.get(args[3]), args.length > 4 ? Long.parseLong(args[4]) : 120);
+      }
+    }
+  }
+
+  private static void waitFor(java.nio.file.Path file, long seconds) {
+    long deadline = System.nanoTime() + seconds * 1_000_000_000L;
+    while (!java.nio.file.Files.exists(file) && System.nanoTime() < deadline) {
+      try {
+        Thread.sleep(100);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return;
+      }
     }
   }
 

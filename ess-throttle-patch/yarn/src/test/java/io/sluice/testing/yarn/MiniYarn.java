@@ -103,7 +103,39 @@ public final class MiniYarn implements AutoCloseable {
 
   /** Whether the NM has the shuffle service registered (it drops a service whose init failed). */
   public boolean shuffleServiceRegistered() {
-    return auxServices().getMetaData().containsKey(SHUFFLE_SERVICE);
+    return auxServiceRegistered(SHUFFLE_SERVICE);
+  }
+
+  /** Whether the NM has the aux service {@code name} registered. */
+  public boolean auxServiceRegistered(String name) {
+    return auxServices().getMetaData().containsKey(name);
+  }
+
+  /**
+   * The container log files named {@code fileName} (e.g. {@code stdout}, {@code stderr}) of {@code appId} in the NM's
+   * log dirs, AM container first (they are kept after the application ends).
+   */
+  public List<Path> containerLogs(String appId, String fileName) throws IOException {
+    List<Path> found = new ArrayList<>();
+    for (String dir : nodeManager().getConfig().getTrimmedStrings(YarnConfiguration.NM_LOG_DIRS)) {
+      Path appDir = Path.of(dir).resolve(appId);
+      if (Files.isDirectory(appDir)) {
+        try (Stream<Path> s = Files.walk(appDir, 2)) {
+          s.filter(f -> f.getFileName().toString().equals(fileName)).sorted().forEach(found::add);
+        }
+      }
+    }
+    return found;
+  }
+
+  /** Whether any container of {@code appId} wrote {@code text} to its {@code fileName} log. */
+  public boolean containerLogContains(String appId, String fileName, String text) throws IOException {
+    for (Path f : containerLogs(appId, fileName)) {
+      if (Files.readString(f).contains(text)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /** A YARN client of this cluster (created once, closed with the cluster). */
@@ -140,6 +172,9 @@ public final class MiniYarn implements AutoCloseable {
     private final Map<String, String> conf = new LinkedHashMap<>();
     private final Map<String, Integer> queues = new LinkedHashMap<>();
     private int nodeMemoryMb = 4096;
+    private final List<String[]> extraServices = new ArrayList<>();
+    private final Map<String, Map<String, String>> overlays = new LinkedHashMap<>();
+    private final Map<String, List<Path>> extraClasspaths = new LinkedHashMap<>();
 
     private Builder(String name, Path workDir) {
       this.name = Objects.requireNonNull(name);
@@ -162,9 +197,29 @@ public final class MiniYarn implements AutoCloseable {
       return this;
     }
 
-    /** Any NM/RM configuration key; the shuffle service reads its settings (spark.shuffle.*, ...) from here too. */
+    /**
+     * Any NM/RM configuration key (loaded as a resource, like yarn-site.xml; it wins over the harness's defaults). The
+     * shuffle service reads its settings (spark.shuffle.*, spark.sluice.throttle.*, ...) from here too.
+     */
     public Builder conf(String key, String value) {
       conf.put(key, value);
+      return this;
+    }
+
+    /**
+     * A second shuffle service in the same NodeManager under another aux-service name (applications pick it with
+     * {@code spark.shuffle.service.name} and {@code spark.shuffle.service.port}). It is always loaded in its own class
+     * loader from {@code classpath}; {@code overlay} becomes its {@code spark-shuffle-site.xml} (Spark's per-service
+     * configuration overlay), which must at least give it its own {@code spark.shuffle.service.port}.
+     */
+    public Builder extraShuffleService(String serviceName, String className, List<Path> classpath,
+        Map<String, String> overlay) {
+      if (classpath.isEmpty()) {
+        throw new IllegalArgumentException("an extra shuffle service needs its own classpath");
+      }
+      extraServices.add(new String[] {serviceName, className});
+      overlays.put(serviceName, new LinkedHashMap<>(overlay));
+      extraClasspaths.put(serviceName, List.copyOf(classpath));
       return this;
     }
 
@@ -213,13 +268,37 @@ public final class MiniYarn implements AutoCloseable {
         });
       }
       // the shuffle service
-      c.set(YarnConfiguration.NM_AUX_SERVICES, SHUFFLE_SERVICE);
+      List<String> names = new ArrayList<>(List.of(SHUFFLE_SERVICE));
       c.set(AUX + ".class", serviceClass);
       if (!auxClasspath.isEmpty()) {
         c.set(AUX + ".classpath", hadoopClasspath(auxClasspath));
       }
-      c.setInt("spark.shuffle.service.port", port);
-      conf.forEach(c::set);
+      for (String[] extra : extraServices) {
+        String key = "yarn.nodemanager.aux-services." + extra[0];
+        Path overlayDir = Files.createDirectories(workDir.resolve("aux-" + extra[0]));
+        Configuration overlay = new Configuration(false);
+        overlays.get(extra[0]).forEach(overlay::set);
+        try (OutputStream out = Files.newOutputStream(overlayDir.resolve("spark-shuffle-site.xml"))) {
+          overlay.writeXml(out);
+        }
+        List<Path> cp = new ArrayList<>(List.of(overlayDir));
+        cp.addAll(extraClasspaths.get(extra[0]));
+        c.set(key + ".class", extra[1]);
+        c.set(key + ".classpath", hadoopClasspath(cp));
+        names.add(extra[0]);
+      }
+      c.set(YarnConfiguration.NM_AUX_SERVICES, String.join(",", names));
+      // The shuffle service settings go in as a configuration *resource*, as yarn-site.xml does on a real NM: values
+      // set programmatically would override every service's spark-shuffle-site.xml overlay.
+      Configuration site = new Configuration(false);
+      site.setInt("spark.shuffle.service.port", port);
+      conf.forEach(site::set);
+      Path sitePath = workDir.resolve("nm-site.xml");
+      try (OutputStream out = Files.newOutputStream(sitePath)) {
+        site.writeXml(out);
+      }
+      conf.keySet().forEach(c::unset); // a caller's value beats the harness default set above
+      c.addResource(new org.apache.hadoop.fs.Path(sitePath.toUri()));
 
       MiniYARNCluster cluster = new MiniYARNCluster(name, 1, 1, 1);
       boolean started = false;

@@ -46,8 +46,12 @@ public final class SparkOnYarn {
     c.put("spark.yarn.maxAppAttempts", "1");
     c.put("spark.yarn.submit.waitAppCompletion", "true");
     c.put("spark.yarn.report.interval", "500ms");
+    // 640 MB containers (512 MB heap, Spark's minimum for an executor, + a small overhead): two applications fit in
+    // MiniYARNCluster's 4 GB NodeManager at once
     c.put("spark.driver.memory", "512m");
+    c.put("spark.driver.memoryOverhead", "128m");
     c.put("spark.executor.memory", "512m");
+    c.put("spark.executor.memoryOverhead", "128m");
     c.put("spark.executor.instances", "2");
     c.put("spark.executor.cores", "1");
     c.put("spark.ui.enabled", "false");

@@ -1,0 +1,45 @@
+package io.sluice.testing.yarn;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+
+/**
+ * Shuffle read figures of one application summed over its tasks, from its event log (SparkListenerTaskEnd task
+ * metrics). The push-based shuffle part is read under both names Spark has used for it ("Push Based Shuffle" in 3.5,
+ * "Shuffle Push Read Metrics" later).
+ */
+public record ShuffleReadTotals(long tasks, long remoteBlocks, long localBlocks, long remoteBytes, long fetchWaitMs,
+    long mergedRemoteBlocks, long mergedLocalBlocks, long mergedFetchFallbacks) {
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  public static ShuffleReadTotals of(Path eventLog) throws IOException {
+    long tasks = 0, remote = 0, local = 0, bytes = 0, wait = 0, mRemote = 0, mLocal = 0, fallbacks = 0;
+    try (Stream<String> lines = Files.lines(eventLog)) {
+      for (String line : (Iterable<String>) lines::iterator) {
+        if (!line.contains("\"SparkListenerTaskEnd\"")) {
+          continue;
+        }
+        JsonNode read = JSON.readTree(line).path("Task Metrics").path("Shuffle Read Metrics");
+        if (read.isMissingNode()) {
+          continue;
+        }
+        tasks++;
+        remote += read.path("Remote Blocks Fetched").asLong();
+        local += read.path("Local Blocks Fetched").asLong();
+        bytes += read.path("Remote Bytes Read").asLong();
+        wait += read.path("Fetch Wait Time").asLong();
+        JsonNode push = read.has("Push Based Shuffle") ? read.get("Push Based Shuffle")
+            : read.path("Shuffle Push Read Metrics");
+        mRemote += push.path("Merged Remote Blocks Fetched").asLong();
+        mLocal += push.path("Merged Local Blocks Fetched").asLong();
+        fallbacks += push.path("Merged Fetch Fallback Count").asLong();
+      }
+    }
+    return new ShuffleReadTotals(tasks, remote, local, bytes, wait, mRemote, mLocal, fallbacks);
+  }
+}
