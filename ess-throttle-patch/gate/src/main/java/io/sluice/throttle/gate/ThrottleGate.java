@@ -239,7 +239,8 @@ public final class ThrottleGate {
         }
       }
       int prio = a.priority;
-      meters.decision(d, prio, enforce);
+      // enforced: what the caller was told (a fail-open counts as ADMIT); monitor-only: what it would have been
+      meters.decision(enforce ? r.decision : d, prio, enforce);
       if (enforce) {
         if (failOpen != null) {
           meters.failOpen(failOpen);
