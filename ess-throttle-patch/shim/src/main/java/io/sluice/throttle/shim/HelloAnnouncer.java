@@ -30,6 +30,7 @@ final class HelloAnnouncer implements Announcer {
   private final BlockStoreClient client;
   private final String execId;
   private final ScheduledExecutorService executor;
+  private final Map<String, Boolean> requested = new ConcurrentHashMap<>();
   private final Map<String, Boolean> acknowledged = new ConcurrentHashMap<>();
 
   HelloAnnouncer(BlockStoreClient client, String execId, ScheduledExecutorService executor) {
@@ -40,7 +41,9 @@ final class HelloAnnouncer implements Announcer {
 
   @Override
   public void announce(String host, int port) {
-    schedule(host, port, 0, 1);
+    if (requested.putIfAbsent(host + ":" + port, Boolean.TRUE) == null) {
+      schedule(host, port, 0, 1);
+    }
   }
 
   private void schedule(String host, int port, long delayMillis, int attempt) {
