@@ -7,8 +7,6 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Tags;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.composite.CompositeMeterRegistry;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -157,12 +155,5 @@ public final class GateMeters {
 
   void stateChanged() {
     stateChanges.increment();
-  }
-
-  /** Every meter this instance registered (for tests). */
-  List<String> names() {
-    List<String> n = new ArrayList<>();
-    registry.getMeters().forEach(m -> n.add(m.getId().getName()));
-    return n;
   }
 }

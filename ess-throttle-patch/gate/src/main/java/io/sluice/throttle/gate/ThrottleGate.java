@@ -330,9 +330,11 @@ public final class ThrottleGate {
     if (info == null) {
       info = AppInfo.unknown(a.id, cfg.defaultPriority());
     }
-    a.info = info;
+    if (a.info == null || info.priority() != a.priority) {
+      a.weight = cfg.weight(info.priority());
+    }
     a.priority = info.priority();
-    a.weight = cfg.weight(info.priority());
+    a.info = info;
   }
 
   /** The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives. */

@@ -349,6 +349,18 @@ class ThrottleGateTest {
   }
 
   @Test
+  void snapshotSerialisesAsJson() throws Exception {
+    GateHarness h = new GateHarness(CFG, HI_LO);
+    h.fetch("hi", 10);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(h.gate.snapshot());
+    assertThat(json).contains("\"state\":\"ABNORMAL\"", "\"mode\":\"ENFORCE\"", "\"p99Millis\":1507",
+        "\"budgetBlocks\":5", "{\"appId\":\"hi\",\"priority\":2,\"queue\":\"prod\",\"shim\":false,"
+            + "\"outstandingRequests\":1,\"outstandingBlocks\":10,\"held\":0,\"allowedBlocks\":5");
+  }
+
+  @Test
   void meterGaugesFollowTheGate() {
     GateHarness h = new GateHarness(CFG);
     h.fetch("x", 4);
