@@ -22,11 +22,17 @@ public final class ShuffleApp {
 
   /** Writes {@code maps} map outputs of {@code partitions} blocks of 1..4 KB for shuffle 0. */
   public ShuffleApp(Path dir, String appId, String execId, int maps, int partitions) throws IOException {
+    this(dir, appId, execId, maps, partitions, 1024, 4096);
+  }
+
+  /** Writes {@code maps} map outputs of {@code partitions} blocks of {@code minBytes..maxBytes} for shuffle 0. */
+  public ShuffleApp(Path dir, String appId, String execId, int maps, int partitions, int minBytes, int maxBytes)
+      throws IOException {
     this.appId = appId;
     this.execId = execId;
     this.files = new ShuffleFiles(dir, 2, 4, appId.hashCode());
     for (int m = 0; m < maps; m++) {
-      blockIds.addAll(files.writeMapOutput(0, m, partitions, 1024, 4096));
+      blockIds.addAll(files.writeMapOutput(0, m, partitions, minBytes, maxBytes));
     }
   }
 

@@ -1,0 +1,192 @@
+package io.sluice.bench.throttle;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+
+import io.sluice.throttle.ess.GatedRpcHandler;
+import io.sluice.throttle.ess.testing.ShuffleApp;
+import io.sluice.throttle.ess.testing.ShuffleServer;
+import io.sluice.throttle.gate.GateConfig;
+import io.sluice.throttle.gate.ThrottleGate;
+import org.apache.spark.network.buffer.ManagedBuffer;
+import org.apache.spark.network.server.RpcHandler;
+import org.apache.spark.network.shuffle.BlockFetchingListener;
+import org.apache.spark.network.shuffle.ExternalBlockHandler;
+import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
+import org.apache.spark.network.util.TransportConf;
+
+/**
+ * Block fetch throughput through Spark's real shuffle server, stock ({@code ExternalBlockHandler}) against gated
+ * ({@code GatedRpcHandler} over the same kind of handler, gate in ENFORCE with its defaults and a ticking thread, a
+ * healthy node: everything admitted). Both servers serve the same real shuffle files; rounds alternate
+ * stock/gated so both see the same machine noise; each round is a closed loop of {@code --clients} executors
+ * keeping {@code --concurrent} requests of {@code --blocks} blocks in flight for {@code --seconds}. Reports the
+ * median blocks/s of each side and the gated side's loss.
+ *
+ * <pre>OverheadBench [--rounds 8] [--seconds 4] [--clients 4] [--concurrent 4] [--blocks 50] [--block-bytes 4096]
+ *                [--work DIR]</pre>
+ */
+public final class OverheadBench {
+  private OverheadBench() {}
+
+  public static void main(String[] args) throws Exception {
+    Map<String, String> a = parse(args);
+    int rounds = Integer.parseInt(a.getOrDefault("rounds", "8"));
+    int seconds = Integer.parseInt(a.getOrDefault("seconds", "4"));
+    int clients = Integer.parseInt(a.getOrDefault("clients", "4"));
+    int concurrent = Integer.parseInt(a.getOrDefault("concurrent", "4"));
+    int blocks = Integer.parseInt(a.getOrDefault("blocks", "50"));
+    int blockBytes = Integer.parseInt(a.getOrDefault("block-bytes", "4096"));
+    Path work = Path.of(a.getOrDefault("work", "target/work"));
+    Files.createDirectories(work);
+
+    TransportConf conf = ShuffleServer.conf(Map.of());
+    ShuffleApp app = new ShuffleApp(work.resolve("files"), "app-bench", "1", 16, 200, blockBytes, blockBytes);
+
+    ExternalBlockHandler stockHandler = new ExternalBlockHandler(conf, null);
+    ExternalBlockHandler gatedDelegate = new ExternalBlockHandler(conf, null);
+    ThrottleGate gate = ThrottleGate.builder().config(GateConfig.defaults()).build();
+    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "gate-tick");
+      t.setDaemon(true);
+      return t;
+    });
+    long tick = GateConfig.defaults().get(GateConfig.TICK_MS);
+    ticker.scheduleWithFixedDelay(gate::tick, tick, tick, TimeUnit.MILLISECONDS);
+    RpcHandler gatedHandler = new GatedRpcHandler(gatedDelegate, gate, 0);
+
+    System.out.printf(Locale.ROOT, "# %d cores; %d rounds x %d s per side, %d clients x %d requests in flight x %d "
+        + "blocks of %d bytes; gate ENFORCE defaults (healthy node: all admitted)%n",
+        Runtime.getRuntime().availableProcessors(), rounds, seconds, clients, concurrent, blocks, blockBytes);
+    List<Double> stock = new ArrayList<>();
+    List<Double> gated = new ArrayList<>();
+    try (ShuffleServer stockServer = new ShuffleServer(conf, stockHandler);
+         ShuffleServer gatedServer = new ShuffleServer(conf, gatedHandler)) {
+      List<ExternalBlockStoreClient> cs = new ArrayList<>();
+      for (int i = 0; i < clients; i++) {
+        cs.add(app.client(conf));
+      }
+      try {
+        app.register(cs.get(0), stockServer.port());
+        app.register(cs.get(0), gatedServer.port());
+        // warm-up: one round each, not counted
+        run(app, cs, stockServer.port(), concurrent, blocks, Math.max(2, seconds / 2));
+        run(app, cs, gatedServer.port(), concurrent, blocks, Math.max(2, seconds / 2));
+        for (int r = 0; r < rounds; r++) {
+          boolean gatedFirst = r % 2 == 1;
+          for (int side = 0; side < 2; side++) {
+            boolean isGated = (side == 0) == gatedFirst;
+            double bps = run(app, cs, isGated ? gatedServer.port() : stockServer.port(), concurrent, blocks, seconds);
+            (isGated ? gated : stock).add(bps);
+            System.out.printf(Locale.ROOT, "round %d %-5s %,10.0f blocks/s %8.1f MB/s%n", r + 1,
+                isGated ? "gated" : "stock", bps, bps * blockBytes / 1e6);
+          }
+        }
+      } finally {
+        cs.forEach(ExternalBlockStoreClient::close);
+      }
+    } finally {
+      ticker.shutdownNow();
+      stockHandler.close();
+      gatedDelegate.close();
+    }
+    double ms = median(stock);
+    double mg = median(gated);
+    System.out.printf(Locale.ROOT, "OVERHEAD_BENCH blocks=%d bytes=%d stock_median=%.0f blocks/s gated_median=%.0f "
+        + "blocks/s loss=%.2f%% (gate state %s, held %d)%n", blocks, blockBytes, ms, mg,
+        100.0 * (ms - mg) / ms, gate.state(), gate.heldCount());
+  }
+
+  /** One closed-loop round; returns blocks per second. */
+  private static double run(ShuffleApp app, List<ExternalBlockStoreClient> clients, int port, int concurrent,
+      int blocks, int seconds) throws InterruptedException {
+    AtomicLong done = new AtomicLong();
+    AtomicLong failed = new AtomicLong();
+    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    List<Thread> threads = new ArrayList<>();
+    List<Semaphore> slots = new ArrayList<>();
+    for (int c = 0; c < clients.size(); c++) {
+      ExternalBlockStoreClient client = clients.get(c);
+      Semaphore inFlight = new Semaphore(concurrent);
+      slots.add(inFlight);
+      int first = c * 1_000;
+      Thread t = new Thread(() -> {
+        int next = first;
+        try {
+          while (System.nanoTime() < end) {
+            if (!inFlight.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+              continue;
+            }
+            String[] ids = app.blocks(next, blocks).toArray(new String[0]);
+            next += blocks;
+            AtomicInteger left = new AtomicInteger(ids.length);
+            client.fetchBlocks(ShuffleServer.HOST, port, app.execId, ids, new BlockFetchingListener() {
+              @Override
+              public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
+                if (System.nanoTime() < end) {
+                  done.incrementAndGet();
+                }
+                if (left.decrementAndGet() == 0) {
+                  inFlight.release();
+                }
+              }
+
+              @Override
+              public void onBlockFetchFailure(String blockId, Throwable exception) {
+                failed.incrementAndGet();
+                if (left.decrementAndGet() == 0) {
+                  inFlight.release();
+                }
+              }
+            }, null);
+          }
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+        }
+      }, "bench-client-" + c);
+      threads.add(t);
+    }
+    long start = System.nanoTime();
+    threads.forEach(Thread::start);
+    for (Thread t : threads) {
+      t.join();
+    }
+    double secs = (end - start) / 1e9;
+    // drain: every request of this round answered before the next starts
+    for (Semaphore s : slots) {
+      s.tryAcquire(concurrent, 60, TimeUnit.SECONDS);
+      s.release(concurrent);
+    }
+    if (failed.get() > 0) {
+      throw new IllegalStateException(failed.get() + " blocks failed");
+    }
+    return done.get() / secs;
+  }
+
+  private static double median(List<Double> xs) {
+    double[] s = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
+    return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
+  }
+
+  private static Map<String, String> parse(String[] args) {
+    Map<String, String> m = new java.util.HashMap<>();
+    for (int i = 0; i + 1 < args.length; i += 2) {
+      if (!args[i].startsWith("--")) {
+        throw new IllegalArgumentException("expected --name value, got " + Arrays.toString(args));
+      }
+      m.put(args[i].substring(2), args[i + 1]);
+    }
+    return m;
+  }
+}
