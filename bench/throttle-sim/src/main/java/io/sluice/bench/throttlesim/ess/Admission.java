@@ -39,6 +39,11 @@ public interface Admission {
 
   default void tick() {}
 
+  /** Whether requests are parked waiting for a tick. */
+  default boolean holding() {
+    return false;
+  }
+
   /** Whether the admission itself currently considers the node abnormal (stock: never knows). */
   default boolean abnormal() {
     return false;

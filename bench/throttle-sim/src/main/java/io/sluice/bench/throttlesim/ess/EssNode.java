@@ -134,6 +134,9 @@ public final class EssNode implements ShuffleServer {
   private long ticks;
   private boolean serviceAbnormal;
   private boolean nodeAbnormal;
+  private long lastServiceP99;
+  private long nextObserve;
+  private static final long OBSERVE_NANOS = 1_000_000_000L;
 
   public EssNode(int id, EventLoop loop, ShuffleClient client, Admission admission, Params params, NodeStats stats,
       long seed) {
@@ -304,22 +307,28 @@ public final class EssNode implements ShuffleServer {
 
   private void tick() {
     ticks++;
-    admission.tick();
     long now = loop.now();
+    // Speed-up: a gate that is NORMAL, holds nothing and whose window p99 (as last observed here, at most 1 s ago)
+    // is below a tenth of the abnormal threshold cannot change state or release anything on this tick, so such a
+    // calm node is ticked once a second instead of every tick.ms. Anything else gets every tick.
+    admission.tick();
     stats.gateEpisodes.set(id, admission.abnormal(), now);
-    if (ticks % observerEvery == 0) {
+    if (now >= nextObserve) {
       observe(now);
+      nextObserve = now + OBSERVE_NANOS;
     }
     if (inFlight == 0 && now - lastActivity > params.idleStopNanos()) {
       ticking = false;
-      observe(now);
       return;
     }
-    loop.after(tickPeriod, this::tick);
+    boolean calm = !admission.abnormal() && !admission.holding() && lastServiceP99 < params.abnormalNanos() / 10;
+    loop.after(calm ? tickPeriod * observerEvery : tickPeriod, this::tick);
   }
 
   private void observe(long now) {
-    serviceAbnormal = judge(serviceWindow.p99(now), serviceAbnormal);
+    long[] sp = serviceWindow.p99(now);
+    lastServiceP99 = sp[1];
+    serviceAbnormal = judge(sp, serviceAbnormal);
     nodeAbnormal = judge(nodeWindow.p99(now), nodeAbnormal);
     stats.serviceEpisodes.set(id, serviceAbnormal, now);
     stats.nodeTimeEpisodes.set(id, nodeAbnormal, now);

@@ -81,6 +81,11 @@ public final class GateAdmission implements Admission {
   }
 
   @Override
+  public boolean holding() {
+    return gate.heldCount() > 0;
+  }
+
+  @Override
   public boolean abnormal() {
     return gate.state() == NodeState.ABNORMAL;
   }

@@ -22,13 +22,15 @@ public final class FleetRun {
   /** What one scenario produced. */
   public record Result(Scenario scenario, List<App> apps, Map<String, LogHistogram> fetchLatency,
       Map<String, LogHistogram> fetchLatencyExposed, ShuffleClient client, NodeStats nodes, long simEndNanos,
-      long events, long wallMillis, boolean allEnded) {}
+      long events, long wallMillis, long cpuMillis, boolean allEnded) {}
 
   private FleetRun() {}
 
   public static Result run(Scenario sc, WorkloadParams wp, List<AppSpec> specs, EssNode.Params np, ClientConf cc,
       long seed, long maxSimNanos) {
     long t0 = System.nanoTime();
+    java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
+    long c0 = mx.getCurrentThreadCpuTime();
     EventLoop loop = new EventLoop();
     ShuffleClient client = new ShuffleClient(loop, cc);
     NodeStats stats = new NodeStats(wp.nodes());
@@ -43,7 +45,10 @@ public final class FleetRun {
         adm = Admission.STOCK;
       } else {
         int def = sc.gate().defaultPriority();
-        PriorityMap pm = id -> infos.getOrDefault(id, AppInfo.unknown(id, def));
+        PriorityMap pm = id -> {
+          AppInfo i = infos.get(id);
+          return i != null ? i : AppInfo.unknown(id, def);
+        };
         adm = new GateAdmission(loop, sc.gate(), pm, stats.gateEvents());
       }
       nodes.add(new EssNode(n, loop, client, adm, np, stats, seed * 1_000_003L + n));
@@ -86,6 +91,7 @@ public final class FleetRun {
     long end = loop.now();
     stats.finish(end);
     return new Result(sc, apps, lat, latExposed, client, stats, end, loop.executed(),
-        (System.nanoTime() - t0) / 1_000_000, ended[0] == apps.size());
+        (System.nanoTime() - t0) / 1_000_000, (mx.getCurrentThreadCpuTime() - c0) / 1_000_000,
+        ended[0] == apps.size());
   }
 }

@@ -13,6 +13,9 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -62,6 +65,10 @@ public final class FleetSimMain implements Callable<Integer> {
   @Option(names = "--max-sim-hours", defaultValue = "6", description = "Stop a scenario after this simulated time.")
   double maxSimHours;
 
+  @Option(names = "--parallel", defaultValue = "true", negatable = true,
+      description = "Run the scenarios on one thread each (default) or one after the other.")
+  boolean parallel;
+
   @Option(names = "--out", description = "Directory for results.json and results.md.")
   File out;
 
@@ -77,20 +84,34 @@ public final class FleetSimMain implements Callable<Integer> {
     GateConfig gate = GateConfig.fromMap(gateOverrides);
     System.out.printf("fleet: %d nodes, %d apps (%s), seed %d, gate overrides %s%n", nodes, specs.size(),
         counts(specs), seed, gateOverrides);
-    List<FleetRun.Result> rs = new ArrayList<>();
+    List<Scenario> scs = new ArrayList<>();
     for (String s : scenarios) {
-      Scenario sc = switch (s.trim()) {
+      scs.add(switch (s.trim()) {
         case "stock" -> Scenario.stock();
         case "gate" -> Scenario.gate(gate);
         case "gate+shim" -> Scenario.gateShim(gate, shimEvery);
         default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown scenario " + s);
-      };
-      FleetRun.Result r = FleetRun.run(sc, wp, specs, EssNode.Params.defaults(), ClientConf.sparkDefaults(), seed,
-          (long) (maxSimHours * 3600e9));
-      System.out.printf("%s: %d events, simulated %.0f s, wall %.1f s%s%n", sc.name(), r.events(),
-          r.simEndNanos() / 1e9, r.wallMillis() / 1000.0, r.allEnded() ? "" : " (not every app ended)");
-      rs.add(r);
+      });
     }
+    // Scenarios share nothing mutable (each has its own event loop, nodes, gates and apps), so they run side by side
+    // on their own threads; each one is still a deterministic function of the seed.
+    ExecutorService pool = Executors.newFixedThreadPool(parallel ? scs.size() : 1);
+    List<Future<FleetRun.Result>> futures = new ArrayList<>();
+    for (Scenario sc : scs) {
+      futures.add(pool.submit(() -> {
+        FleetRun.Result r = FleetRun.run(sc, wp, specs, EssNode.Params.defaults(), ClientConf.sparkDefaults(), seed,
+            (long) (maxSimHours * 3600e9));
+        System.out.printf("%s: %d events, simulated %.0f s, wall %.1f s, CPU %.1f s%s%n", sc.name(), r.events(),
+            r.simEndNanos() / 1e9, r.wallMillis() / 1000.0, r.cpuMillis() / 1000.0,
+            r.allEnded() ? "" : " (not every app ended)");
+        return r;
+      }));
+    }
+    List<FleetRun.Result> rs = new ArrayList<>();
+    for (Future<FleetRun.Result> f : futures) {
+      rs.add(f.get());
+    }
+    pool.shutdown();
     String md = Report.markdown(rs);
     System.out.println();
     System.out.println(md);

@@ -142,9 +142,10 @@ public final class Report {
       row(b, "priority " + p + " while observer E says abnormal", rs, r -> pct(r.nodes().bytesWhileAbnormal, prio));
     }
     b.append("\n**Run**\n\n").append(head);
-    row(b, "simulated time, s / events / wall time, s", rs,
+    row(b, "simulated time, s / events / CPU s / wall s", rs,
         r -> sec(r.simEndNanos()) + " / " + r.events() + " / "
-            + String.format(Locale.ROOT, "%.1f", r.wallMillis() / 1000.0) + (r.allEnded() ? "" : " (NOT all ended)"));
+            + String.format(Locale.ROOT, "%.1f / %.1f", r.cpuMillis() / 1000.0, r.wallMillis() / 1000.0)
+            + (r.allEnded() ? "" : " (NOT all ended)"));
     return b.toString();
   }
 
@@ -228,6 +229,7 @@ public final class Report {
     m.put("gateRecoveryP90s", q(r.nodes().gateEpisodes.durations(), 0.9) / 1e9);
     m.put("events", r.events());
     m.put("wallMillis", r.wallMillis());
+    m.put("cpuMillis", r.cpuMillis());
     m.put("simEndSeconds", r.simEndNanos() / 1e9);
     return m;
   }
