@@ -57,7 +57,8 @@ import java.util.concurrent.atomic.AtomicInteger;
  * SLEEP for {@code sleep.minMs} + ({@code sleep.maxMs} − {@code sleep.minMs}) × min(1, overage / range); otherwise
  * HOLD, unless the node already holds {@code held.max} requests or the app {@code held.maxPerApp}: then ADMIT
  * (fail-open, counted). MONITOR_ONLY admits everything and counts what it would have decided. A stock client never
- * gets an error from the gate.
+ * gets an error from the gate. An app's priority is read from the {@link PriorityMap} on its first request and
+ * re-read by {@link #tick()} once a second.
  *
  * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs} (default 20 s,
  * well inside Spark's 120 s {@code spark.network.timeout}). Each {@link #tick()} releases, per app in FIFO order,
@@ -76,6 +77,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  * than {@code request.maxAgeMs} ago and never finished off the books (counted as lost).
  */
 public final class ThrottleGate {
+  /** How often tick() re-reads every app's priority from the map (new apps read it on their first request). */
+  static final long INFO_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+  private static final Comparator<App> FILL_ORDER = Comparator.comparingDouble(a -> a.fillKey);
+
   private final GateConfig cfg;
   private final Clock clock;
   private final PriorityMap priorities;
@@ -108,6 +113,7 @@ public final class ThrottleGate {
   private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
   private volatile long inFlightBlocks;
   private boolean priorityFresh = true;
+  private long lastInfoRefresh;
   private long onsetBlocks;
   private long nextAdapt;
 
@@ -134,6 +140,7 @@ public final class ThrottleGate {
     this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
     this.window = new LatencyWindow((int) (long) cfg.get(GateConfig.WINDOW_SLOTS), cfg.nanos(GateConfig.WINDOW_MS));
     this.window.advance(clock.nanoTime());
+    this.lastInfoRefresh = clock.nanoTime();
     meters.bindGauges(this, this.priorities);
     if (!enforce) {
       events.degraded("monitor-only", "mode=" + cfg.mode());
@@ -378,18 +385,29 @@ public final class ThrottleGate {
       priorityFresh = fresh;
     }
 
-    // pass 1: refresh priorities, totals, cleanup
+    // pass 1: priorities (re-read once a second), totals, demand, cleanup
+    boolean refreshInfos = now - lastInfoRefresh >= INFO_REFRESH_NANOS;
+    if (refreshInfos) {
+      lastInfoRefresh = now;
+    }
     long totalBlocks = 0;
     long totalReq = 0;
     List<App> active = new ArrayList<>();
+    List<App> holding = new ArrayList<>();
     long lostNow = 0;
     for (App a : apps.values()) {
-      refreshInfo(a);
+      if (refreshInfos) {
+        refreshInfo(a);
+      }
       boolean forget = false;
       synchronized (a) {
         lostNow += expireLost(a, now);
         totalBlocks += a.outstandingBlocks;
         totalReq += a.outstandingReq;
+        a.demand = Math.max(1, a.outstandingBlocks + a.heldBlocks);
+        if (a.held > 0 || !a.heldQ.isEmpty()) {
+          holding.add(a);
+        }
         if (a.outstandingReq > 0 || a.held > 0) {
           active.add(a);
         } else if (now - a.lastActivity >= idleNanos) {
@@ -441,17 +459,18 @@ public final class ThrottleGate {
       events.stateChanged(before, state, s.p99Micros() < 0 ? -1 : s.p99Micros() / 1_000, s.samples());
     }
 
-    // ranges
+    // ranges (only read while ABNORMAL; apps created while NORMAL start unlimited)
     if (state == NodeState.ABNORMAL) {
       assignRanges(active, budget);
-    } else {
+    } else if (before == NodeState.ABNORMAL) {
       for (App a : apps.values()) {
         a.allowed = -1;
       }
     }
 
-    // releases
-    for (App a : active) {
+    // releases (apps that hold something; one created since pass 1 is seen at the next tick, its first deadline is
+    // more than a tick away)
+    for (App a : holding) {
       List<Req> inRange = null;
       List<Req> deadline = null;
       synchronized (a) {
@@ -500,30 +519,27 @@ public final class ThrottleGate {
     }
     double totalW = 0;
     for (App a : active) {
-      long demand;
-      synchronized (a) {
-        demand = a.outstandingBlocks + a.heldBlocks;
-      }
-      a.demand = Math.max(1, demand);
-      totalW += a.weight;
+      a.w = a.weight;
+      a.fillKey = a.demand / a.w;
+      totalW += a.w;
     }
     for (App a : active) {
-      a.allowed = (long) Math.floor(budget * a.weight / totalW);
+      a.allowed = (long) Math.floor(budget * a.w / totalW);
     }
-    active.sort(Comparator.comparingDouble(a -> a.demand / a.weight));
+    active.sort(FILL_ORDER);
     double remaining = budget;
     double w = totalW;
     for (int i = 0; i < active.size(); i++) {
       App a = active.get(i);
-      double share = remaining * a.weight / w;
+      double share = remaining * a.w / w;
       if (a.demand <= share) {
         remaining -= a.demand;
-        w -= a.weight;
+        w -= a.w;
         // its range stays its weighted share (≥ demand)
       } else {
         for (int j = i; j < active.size(); j++) {
           App o = active.get(j);
-          o.allowed = Math.max(o.allowed, (long) Math.floor(remaining * o.weight / w));
+          o.allowed = Math.max(o.allowed, (long) Math.floor(remaining * o.w / w));
         }
         break;
       }
@@ -662,7 +678,10 @@ public final class ThrottleGate {
     volatile double weight;
     volatile boolean shimMarked;
     volatile long allowed = -1;
+    // tick-thread scratch for the range split
     long demand;
+    double w;
+    double fillKey;
     long outstandingReq;
     long outstandingBlocks;
     int held;
