@@ -83,7 +83,7 @@ public final class GateConfig {
       "Priority of apps the priority map does not know (and of every app while the priority source is down).");
   public static final Knob<String> PRIORITY_URL = Knob.textKnob("priority.url", "", "URL or empty",
       "Base URL of the tuner-service; the gate pulls GET <url>/api/v1/throttle/priorities. Empty: every app gets the "
-          + "default priority.", v -> v);
+          + "default priority.", GateConfig::checkUrl);
   public static final Knob<Long> PRIORITY_REFRESH_MS = Knob.longKnob("priority.refreshMs", MILLIS, 30_000, 100,
       86_400_000, "How often the priority map is refreshed from its source (in the background).");
   public static final Knob<Long> PRIORITY_TTL_MS = Knob.longKnob("priority.ttlMs", MILLIS, 300_000, 100, 86_400_000,
@@ -215,6 +215,22 @@ public final class GateConfig {
       return lo.getValue();
     }
     return hi.getValue();
+  }
+
+  private static String checkUrl(String raw) {
+    if (raw.isEmpty()) {
+      return raw;
+    }
+    java.net.URI u;
+    try {
+      u = java.net.URI.create(raw);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("not a URL");
+    }
+    if (!("http".equals(u.getScheme()) || "https".equals(u.getScheme())) || u.getHost() == null) {
+      throw new IllegalArgumentException("not an http(s) URL with a host");
+    }
+    return raw;
   }
 
   private static String checkWeights(String raw) {

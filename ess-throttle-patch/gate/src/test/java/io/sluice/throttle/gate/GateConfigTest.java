@@ -79,6 +79,10 @@ class GateConfigTest {
         .hasMessage("sluice.throttle.priority.weights=1:1,2:0: weight of priority 2 must be positive, was 0.0");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.priority.weights", "high")))
         .hasMessage("sluice.throttle.priority.weights=high: 'high' is not priority:weight");
+    assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.priority.url", "tuner:8080")))
+        .hasMessage("sluice.throttle.priority.url=tuner:8080: not an http(s) URL with a host");
+    assertThat(GateConfig.fromMap(Map.of("sluice.throttle.priority.url", "http://127.0.0.1:8080"))
+        .get(GateConfig.PRIORITY_URL)).isEqualTo("http://127.0.0.1:8080");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.normal.p99Ms", "10000")))
         .hasMessage("sluice.throttle.normal.p99Ms=10000 must be lower than sluice.throttle.abnormal.p99Ms=10000 "
             + "(hysteresis)");
