@@ -27,6 +27,8 @@
 # (env SLUICE_TUNER_USERKEYSWIN) and sluice-submit with SLUICE_OVERRIDE_USER_CONF=true (the user's value is kept
 # under spark.sluice.original.*). Only allow-listed keys within bounds are ever changed.
 #
+# spill.py needs >= 800k rows here: at 600k its stages spill 18-25 MB to disk, under SHUFFLE_SPILL.minDiskSpillBytes
+# (32 MiB), and no rule fires.
 # Not included by default: failures.py (its injected task failures depend on partition ids and attempt numbers,
 # so any partition change alters the failure count by construction; no rule recommends anything for task
 # exceptions) and fetch_failed.py (it deletes shuffle files on purpose once per run: retries cannot cure it, so the
@@ -48,7 +50,7 @@ while [ $# -gt 0 ]; do
     --compare) compare="$2"; shift 2 ;;
     --keep-stack) keep=1; shift ;;
     --with) extra+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
     *) echo "run-tuning-bench: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -58,7 +60,7 @@ workloads=(
   "tiny_blocks|tiny_blocks|spark.sql.adaptive.enabled=false|--rows 400000 --maps 200"
   "wide_shuffle|wide_shuffle|spark.sql.shuffle.partitions=200 spark.default.parallelism=200 spark.sql.adaptive.advisoryPartitionSizeInBytes=64m|--rows 500000 --maps 8 --payload 100"
   "skew|skew|spark.sql.adaptive.enabled=false spark.sql.autoBroadcastJoinThreshold=-1 spark.sql.shuffle.partitions=16|--rows 1000000 --maps 8 --keys 20000 --hot-fraction 0.6"
-  "spill|spill|spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=4 spark.memory.fraction=0.05|--rows 600000 --maps 4 --payload 60"
+  "spill|spill|spark.sql.adaptive.enabled=false spark.sql.shuffle.partitions=4 spark.memory.fraction=0.05|--rows 800000 --maps 4 --payload 60"
   "small_splits|small_splits|spark.sql.files.maxPartitionBytes=131072 spark.sql.shuffle.partitions=8|--files 8 --mb-per-file 6 --keys 16"
   "healthy|healthy|spark.sql.shuffle.partitions=8|--rows 1000000 --maps 8 --keys 50000"
 )
