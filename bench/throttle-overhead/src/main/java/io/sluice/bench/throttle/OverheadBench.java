@@ -1,5 +1,8 @@
 package io.sluice.bench.throttle;
 
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -34,7 +37,7 @@ import org.apache.spark.network.util.TransportConf;
  * keeping {@code --concurrent} requests of {@code --blocks} blocks in flight for {@code --seconds}. Reports the
  * median blocks/s of each side and the gated side's loss.
  *
- * <pre>OverheadBench [--rounds 8] [--seconds 4] [--clients 4] [--concurrent 4] [--blocks 50] [--block-bytes 4096]
+ * <pre>OverheadBench [--rounds 8] [--seconds 4 (decimals allowed)] [--clients 4] [--concurrent 4] [--blocks 50] [--block-bytes 4096]
  *                [--work DIR]</pre>
  */
 public final class OverheadBench {
@@ -43,7 +46,8 @@ public final class OverheadBench {
   public static void main(String[] args) throws Exception {
     Map<String, String> a = parse(args);
     int rounds = Integer.parseInt(a.getOrDefault("rounds", "8"));
-    int seconds = Integer.parseInt(a.getOrDefault("seconds", "4"));
+    double seconds = Double.parseDouble(a.getOrDefault("seconds", "4"));
+    long millis = Math.round(seconds * 1000);
     int clients = Integer.parseInt(a.getOrDefault("clients", "4"));
     int concurrent = Integer.parseInt(a.getOrDefault("concurrent", "4"));
     int blocks = Integer.parseInt(a.getOrDefault("blocks", "50"));
@@ -66,11 +70,13 @@ public final class OverheadBench {
     ticker.scheduleWithFixedDelay(gate::tick, tick, tick, TimeUnit.MILLISECONDS);
     RpcHandler gatedHandler = new GatedRpcHandler(gatedDelegate, gate, 0);
 
-    System.out.printf(Locale.ROOT, "# %d cores; %d rounds x %d s per side, %d clients x %d requests in flight x %d "
+    System.out.printf(Locale.ROOT, "# %d cores; %d rounds x %.1f s per side, %d clients x %d requests in flight x %d "
         + "blocks of %d bytes; gate ENFORCE defaults (healthy node: all admitted)%n",
         Runtime.getRuntime().availableProcessors(), rounds, seconds, clients, concurrent, blocks, blockBytes);
     List<Double> stock = new ArrayList<>();
     List<Double> gated = new ArrayList<>();
+    List<Double> stockCpu = new ArrayList<>();
+    List<Double> gatedCpu = new ArrayList<>();
     try (ShuffleServer stockServer = new ShuffleServer(conf, stockHandler);
          ShuffleServer gatedServer = new ShuffleServer(conf, gatedHandler)) {
       List<ExternalBlockStoreClient> cs = new ArrayList<>();
@@ -81,16 +87,21 @@ public final class OverheadBench {
         app.register(cs.get(0), stockServer.port());
         app.register(cs.get(0), gatedServer.port());
         // warm-up: one round each, not counted
-        run(app, cs, stockServer.port(), concurrent, blocks, Math.max(2, seconds / 2));
-        run(app, cs, gatedServer.port(), concurrent, blocks, Math.max(2, seconds / 2));
+        run(app, cs, stockServer.port(), concurrent, blocks, 2_000, new AtomicLong());
+        run(app, cs, gatedServer.port(), concurrent, blocks, 2_000, new AtomicLong());
         for (int r = 0; r < rounds; r++) {
           boolean gatedFirst = r % 2 == 1;
           for (int side = 0; side < 2; side++) {
             boolean isGated = (side == 0) == gatedFirst;
-            double bps = run(app, cs, isGated ? gatedServer.port() : stockServer.port(), concurrent, blocks, seconds);
+            long cpu0 = serverCpuNanos();
+            AtomicLong served = new AtomicLong();
+            double bps = run(app, cs, isGated ? gatedServer.port() : stockServer.port(), concurrent, blocks,
+                millis, served);
+            double cpuPerBlock = (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, served.get());
             (isGated ? gated : stock).add(bps);
-            System.out.printf(Locale.ROOT, "round %d %-5s %,10.0f blocks/s %8.1f MB/s%n", r + 1,
-                isGated ? "gated" : "stock", bps, bps * blockBytes / 1e6);
+            (isGated ? gatedCpu : stockCpu).add(cpuPerBlock);
+            System.out.printf(Locale.ROOT, "round %d %-5s %,10.0f blocks/s %8.1f MB/s  server CPU %6.2f us/block%n",
+                r + 1, isGated ? "gated" : "stock", bps, bps * blockBytes / 1e6, cpuPerBlock);
           }
         }
       } finally {
@@ -103,17 +114,33 @@ public final class OverheadBench {
     }
     double ms = median(stock);
     double mg = median(gated);
+    // Per round the two sides ran back to back: the paired loss cancels most of the drift of a shared machine.
+    List<Double> paired = new ArrayList<>();
+    for (int r = 0; r < stock.size(); r++) {
+      paired.add(100.0 * (stock.get(r) - gated.get(r)) / stock.get(r));
+    }
+    List<Double> sortedPaired = new ArrayList<>(paired);
+    sortedPaired.sort(Double::compare);
+    List<Double> cpuRatio = new ArrayList<>();
+    for (int r = 0; r < stockCpu.size(); r++) {
+      cpuRatio.add(100.0 * (gatedCpu.get(r) - stockCpu.get(r)) / stockCpu.get(r));
+    }
+    System.out.printf(Locale.ROOT, "OVERHEAD_CPU bytes=%d server_cpu_us_per_block stock_median=%.2f gated_median=%.2f "
+        + "paired_extra_median=%.2f%%%n", blockBytes, median(stockCpu), median(gatedCpu), median(cpuRatio));
     System.out.printf(Locale.ROOT, "OVERHEAD_BENCH blocks=%d bytes=%d stock_median=%.0f blocks/s gated_median=%.0f "
-        + "blocks/s loss=%.2f%% (gate state %s, held %d)%n", blocks, blockBytes, ms, mg,
-        100.0 * (ms - mg) / ms, gate.state(), gate.heldCount());
+        + "blocks/s loss_of_medians=%.2f%% paired_loss_median=%.2f%% paired_loss_iqr=[%.2f%%, %.2f%%] "
+        + "(gate state %s, held %d)%n", blocks, blockBytes, ms, mg, 100.0 * (ms - mg) / ms, median(paired),
+        sortedPaired.get(sortedPaired.size() / 4), sortedPaired.get((3 * sortedPaired.size()) / 4), gate.state(),
+        gate.heldCount());
   }
 
   /** One closed-loop round; returns blocks per second. */
   private static double run(ShuffleApp app, List<ExternalBlockStoreClient> clients, int port, int concurrent,
-      int blocks, int seconds) throws InterruptedException {
+      int blocks, long millis, AtomicLong served) throws InterruptedException {
     AtomicLong done = new AtomicLong();
+    AtomicLong totalServed = new AtomicLong();
     AtomicLong failed = new AtomicLong();
-    long end = System.nanoTime() + TimeUnit.SECONDS.toNanos(seconds);
+    long end = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(millis);
     List<Thread> threads = new ArrayList<>();
     List<Semaphore> slots = new ArrayList<>();
     for (int c = 0; c < clients.size(); c++) {
@@ -137,6 +164,7 @@ public final class OverheadBench {
                 if (System.nanoTime() < end) {
                   done.incrementAndGet();
                 }
+                totalServed.incrementAndGet();
                 if (left.decrementAndGet() == 0) {
                   inFlight.release();
                 }
@@ -171,7 +199,26 @@ public final class OverheadBench {
     if (failed.get() > 0) {
       throw new IllegalStateException(failed.get() + " blocks failed");
     }
+    served.set(totalServed.get());
     return done.get() / secs;
+  }
+
+  /**
+   * CPU time of the shuffle servers' event-loop threads and the gate's tick thread (only one server is loaded per
+   * round). Unlike throughput it hardly moves when other processes take the cores away.
+   */
+  private static long serverCpuNanos() {
+    ThreadMXBean mx = ManagementFactory.getThreadMXBean();
+    long sum = 0;
+    for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
+      if (t != null && (t.getThreadName().startsWith("shuffle-server") || t.getThreadName().equals("gate-tick"))) {
+        long c = mx.getThreadCpuTime(t.getThreadId());
+        if (c > 0) {
+          sum += c;
+        }
+      }
+    }
+    return sum;
   }
 
   private static double median(List<Double> xs) {
