@@ -9,6 +9,7 @@
 # Every variant has the same class path (the shaded sluice-fallback-manager jar + the Celeborn 0.5.4 client jar).
 # Per run, from the event log: the driver's decision time (spark.sluice.tier.decisionMs), application start ->
 # first shuffle map task finished (the first shuffle output on the ESS), and spark-submit's wall time; medians.
+# The raw runs go to fallback/bench/results/fallback-cost-<UTC start>.txt.
 #
 #   fallback/bench/fallback-cost.sh [ROUNDS]        (default 5; needs: mvn -pl fallback/conf,fallback/manager install)
 set -euo pipefail
@@ -88,9 +89,14 @@ PY
 
 results="$work/results.jsonl"
 : >"$results"
+started="$(date -u +%Y%m%dT%H%MZ)"
 for ((i = 1; i <= rounds; i++)); do
   for v in plain refused silent; do run "$v" "$i" | tee -a "$results"; done
 done
+out="$root/fallback/bench/results/fallback-cost-$started.txt"
+mkdir -p "$(dirname "$out")"
+{ echo "# fallback/bench/fallback-cost.sh $rounds, HEAD $(git -C "$root" rev-parse --short HEAD), $started, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+  cat "$results"; } >"$out"
 python3 - "$results" <<'PY'
 import json, statistics, sys
 rows = [json.loads(l) for l in open(sys.argv[1])]
@@ -104,3 +110,4 @@ for v in ("plain", "refused", "silent"):
     if base is None: base = (fs, wall)
     print(f"| {v} | {len(r)} | {r[0]['outcome']} / {r[0]['reason']} | {dm:.0f} | {fs:.0f} ({fs - base[0]:+.0f}) | {wall:.0f} ({wall - base[1]:+.0f}) |")
 PY
+echo "raw runs: $out"
