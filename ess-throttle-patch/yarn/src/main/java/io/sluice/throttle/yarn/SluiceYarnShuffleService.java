@@ -111,7 +111,7 @@ public class SluiceYarnShuffleService extends YarnShuffleService {
       LOG.error("Sluice gate NOT in the shuffle path, degraded to MONITOR_ONLY: {}. Fetches are served by Spark's "
           + "stock handler.", failure);
       if (runtime.kafka() != null) {
-        runtime.kafka().degraded("monitor-only", failure);
+        runtime.kafka().degraded("yarn-hook", failure); // GateRuntime itself announces monitor-only
       }
     }
     bindMeters(runtime.registry());

@@ -311,6 +311,7 @@ public final class MiniYarn implements AutoCloseable {
         if (!cluster.waitForNodeManagersToConnect(30_000)) {
           throw new IllegalStateException("the NodeManager did not register with the RM within 30 s");
         }
+        giveGuiceToTheResourceManager(cluster);
         writeClientConf(cluster.getConfig(), confDir);
         started = true;
         return new MiniYarn(cluster, workDir, confDir, port);
@@ -324,6 +325,29 @@ public final class MiniYarn implements AutoCloseable {
         }
       }
     }
+  }
+
+  /**
+   * RM and NM in one JVM share Guice's static servlet pipeline, and the NM, started last, takes it: the RM's port then
+   * answers with the NM's REST API ({@code /ws/v1/cluster/...} is a 404). Points the shared pipeline back at the RM's
+   * own (the one its web app's GuiceFilter was built with), so the RM REST API works; the NM's web pages and REST API
+   * are the ones left without it (nothing here uses them).
+   */
+  private static void giveGuiceToTheResourceManager(MiniYARNCluster cluster) throws ReflectiveOperationException {
+    Object webApp = field(org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.class, "webApp")
+        .get(cluster.getResourceManager());
+    Object filter = field(org.apache.hadoop.yarn.webapp.WebApp.class, "guiceFilter").get(webApp);
+    Object rmPipeline = field(com.google.inject.servlet.GuiceFilter.class, "injectedPipeline").get(filter);
+    if (rmPipeline == null) {
+      throw new IllegalStateException("the RM's GuiceFilter has no pipeline of its own");
+    }
+    field(com.google.inject.servlet.GuiceFilter.class, "pipeline").set(null, rmPipeline);
+  }
+
+  private static java.lang.reflect.Field field(Class<?> owner, String name) throws NoSuchFieldException {
+    java.lang.reflect.Field f = owner.getDeclaredField(name);
+    f.setAccessible(true);
+    return f;
   }
 
   /** Hadoop aux-service classpath string: directories of jars become {@code dir/*}. */

@@ -150,24 +150,28 @@ class SluiceYarnShuffleServiceITCase {
   @Order(3)
   void clusterModeApplicationShufflesThroughTheGate() throws Exception {
     CompletableFuture<SparkOnYarn.Run> running = gatedApp;
+    String appId;
+    JsonNode app;
+    Map<String, AppInfo> rm;
     try {
-      // the driver waits for the release file after its shuffle: the gate must know the app by then
-      String appId = awaitShuffleDone("gated", running);
-      JsonNode app = appNode(gated.gate(), appId);
-      assertThat(app).as("the gate knows %s: %s", appId, gated.gate()).isNotNull();
-      assertThat(app.path("outstandingRequests").asLong()).isZero();
-      assertThat(app.path("held").asLong()).isZero();
-
+      // the driver waits for the release file after its shuffle: look at the gate and the RM meanwhile
+      appId = awaitShuffleDone("gated", running);
+      app = appNode(gated.gate(), appId);
       // the RM's REST API as the fallback priority source: the running app's YARN priority and queue
-      Map<String, AppInfo> rm = new YarnRmPrioritySource(yarn.rmWebUrl(), Duration.ofSeconds(5)).fetch();
-      assertThat(rm).containsKey(appId);
-      assertThat(rm.get(appId)).isEqualTo(new AppInfo(appId, 7, "etl", false));
+      rm = new YarnRmPrioritySource(yarn.rmWebUrl(), Duration.ofSeconds(5)).fetch();
     } finally {
       Files.writeString(release, "go");
     }
     gatedRun = running.get(APP_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
     System.out.println(gatedRun);
     assertThat(gatedRun.succeeded()).as("%s\n%s", gatedRun, gatedRun.tail()).isTrue();
+    assertThat(gatedRun.appId()).isEqualTo(appId);
+
+    assertThat(app).as("the gate knows %s", appId).isNotNull();
+    assertThat(app.path("outstandingRequests").asLong()).isZero();
+    assertThat(app.path("held").asLong()).isZero();
+    assertThat(rm).containsKey(appId);
+    assertThat(rm.get(appId)).isEqualTo(new AppInfo(appId, 7, "root.etl", false));
 
     ShuffleReadTotals read = ShuffleReadTotals.of(gatedRun.eventLog());
     assertThat(read.remoteBlocks()).isPositive();
