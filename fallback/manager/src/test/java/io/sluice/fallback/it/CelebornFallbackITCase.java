@@ -31,8 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 class CelebornFallbackITCase {
   private static final String CELEBORN_MANAGER = "org.apache.spark.shuffle.celeborn.SparkShuffleManager";
   private static final String SORT = "org.apache.spark.shuffle.sort.SortShuffleManager";
-  private static final int ROWS = 200_000;
-  private static final int KEYS = 1000;
+  private static final int ROWS = 100_000;
+  private static final int KEYS = 500;
 
   @TempDir
   static Path tmp;
@@ -65,7 +65,7 @@ class CelebornFallbackITCase {
         "--event-log-dir", events.toString(),
         "--conf", "spark.eventLog.compress=false",
         "--conf", "spark.sql.adaptive.enabled=false",
-        "--conf", "spark.sql.shuffle.partitions=8",
+        "--conf", "spark.sql.shuffle.partitions=4",
         "--conf", "spark.driver.extraClassPath=" + appClasspath,
         "--conf", "spark.executor.extraClassPath=" + appClasspath,
         // what the push-tier overlay sets, with the delegating manager in front
@@ -77,7 +77,7 @@ class CelebornFallbackITCase {
         // a refusal is immediate; the generous timeout only keeps a starved CPU from turning it into a time-out
         "--conf", "spark.sluice.tier.healthCheck.timeoutMs=10000",
         "fallback_check", "--app-name", appName, "--rows", String.valueOf(ROWS), "--keys", String.valueOf(KEYS),
-        "--maps", "8"));
+        "--maps", "4"));
     SparkStandalone.Result run = cluster.submit(args, tmp.resolve("submit.log"), Duration.ofSeconds(240));
 
     // the job completed and its result is right (checked per group by the job, totals here)
