@@ -86,7 +86,8 @@ public final class GateMeters {
     Gauge.builder("sluice.throttle.budget", gate, g -> g.budgetBlocks()).baseUnit("blocks")
         .description("In-flight budget while ABNORMAL (-1 while NORMAL)").register(registry);
     Gauge.builder("sluice.throttle.inflight", gate, g -> g.inFlightBlocks()).baseUnit("blocks")
-        .description("Blocks admitted and not yet sent, all apps (as of the last tick)").register(registry);
+        .description("Blocks admitted and not yet sent, all apps (every tick while ABNORMAL, every second while "
+            + "NORMAL)").register(registry);
     Gauge.builder("sluice.throttle.held", gate, g -> g.heldCount()).baseUnit("requests")
         .description("Fetch requests currently held").register(registry);
     Gauge.builder("sluice.throttle.apps", gate, g -> g.appCount()).description("Applications the gate tracks")

@@ -69,16 +69,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  *
  * <p><b>Cost.</b> {@link #onFetch} and the ticket methods are O(1) amortised: a hash lookup, one short per-app lock,
  * counter increments; they never block on I/O and never wait for a tick. {@link #tick()} does the O(apps) work
- * (O(apps log apps) for the range split while ABNORMAL). Memory: per app a few counters, its held requests (bounded
- * by held.max / held.maxPerApp) and its admitted-but-unfinished requests.
+ * (O(apps log apps) for the range split) every tick while ABNORMAL or while anything is held; while NORMAL with
+ * nothing held (the common case) a tick is O(1) except for a once-a-second housekeeping pass over the apps.
+ * Memory: per app a few counters, its held requests (bounded by held.max / held.maxPerApp) and its
+ * admitted-but-unfinished requests.
  *
  * <p><b>Cleanup.</b> {@link #appEnded} forgets an app at once (its held requests are released); {@link #tick()}
  * forgets apps idle (nothing in flight, nothing held) for {@code app.idleTimeoutMs}, and takes requests admitted more
- * than {@code request.maxAgeMs} ago and never finished off the books (counted as lost).
+ * than {@code request.maxAgeMs} ago and never finished off the books (counted as lost); both checked at least once a
+ * second.
  */
 public final class ThrottleGate {
-  /** How often tick() re-reads every app's priority from the map (new apps read it on their first request). */
-  static final long INFO_REFRESH_NANOS = TimeUnit.SECONDS.toNanos(1);
+  /**
+   * How often tick() visits every app when it has no other reason to (NORMAL, nothing held): re-reads priorities
+   * (new apps read theirs on their first request), forgets idle apps, expires lost requests.
+   */
+  static final long HOUSEKEEPING_NANOS = TimeUnit.SECONDS.toNanos(1);
   private static final Comparator<App> FILL_ORDER = Comparator.comparingDouble(a -> a.fillKey);
 
   private final GateConfig cfg;
@@ -113,7 +119,7 @@ public final class ThrottleGate {
   private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
   private volatile long inFlightBlocks;
   private boolean priorityFresh = true;
-  private long lastInfoRefresh;
+  private long lastHousekeeping;
   private long onsetBlocks;
   private long nextAdapt;
 
@@ -140,7 +146,7 @@ public final class ThrottleGate {
     this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
     this.window = new LatencyWindow((int) (long) cfg.get(GateConfig.WINDOW_SLOTS), cfg.nanos(GateConfig.WINDOW_MS));
     this.window.advance(clock.nanoTime());
-    this.lastInfoRefresh = clock.nanoTime();
+    this.lastHousekeeping = clock.nanoTime();
     meters.bindGauges(this, this.priorities);
     if (!enforce) {
       events.degraded("monitor-only", "mode=" + cfg.mode());
@@ -385,18 +391,21 @@ public final class ThrottleGate {
       priorityFresh = fresh;
     }
 
-    // pass 1: priorities (re-read once a second), totals, demand, cleanup
-    boolean refreshInfos = now - lastInfoRefresh >= INFO_REFRESH_NANOS;
-    if (refreshInfos) {
-      lastInfoRefresh = now;
+    // pass 1 over the apps: priorities, totals, demand, cleanup. Needed every tick while ABNORMAL, on turning
+    // ABNORMAL and while anything is held; otherwise (NORMAL, nothing held: the common case) once a second.
+    boolean housekeeping = now - lastHousekeeping >= HOUSEKEEPING_NANOS;
+    if (housekeeping) {
+      lastHousekeeping = now;
     }
+    boolean goingAbnormal = state == NodeState.NORMAL && s.samples() >= minSamples && s.p99Micros() >= abnormalMicros;
+    boolean fullPass = housekeeping || goingAbnormal || state == NodeState.ABNORMAL || heldGlobal.get() > 0;
     long totalBlocks = 0;
     long totalReq = 0;
     List<App> active = new ArrayList<>();
     List<App> holding = new ArrayList<>();
     long lostNow = 0;
-    for (App a : apps.values()) {
-      if (refreshInfos) {
+    for (App a : fullPass ? apps.values() : List.<App>of()) {
+      if (housekeeping) {
         refreshInfo(a);
       }
       boolean forget = false;
@@ -423,13 +432,15 @@ public final class ThrottleGate {
     if (lostNow > 0) {
       meters.lost(lostNow);
     }
-    inFlightBlocks = totalBlocks;
+    if (fullPass) {
+      inFlightBlocks = totalBlocks;
+    }
 
     // node state and budget
     long minBudget = cfg.get(GateConfig.BUDGET_MIN_BLOCKS);
     NodeState before = state;
     if (before == NodeState.NORMAL) {
-      if (s.samples() >= minSamples && s.p99Micros() >= abnormalMicros) {
+      if (goingAbnormal) {
         onsetBlocks = Math.max(minBudget, totalBlocks);
         budget = Math.max(minBudget, (long) Math.floor(cfg.get(GateConfig.BUDGET_FRACTION) * totalBlocks));
         nextAdapt = now + adaptNanos;
@@ -636,7 +647,8 @@ public final class ThrottleGate {
     return budget;
   }
 
-  /** Blocks in flight over all apps as of the last tick. */
+  /** Blocks in flight over all apps, as of the last tick's pass over the apps (every tick while ABNORMAL, else
+   * at least once a second). */
   public long inFlightBlocks() {
     return inFlightBlocks;
   }

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /** The gate's rules on a fake clock, with expectations computed by hand from {@link GateHarness#testConfig()}. */
@@ -344,7 +345,7 @@ class ThrottleGateTest {
     t.finished(true);
     h.gate.tick();
     assertThat(h.gate.p99Millis()).isEqualTo(100);
-    assertThat(h.registry.get("sluice.throttle.request.latency").timer().max(java.util.concurrent.TimeUnit.MILLISECONDS))
+    assertThat(h.registry.get("sluice.throttle.request.latency").timer().max(TimeUnit.MILLISECONDS))
         .isEqualTo(5_000);
   }
 
