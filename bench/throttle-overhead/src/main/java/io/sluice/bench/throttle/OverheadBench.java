@@ -126,7 +126,9 @@ public final class OverheadBench {
       cpuRatio.add(100.0 * (gatedCpu.get(r) - stockCpu.get(r)) / stockCpu.get(r));
     }
     System.out.printf(Locale.ROOT, "OVERHEAD_CPU bytes=%d server_cpu_us_per_block stock_median=%.2f gated_median=%.2f "
-        + "paired_extra_median=%.2f%%%n", blockBytes, median(stockCpu), median(gatedCpu), median(cpuRatio));
+        + "paired_extra_median=%.2f%% stock_min=%.2f gated_min=%.2f%n", blockBytes, median(stockCpu),
+        median(gatedCpu), median(cpuRatio), stockCpu.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+        gatedCpu.stream().mapToDouble(Double::doubleValue).min().orElse(0));
     System.out.printf(Locale.ROOT, "OVERHEAD_BENCH blocks=%d bytes=%d stock_median=%.0f blocks/s gated_median=%.0f "
         + "blocks/s loss_of_medians=%.2f%% paired_loss_median=%.2f%% paired_loss_iqr=[%.2f%%, %.2f%%] "
         + "(gate state %s, held %d)%n", blocks, blockBytes, ms, mg, 100.0 * (ms - mg) / ms, median(paired),

@@ -14,6 +14,7 @@ import io.sluice.throttle.ess.testing.Await;
 import io.sluice.throttle.ess.testing.GatedNode;
 import io.sluice.throttle.ess.testing.Load;
 import io.sluice.throttle.ess.testing.ShuffleApp;
+import io.sluice.throttle.ess.testing.ShuffleServer;
 import io.sluice.throttle.gate.AppInfo;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.StaticPriorityMap;
@@ -23,7 +24,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The shim against the gate in Spark's real shuffle server (the ESS module's fixture): a shim-wrapped
- * {@link ExternalBlockStoreClient} ({@code spark.shuffle.io.maxRetries=0}) of a heavy app on an overloaded node is
+ * {@link ExternalBlockStoreClient} (one with {@code spark.shuffle.io.maxRetries=0}, one through Spark's retrying
+ * transferor) of a heavy app on an overloaded node is
  * sent SLEEP directives, sleeps, re-issues, and every block arrives once with the right bytes; nothing fails.
  */
 class SleepAwareBlockStoreClientITCase {
@@ -61,7 +63,10 @@ class SleepAwareBlockStoreClientITCase {
         }
         stock.register(stockClients.get(0), node.port());
         for (int i = 0; i < 2; i++) {
-          ExternalBlockStoreClient executorClient = shim.client(node.conf);
+          // executor 0 fetches with maxRetries=0 (any retry would fail), executor 1 with Spark's default of 3, i.e.
+          // through RetryingBlockTransferor as on a real executor
+          ExternalBlockStoreClient executorClient = shim.client(i == 0 ? node.conf
+              : ShuffleServer.conf(Map.of("spark.shuffle.io.maxRetries", "3")));
           if (i == 0) {
             shim.register(executorClient, node.port());
           }
