@@ -11,9 +11,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 /**
  * Shuffle read figures of one application summed over its tasks, from its event log (SparkListenerTaskEnd task
  * metrics). The push-based shuffle part is read under both names Spark has used for it ("Push Based Shuffle" in 3.5,
- * "Shuffle Push Read Metrics" later).
+ * "Shuffle Push Read Metrics" later). {@code readingTasks} counts the tasks that read any shuffle block.
  */
-public record ShuffleReadTotals(long tasks, long remoteBlocks, long localBlocks, long remoteBytes, long fetchWaitMs,
+public record ShuffleReadTotals(long readingTasks, long remoteBlocks, long localBlocks, long remoteBytes, long fetchWaitMs,
     long mergedRemoteBlocks, long mergedLocalBlocks, long mergedFetchFallbacks) {
   private static final ObjectMapper JSON = new ObjectMapper();
 
@@ -28,9 +28,10 @@ public record ShuffleReadTotals(long tasks, long remoteBlocks, long localBlocks,
         if (read.isMissingNode()) {
           continue;
         }
-        tasks++;
-        remote += read.path("Remote Blocks Fetched").asLong();
-        local += read.path("Local Blocks Fetched").asLong();
+        long r = read.path("Remote Blocks Fetched").asLong();
+        long l = read.path("Local Blocks Fetched").asLong();
+        remote += r;
+        local += l;
         bytes += read.path("Remote Bytes Read").asLong();
         wait += read.path("Fetch Wait Time").asLong();
         JsonNode push = read.has("Push Based Shuffle") ? read.get("Push Based Shuffle")
@@ -38,6 +39,10 @@ public record ShuffleReadTotals(long tasks, long remoteBlocks, long localBlocks,
         mRemote += push.path("Merged Remote Blocks Fetched").asLong();
         mLocal += push.path("Merged Local Blocks Fetched").asLong();
         fallbacks += push.path("Merged Fetch Fallback Count").asLong();
+        long m = push.path("Merged Remote Blocks Fetched").asLong() + push.path("Merged Local Blocks Fetched").asLong();
+        if (r + l + m > 0) {
+          tasks++;
+        }
       }
     }
     return new ShuffleReadTotals(tasks, remote, local, bytes, wait, mRemote, mLocal, fallbacks);

@@ -177,7 +177,7 @@ class SluiceYarnShuffleServiceITCase {
     assertThat(read.remoteBlocks()).isPositive();
     double admitted = gated.sum("sluice_throttle_decisions_total", "decision=\"ADMIT\"", "enforced=\"true\"");
     double finished = gated.sum("sluice_throttle_request_latency_seconds_count");
-    System.out.println("remote blocks " + read.remoteBlocks() + " in " + read.tasks() + " reduce tasks; gate admitted "
+    System.out.println("remote blocks " + read.remoteBlocks() + " in " + read.readingTasks() + " reduce tasks; gate admitted "
         + admitted + " fetch requests, " + finished + " finished");
     assertThat(admitted).isPositive();
     assertThat(finished).as("every admitted request reported its last chunk").isEqualTo(admitted);
