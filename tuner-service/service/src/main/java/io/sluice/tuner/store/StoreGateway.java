@@ -70,6 +70,7 @@ public class StoreGateway implements DisposableBean {
   private final ExecutorService pool;
   private final MeterRegistry meters;
   private final MemoryDecisionLog memoryLog = new MemoryDecisionLog();
+  private final java.util.Map<Duration, TimeLimiter> customLimiters = new java.util.concurrent.ConcurrentHashMap<>();
   private final Object openLock = new Object();
   private volatile Handles handles;
   private final BreakerWarmUp breakerWarmUp;
@@ -99,7 +100,19 @@ public class StoreGateway implements DisposableBean {
 
   /** Runs work against the store within the budget's time limit and the circuit breaker. */
   public <T> T call(String op, Budget budget, Work<T> work) {
-    TimeLimiter limiter = budget == Budget.SUBMISSION ? submissionLimiter : readLimiter;
+    return call(op, budget == Budget.SUBMISSION ? submissionLimiter : readLimiter, work);
+  }
+
+  /**
+   * Runs work against the store within its own time limit (e.g. a shorter one for a second read on the submission
+   * path, so that the two together stay bounded) and the same circuit breaker.
+   */
+  public <T> T call(String op, Duration timeout, Work<T> work) {
+    return call(op, customLimiters.computeIfAbsent(timeout, t -> TimeLimiter.of("store-" + t.toMillis() + "ms",
+        TimeLimiterConfig.custom().timeoutDuration(t).cancelRunningFuture(true).build())), work);
+  }
+
+  private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
     try {
       T result = breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
         Handles h = handles();
