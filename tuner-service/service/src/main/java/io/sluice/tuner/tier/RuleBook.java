@@ -45,12 +45,20 @@ public final class RuleBook {
   }
 
   /** Loads (or seeds) the rules if not done yet; true when they are loaded. Never throws. */
-  public synchronized boolean tryLoad() {
+  public boolean tryLoad() {
+    return tryLoad(store);
+  }
+
+  /**
+   * As {@link #tryLoad()} through another way to the store (the background loader goes to the tier store directly,
+   * so that retrying against a store that is down does not count against the store's circuit breaker).
+   */
+  public synchronized boolean tryLoad(StoreCall via) {
     if (current != null) {
       return true;
     }
     try {
-      current = store.call("tier-rules-load", st -> st.load().orElseGet(() -> {
+      current = via.call("tier-rules-load", st -> st.load().orElseGet(() -> {
         st.save(seed, new AuditEntry(0, clock.millis(), CONFIGURATION, "SEED", "*", null, Json.write(seed),
             seed.version()));
         return seed;

@@ -103,7 +103,7 @@ class TierConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  TierBackground tierBackground(TierProperties props, RuleBook rules, TierMetrics metrics) {
-    return new TierBackground(props.isEnabled(), rules, metrics, props.getMetricsRefresh());
+  TierBackground tierBackground(TierProperties props, RuleBook rules, TierStore store, TierMetrics metrics) {
+    return new TierBackground(props.isEnabled(), rules, store, metrics, props.getMetricsRefresh());
   }
 }

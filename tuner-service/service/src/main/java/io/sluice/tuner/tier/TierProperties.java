@@ -37,6 +37,14 @@ public class TierProperties {
   @Max(200)
   private int historyRuns = 10;
 
+  /**
+   * Time limit of the job-history read behind one push-tier admission (a second store read on the submission path,
+   * after which the tuning read still has {@code sluice.tuner.submission-timeout}); past it the job stays on the ESS.
+   * Default 50ms.
+   */
+  @NotNull
+  private Duration historyTimeout = Duration.ofMillis(50);
+
   /** How often the tiers' metrics endpoints are scraped. Default 15s. */
   @NotNull
   private Duration metricsRefresh = Duration.ofSeconds(15);
@@ -469,6 +477,14 @@ public class TierProperties {
 
   public void setHistoryRuns(int historyRuns) {
     this.historyRuns = historyRuns;
+  }
+
+  public Duration getHistoryTimeout() {
+    return historyTimeout;
+  }
+
+  public void setHistoryTimeout(Duration historyTimeout) {
+    this.historyTimeout = historyTimeout;
   }
 
   public Duration getMetricsRefresh() {

@@ -16,9 +16,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The tier decision as the service runs it: the rules in force from the {@link RuleBook}, the job's history through
- * the {@link StoreGateway} (submission budget; unavailable → the job stays on the ESS and the reason says why),
+ * the {@link StoreGateway} ({@code sluice.tier.history-timeout}, 50 ms; unavailable → the job stays on the ESS and
+ * the reason says why),
  * capacities from the {@link TierMetricsSource}s. Decisions a rule or deny entry took part in are recorded in the
- * {@link TierStore} by one background thread (a full queue drops and counts: recording never delays a submission).
+ * {@link TierStore} by one background thread, directly (not through the store's breaker; a full queue or a failed
+ * write drops and counts: recording never delays a submission nor opens the breaker).
  *
  * <p>Meters: {@code sluice.tier.decision} (timer of the whole decision; tags tier, outcome),
  * {@code sluice.tier.records.dropped} (decisions not recorded because the queue was full or the store failed).
@@ -63,10 +65,7 @@ public final class TierService implements AutoCloseable {
       try {
         recorder.execute(() -> {
           try {
-            gateway.call("tier-record", StoreGateway.Budget.READ, (s, l) -> {
-              store.record(d);
-              return null;
-            });
+            store.record(d); // straight to the tier store: a failing write must not count against the breaker
           } catch (RuntimeException e) {
             dropped.increment();
             LOG.warn("tier decision of {} not recorded: {}", d.jobKey(), e.getMessage());
@@ -104,7 +103,7 @@ public final class TierService implements AutoCloseable {
   private TierDecider.History history(String jobKey) {
     int n = props.getHistoryRuns();
     try {
-      return TierDecider.History.of(gateway.call("tier-history", StoreGateway.Budget.SUBMISSION,
+      return TierDecider.History.of(gateway.call("tier-history", props.getHistoryTimeout(),
           (s, l) -> JobVolume.of(s.runsOfJob(jobKey, n), n)));
     } catch (StoreGateway.Unavailable e) {
       return TierDecider.History.unavailable(e.reason());

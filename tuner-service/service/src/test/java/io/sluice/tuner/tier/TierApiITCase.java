@@ -23,7 +23,7 @@ import org.springframework.test.context.DynamicPropertySource;
  * shuffle write) and a big one (30 GiB) in queue root.etl; Celeborn configured with 40 GB free (Spring sizes are binary: 40 GiB; a job may take half).
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
+    "server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s", "sluice.tier.history-timeout=10s",
     "sluice.tier.api-tokens.ops=ops-secret-1", "sluice.tier.api-tokens.ci=ci-secret-2",
     "sluice.tier.celeborn.master-endpoints=127.0.0.1:19097", "sluice.tier.celeborn.free-capacity=40GB",
     "sluice.tier.rules[0].id=seed-adhoc", "sluice.tier.rules[0].queue=root.adhoc",
