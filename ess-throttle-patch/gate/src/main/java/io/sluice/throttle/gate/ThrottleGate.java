@@ -121,6 +121,9 @@ public final class ThrottleGate {
   private boolean priorityFresh = true;
   private long lastHousekeeping;
   private long[] sortBuf = new long[64];
+  // tick-thread scratch lists, reused (cleared at the start and the end of every tick)
+  private final ArrayList<App> activeBuf = new ArrayList<>();
+  private final ArrayList<App> holdingBuf = new ArrayList<>();
   private long onsetBlocks;
   private long nextAdapt;
 
@@ -402,8 +405,10 @@ public final class ThrottleGate {
     boolean fullPass = housekeeping || goingAbnormal || state == NodeState.ABNORMAL || heldGlobal.get() > 0;
     long totalBlocks = 0;
     long totalReq = 0;
-    List<App> active = new ArrayList<>();
-    List<App> holding = new ArrayList<>();
+    List<App> active = activeBuf;
+    List<App> holding = holdingBuf;
+    active.clear();
+    holding.clear();
     long lostNow = 0;
     for (App a : fullPass ? apps.values() : List.<App>of()) {
       if (housekeeping) {
@@ -524,6 +529,8 @@ public final class ThrottleGate {
         run(deadline, GateEvents.ReleaseReason.DEADLINE, now);
       }
     }
+    active.clear();
+    holding.clear();
   }
 
   /** Weighted water-filling of the budget over the active apps (see the class doc). */
