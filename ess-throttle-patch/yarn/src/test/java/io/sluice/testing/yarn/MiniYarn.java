@@ -171,7 +171,6 @@ public final class MiniYarn implements AutoCloseable {
     private final List<Path> auxClasspath = new ArrayList<>();
     private final Map<String, String> conf = new LinkedHashMap<>();
     private final Map<String, Integer> queues = new LinkedHashMap<>();
-    private int nodeMemoryMb = 4096;
     private final List<String[]> extraServices = new ArrayList<>();
     private final Map<String, Map<String, String>> overlays = new LinkedHashMap<>();
     private final Map<String, List<Path>> extraClasspaths = new LinkedHashMap<>();
@@ -234,12 +233,6 @@ public final class MiniYarn implements AutoCloseable {
       return this;
     }
 
-    /** Memory the NM offers to containers (MiniYARNCluster's default is 4096). */
-    public Builder nodeMemoryMb(int mb) {
-      this.nodeMemoryMb = mb;
-      return this;
-    }
-
     public MiniYarn start() throws IOException {
       Files.createDirectories(workDir);
       Path confDir = Files.createDirectories(workDir.resolve("hadoop-conf"));
@@ -250,7 +243,8 @@ public final class MiniYarn implements AutoCloseable {
       c.set("fs.defaultFS", "file:///");
       // containers: small ones, no memory policing, Java from this JVM, logs kept for reading after the run
       c.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
-      c.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, nodeMemoryMb);
+      // MiniYARNCluster fixes the NM's memory at 4096 MB whatever is configured
+      c.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, 4096);
       c.setInt(YarnConfiguration.NM_VCORES, 8);
       c.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
       c.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
