@@ -54,9 +54,7 @@ public final class GateRuntime implements AutoCloseable {
           SystemClock.INSTANCE, null).start();
       priorities = cachedPriorities;
     }
-    this.kafka = settings.kafkaBootstrap().isEmpty() ? null
-        : new KafkaGateEvents(settings.kafkaBootstrap(), settings.kafkaTopic(), settings.cluster(), settings.node(),
-            settings.kafkaQueue());
+    this.kafka = settings.kafkaBootstrap().isEmpty() ? null : kafkaOrNull(settings);
     if (kafka != null) {
       FunctionCounter.builder("sluice.throttle.events.dropped", kafka, KafkaGateEvents::dropped)
           .description("Gate events not published (queue full or Kafka unavailable)").register(registry);
@@ -72,6 +70,17 @@ public final class GateRuntime implements AutoCloseable {
     });
     long tick = config.get(GateConfig.TICK_MS);
     ticker.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
+  }
+
+  private static KafkaGateEvents kafkaOrNull(EssSettings settings) {
+    try {
+      return new KafkaGateEvents(settings.kafkaBootstrap(), settings.kafkaTopic(), settings.cluster(),
+          settings.node(), settings.kafkaQueue());
+    } catch (RuntimeException e) {
+      LOG.warn("Sluice gate events not published: Kafka producer for {} not created ({}); the ESS runs without them",
+          settings.kafkaBootstrap(), e.toString());
+      return null;
+    }
   }
 
   /** Starts a gate and its surroundings from {@code sluice.throttle.*} properties. */

@@ -126,6 +126,17 @@ class GateRuntimeITCase {
   }
 
   @Test
+  void anUnusableKafkaBootstrapLeavesTheGateRunningWithoutEvents() {
+    try (GateRuntime rt = GateRuntime.start(Map.of("sluice.throttle.ess.http.port", "-1",
+        "sluice.throttle.ess.kafka.bootstrap", "no-such-host.invalid:9092"))) {
+      assertThat(rt.kafka()).isNull();
+      assertThat(rt.httpPort()).isEqualTo(-1);
+      rt.gate().tick();
+      assertThat(rt.gate().snapshot().state()).isEqualTo(NodeState.NORMAL);
+    }
+  }
+
+  @Test
   void aTypoInAnAdapterKeyFailsNamingIt() {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> EssSettings.fromMap(Map.of(
         "sluice.throttle.ess.http.prot", "1"))).hasMessageContaining("sluice.throttle.ess.http.prot");
