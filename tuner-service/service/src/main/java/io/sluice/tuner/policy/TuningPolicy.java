@@ -30,7 +30,10 @@ import java.util.TreeMap;
  *
  * <p><b>Drift.</b> A run whose input size differs from the median of the runs since the last re-open by more than
  * {@code inputDriftThreshold} re-opens the job: all rejections are forgotten; a baseline run becomes the
- * reference; a trial is not judged and the next run re-measures the kept overlay.
+ * reference; a trial is not judged and the next run re-measures the kept overlay. Exception: a trial that changed an
+ * input-split key ({@link #INPUT_SPLIT_KEYS}) and ran with a different number of source-stage tasks than the
+ * reference is judged without the drift test, because the proxy (map output records) moves with the number of map
+ * tasks when the map side combines; if kept, the drift median restarts from it.
  *
  * <p><b>Proposal.</b> From the reference run's diagnoses at or above {@code minSeverity}, most severe first (rule
  * order within a severity), recommendations in the rule's order: skip keys off the allow-list or values out of its
@@ -118,7 +121,11 @@ public final class TuningPolicy {
       String reason;
       Map<String, Double> evidence = new TreeMap<>();
       double median = median(st.regime);
-      boolean drift = st.kept != null && median > 0
+      // A trial that re-split the input changes the proxy itself (map-side output records move with the number of
+      // map tasks when the map side combines): its proxy is not comparable with the kept overlay's runs.
+      boolean resplit = st.kept != null && st.ref != null && !overlay.equals(st.kept)
+          && changesInputSplits(st.kept, overlay) && sourceTasks(run) != sourceTasks(st.ref);
+      boolean drift = st.kept != null && median > 0 && !resplit
           && Math.abs(fig.inputSize() - median) / median > config.inputDriftThreshold();
       if (st.kept == null) {
         eval = Evaluation.BASELINE;
@@ -159,11 +166,24 @@ public final class TuningPolicy {
       } else {
         Judgement j = judge(st.refFigures, fig);
         evidence.putAll(j.evidence);
-        st.regime.add(fig.inputSize());
+        String resplitNote = "";
+        if (resplit) {
+          evidence.put("sourceTasks", (double) sourceTasks(run));
+          evidence.put("refSourceTasks", (double) sourceTasks(st.ref));
+          resplitNote = String.format(Locale.ROOT, " (the trial re-split the input: %d -> %d map tasks, input size "
+              + "proxy %d -> %d not compared)", sourceTasks(st.ref), sourceTasks(run), st.refFigures.inputSize(),
+              fig.inputSize());
+        } else {
+          st.regime.add(fig.inputSize());
+        }
         List<String[]> changed = changedKeys(st.kept, overlay, st.ref);
         if (j.improved) {
           eval = Evaluation.KEPT;
-          reason = "kept " + delta(st.kept, overlay) + ": " + j.why;
+          reason = "kept " + delta(st.kept, overlay) + ": " + j.why + resplitNote;
+          if (resplit) { // the proxy's scale moved with the splits: later runs are compared with this one
+            st.regime.clear();
+            st.regime.add(fig.inputSize());
+          }
           for (String[] c : changed) {
             st.origins.put(c[0], origin(st.ref, c[0], overlay.get(c[0]), c[2]));
             decisions.add(new Decision(run.runKey(), run.startTime(), eval, c[0], c[1], c[3], reason, evidence));
@@ -174,7 +194,7 @@ public final class TuningPolicy {
           st.refFigures = fig;
         } else {
           eval = Evaluation.ROLLED_BACK;
-          reason = "rolled back " + delta(st.kept, overlay) + ": " + j.why;
+          reason = "rolled back " + delta(st.kept, overlay) + ": " + j.why + resplitNote;
           for (String[] c : changed) {
             decisions.add(new Decision(run.runKey(), run.startTime(), eval, c[0], c[1], c[3], reason, evidence));
             if (!c[1].isEmpty()) {
@@ -195,6 +215,31 @@ public final class TuningPolicy {
     java.util.Collections.reverse(verdicts);
     return new Outcome(p.state, p.overlay, p.changes, p.reasons, verdicts, List.copyOf(st.rejections.values()),
         decisions);
+  }
+
+  /** Keys that change how file input is split into map tasks. */
+  static final java.util.Set<String> INPUT_SPLIT_KEYS = java.util.Set.of("spark.sql.files.maxPartitionBytes",
+      "spark.sql.files.openCostInBytes", "spark.sql.files.minPartitionNum");
+
+  private static boolean changesInputSplits(Map<String, String> kept, Map<String, String> trial) {
+    for (String k : INPUT_SPLIT_KEYS) {
+      if (!Objects.equals(kept.get(k), trial.get(k))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /** Tasks of the first attempts of the stages the input-size proxy counts (read no shuffle, write one). */
+  static long sourceTasks(AppRun run) {
+    long n = 0;
+    for (io.sluice.model.StageProfile s : run.stages()) {
+      if (s.stageAttemptId() == 0 && s.shuffleRecordsRead() == 0 && s.shuffleBytesRead() == 0
+          && s.shuffleWriteRecords() > 0) {
+        n += s.numTasks();
+      }
+    }
+    return n;
   }
 
   private static boolean finished(AppRun run) {

@@ -27,6 +27,7 @@ final class PolicyRuns {
     private long blockedMs = 10_000;
     private long failedTasks;
     private long inputRecords = 1_000_000;
+    private int mapTasks = 200;
     private String status = "SUCCEEDED";
     private final Map<String, String> injected = new LinkedHashMap<>();
     private final Map<String, String> conf = new LinkedHashMap<>();
@@ -53,6 +54,12 @@ final class PolicyRuns {
 
     RunBuilder input(long records) {
       inputRecords = records;
+      return this;
+    }
+
+    /** Tasks of the map stage (the input splits). */
+    RunBuilder mapTasks(int n) {
+      mapTasks = n;
       return this;
     }
 
@@ -87,8 +94,8 @@ final class PolicyRuns {
     AppRun build() {
       String appId = "app-" + index;
       long start = 1_700_000_000_000L + index * 3_600_000L;
-      StageProfile map = stage(appId, 0, 0, inputRecords, 0, 0);
-      StageProfile reduce = stage(appId, 1, blockedMs, 0, inputRecords, failedTasks);
+      StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0);
+      StageProfile reduce = stage(appId, 1, 200, blockedMs, 0, inputRecords, failedTasks);
       return new AppRun("c1", appId, "", "job-1", "job", "u", "q", null, start, start + wallMs, status, "3.5.7",
           conf, injected, List.of(map, reduce), diagnoses, start + wallMs);
     }
@@ -98,10 +105,10 @@ final class PolicyRuns {
     return new RunBuilder(index);
   }
 
-  private static StageProfile stage(String appId, int id, long fetchWait, long writeRecords, long readRecords,
-      long failed) {
+  private static StageProfile stage(String appId, int id, int tasks, long fetchWait, long writeRecords,
+      long readRecords, long failed) {
     long readBytes = readRecords * 10;
-    return new StageProfile(appId, id, 0, "s" + id, 200, 200, failed, 0, writeRecords * 10, writeRecords, readBytes,
+    return new StageProfile(appId, id, 0, "s" + id, tasks, tasks, failed, 0, writeRecords * 10, writeRecords, readBytes,
         0, readRecords == 0 ? 0 : 40_000, 0, fetchWait, readRecords, 0, 0, 100_000, 1_000, 0, 0, 0, 0, 0, 0, 0, 0, 0,
         0);
   }

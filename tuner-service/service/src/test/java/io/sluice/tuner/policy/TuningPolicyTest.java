@@ -295,4 +295,53 @@ class TuningPolicyTest {
     assertThatThrownBy(() -> PolicyConfig.builder().minSeverity(Severity.NONE).build())
         .hasMessageContaining("NONE");
   }
+
+  /** As measured with small_splits.py (bench/tuning): 264 map tasks x 16 partial-aggregate rows = 4224. */
+  private static final String SPLIT = "spark.sql.files.maxPartitionBytes";
+
+  private static PolicyRuns.RunBuilder splits(int i, int mapTasks) {
+    return run(i).conf(SPLIT, "131072").mapTasks(mapTasks).input(mapTasks * 16L).blocked(0)
+        .diagnosis("INPUT_SPLITS_TOO_SMALL", Severity.CRITICAL, SPLIT, "8m");
+  }
+
+  @Test
+  void aTrialThatReSplitsTheInputIsJudgedAlthoughItMovesTheInputSizeProxy() {
+    // 128k -> 1m splits: 264 -> 40 map tasks, so the proxy (map output records) falls 4224 -> 640 (-85 %)
+    Outcome o = decide(portrait(splits(1, 264).wall(200_000), splits(2, 40).injected(SPLIT, "1m").wall(120_000)));
+    assertThat(o.verdicts().get(0).evaluation()).isEqualTo(Evaluation.KEPT);
+    assertThat(o.verdicts().get(0).reason()).contains("re-split the input: 264 -> 40 map tasks")
+        .contains("4224 -> 640 not compared");
+    assertThat(o.verdicts().get(0).evidence()).containsEntry("sourceTasks", 40.0).containsEntry("refSourceTasks",
+        264.0);
+    assertThat(o.decisions()).extracting(Decision::kind).containsExactly(Evaluation.KEPT);
+    assertThat(keys(o.changes())).containsExactly(SPLIT + "=4m");
+
+    // the next run with the kept 1m splits is compared with the trial's proxy, not the old one: no re-open
+    Outcome next = decide(portrait(splits(1, 264).wall(200_000), splits(2, 40).injected(SPLIT, "1m").wall(120_000),
+        splits(3, 40).injected(SPLIT, "1m").wall(121_000)));
+    assertThat(next.verdicts()).extracting(RunVerdict::evaluation)
+        .containsExactly(Evaluation.BASELINE, Evaluation.KEPT, Evaluation.BASELINE);
+
+    // a re-split trial that did not help is rolled back (not re-opened) and the job settles
+    Outcome worse = decide(portrait(splits(1, 264).wall(100_000), splits(2, 40).injected(SPLIT, "1m").wall(130_000)));
+    assertThat(worse.verdicts().get(0).evaluation()).isEqualTo(Evaluation.ROLLED_BACK);
+    assertThat(worse.rejections()).extracting(Rejection::key, Rejection::direction)
+        .containsExactly(org.assertj.core.groups.Tuple.tuple(SPLIT, "up"));
+    assertThat(worse.state()).isEqualTo(JobState.STABLE);
+    assertThat(worse.overlay()).isEmpty();
+  }
+
+  @Test
+  void theInputSizeProxyStillReOpensWhenTheSplitsDidNotChangeTheMapTasks() {
+    // same split key change, same 264 map tasks, but the input fell by 85 %: a real drift, the trial is not judged
+    Outcome o = decide(portrait(splits(1, 264).wall(200_000),
+        splits(2, 264).injected(SPLIT, "1m").input(640).wall(120_000)));
+    assertThat(o.verdicts().get(0).evaluation()).isEqualTo(Evaluation.REOPENED);
+    assertThat(o.overlay()).isEmpty();
+    assertThat(o.changes()).isEmpty();
+    // and a trial of another key whose proxy moves is a drift as before
+    Outcome other = decide(portrait(splits(1, 264).wall(200_000),
+        splits(2, 40).injected(PARTITIONS, "50").wall(120_000)));
+    assertThat(other.verdicts().get(0).evaluation()).isEqualTo(Evaluation.REOPENED);
+  }
 }
