@@ -12,7 +12,8 @@
 #   1. starts a private stack with `SLUICE_SKIP_BUILD=1 SLUICE_SKIP_DEMO=1 deploy/bin/sluice-stack up` under
 #      .sluice/run/tuning-bench-<time>/ on free loopback ports (never the defaults 19092-19094) and a copy of the
 #      tuner-service jar (so a concurrent rebuild of tuner-service/service cannot pull it from under the service);
-#      build the stack's modules first (see deploy/bin/sluice-stack) — this script builds nothing.
+#      build the stack's modules first (see deploy/bin/sluice-stack) — this script builds nothing. The shuffle
+#      service is Spark's stock one (SLUICE_STOCK_ESS=1): throttling would confound the tuning figures.
 #   2. per workload (its own job key tuning-bench-<workload>): deploy/jobs/submit.sh with SLUICE_SUBMIT_VIA=sluice,
 #      the Sluice listener in the command, the workload's poor settings as --conf; waits for the finished run in
 #      the history store (`sluice runs --app`), then reads GET /api/v1/jobs/history; stops when the run's
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
     --compare) compare="$2"; shift 2 ;;
     --keep-stack) keep=1; shift ;;
     --with) extra+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,36p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
     *) echo "run-tuning-bench: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -104,7 +105,8 @@ listener="$stack/sluice-spark-listener.jar"
 stack_env=(SLUICE_STACK_DIR="$stack" SLUICE_SKIP_BUILD=1 SLUICE_SKIP_DEMO=1
   SLUICE_KAFKA_PORT="$kafka_port" SLUICE_STORE_PORT="$store_port" SLUICE_TUNER_PORT="$tuner_port"
   SLUICE_SPARK_MASTER_PORT="$(free_port)" SLUICE_SPARK_WEBUI_PORT="$(free_port)" SLUICE_SPARK_ESS_PORT="$(free_port)"
-  SLUICE_SPARK_WORKER_MEMORY=4g SLUICE_TUNER_JAR="$stack/sluice-tuner-service.jar" SLUICE_TUNER_USERKEYSWIN=false)
+  SLUICE_SPARK_WORKER_MEMORY=4g SLUICE_TUNER_JAR="$stack/sluice-tuner-service.jar" SLUICE_TUNER_USERKEYSWIN=false
+  SLUICE_STOCK_ESS=1 SLUICE_GATE_PORT="$(free_port)")
 
 child=""
 cleanup() {
