@@ -219,7 +219,7 @@ def cmd_render(out):
         if not runs:
             p("No run was stored.")
             p("")
-            summary.append((name, "—", "no run stored", "", "", "", ""))
+            summary.append((name, "—", "no run stored"))
             continue
         p("| run | overlay change vs previous run | decision | wall s | blocked ms | worst stage blocked ms "
           "| shuffle read MB | shuffle written MB | tasks (reduce) | spill MB | rules ≥ MODERATE | state after |")
@@ -264,7 +264,7 @@ def cmd_render(out):
             "| tasks first → final | kept overlay at the end |",
             "|---|---:|---:|---|---|---|---|---|---|"]
     for s in summary:
-        if len(s) < 6:
+        if len(s) == 3:
             head.append(f"| {s[0]} | — | — | — | — | — | — | — | {s[2]} |")
             continue
         name, conv, fn, a, b, ov = s
