@@ -24,10 +24,10 @@ public record WorkloadParams(int nodes, double arrivalMinutes, int hotSets, int 
       int reduces, long blockBytes, double mapTaskSeconds) {}
 
   public static WorkloadParams defaults() {
-    return new WorkloadParams(1000, 30, 4, 8,
+    return new WorkloadParams(1000, 30, 3, 8,
         new Cls("high", 3, 6, 10, 4, 100, 100, 512 << 10, 2),
         new Cls("normal", 2, 20, 20, 4, 300, 300, 256 << 10, 4),
         new Cls("low", 1, 60, 20, 4, 400, 400, 128 << 10, 4),
-        new Heavy(8, 120, 1, 4, 4, 2000, 2000, 8 << 10, 5));
+        new Heavy(6, 150, 1, 5, 4, 3000, 2000, 8 << 10, 5));
   }
 }
