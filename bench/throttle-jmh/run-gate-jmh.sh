@@ -2,7 +2,7 @@
 # ESS throttle gate decision cost (docs/benchmarks.md, "ESS throttle gate: decision cost (JMH)").
 #   bench/throttle-jmh/run-gate-jmh.sh [--skip-build] [JMH options...]
 # Installs ess-throttle-patch/gate (-DskipTests), builds this project and runs GateDecisionBench; defaults are short
-# (3 forks x 2 x 1 s warm-up + 2 x 1 s measurement per case, 18 cases: about 4.5 minutes). Output is also written to
+# (3 forks x 2 x 1 s warm-up + 2 x 1 s measurement per case, 18 cases: about 5 minutes). Output is also written to
 # bench/throttle-jmh/results/gate-jmh-<time>.txt.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
