@@ -19,6 +19,7 @@ import java.util.concurrent.Executors;
 public final class FakeTuner implements AutoCloseable {
   private final HttpServer server;
   private final List<String> requests = new CopyOnWriteArrayList<>();
+  private final List<String> reports = new CopyOnWriteArrayList<>();
   private volatile int status = 200;
   private volatile String body = "{}";
   private volatile long delayMs;
@@ -50,7 +51,19 @@ public final class FakeTuner implements AutoCloseable {
         ex.close();
       }
     });
+    server.createContext("/api/v1/throttle/apps", ex -> {
+      try (InputStream in = ex.getRequestBody()) {
+        reports.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      ex.sendResponseHeaders(201, -1);
+      ex.close();
+    });
     server.start();
+  }
+
+  /** Bodies of {@code POST /api/v1/throttle/apps} (the app reporter's reports), answered 201. */
+  public List<String> reports() {
+    return reports;
   }
 
   public FakeTuner answer(int status, String body) {

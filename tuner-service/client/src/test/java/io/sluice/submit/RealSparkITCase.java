@@ -161,4 +161,29 @@ class RealSparkITCase {
     assertThat(sparkProperties()).doesNotContainKey("spark.sluice.submission.id");
     assertThat(run.stderr()).contains("sluice: driver plugin: request failed");
   }
+
+  @Test
+  void theAppReporterAddedAsPlatformAdditionReportsTheRealAppId() throws Exception {
+    try (FakeTuner tuner = new FakeTuner()) {
+      String answer = FakeTuner.advice("it-report-1", "k/report", "{}");
+      answer = answer.substring(0, answer.length() - 1) + ",\"platform\":{\"confs\":{\"spark.sluice.tuner.url\":\""
+          + tuner.url() + "\"},\"jars\":[\"" + Launcher.clientJar() + "\"],"
+          + "\"plugins\":[\"io.sluice.submit.plugin.SluiceAppReporterPlugin\"],\"reasons\":[]}}";
+      tuner.answer(200, answer);
+      env.put("SLUICE_TUNER_URL", tuner.url());
+      // the report is sent from a daemon thread and never delays the driver: give this short job time to send it
+      Files.writeString(job, JOB.replace("spark.stop()", "import time; time.sleep(3); spark.stop()"));
+      Launcher.Run run = Launcher.run(sparkArgs(), env, dir, 240);
+      assertThat(run.exitCode()).as(run.stderr()).isZero();
+      Map<String, String> props = sparkProperties();
+      assertThat(props).containsEntry("spark.plugins", "io.sluice.submit.plugin.SluiceAppReporterPlugin")
+          .containsEntry("spark.sluice.platform.spark.plugins", "io.sluice.submit.plugin.SluiceAppReporterPlugin")
+          .containsEntry("spark.sluice.tuner.url", tuner.url());
+      assertThat(props.get("spark.app.id")).startsWith("local-");
+      assertThat(tuner.reports()).as(run.stderr()).containsExactly(
+          "{\"appId\":\"" + props.get("spark.app.id") + "\",\"submissionId\":\"it-report-1\"}");
+      assertThat(run.stderr()).contains("sluice: app reporter: " + props.get("spark.app.id")
+          + " reported as submission it-report-1");
+    }
+  }
 }
