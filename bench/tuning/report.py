@@ -309,11 +309,15 @@ def render_compare(out):
              "|---|---|---|---:|---|---|---|---|"]
     for w in sorted(os.listdir(root)):
         kinds = {}
+        overlays = {}
         for path in sorted(glob.glob(os.path.join(root, w, "*.apprun.json"))):
             kind = os.path.basename(path).split(".")[0].split("-", 1)[1]
             run = load(path)
             if isinstance(run, dict) and run.get("status") == "SUCCEEDED":
                 kinds.setdefault(kind, []).append(figures(run))
+                # plain spark-submit: no spark.sluice.injected.* markers; the script records the overlay in .meta
+                given = meta(path.replace(".apprun.json", ".meta")).get("overlay", "")
+                overlays[kind] = dict(kv.split("=", 1) for kv in given.split(",") if "=" in kv)
         for kind in ("base", "final", "rejected"):
             vals = kinds.get(kind)
             if not vals:
@@ -323,7 +327,7 @@ def render_compare(out):
                 xs = [x[key] for x in vals]
                 return f"{fmt(statistics.median(xs))} [{', '.join(fmt(x) for x in xs)}]"
             p = lines.append
-            p(f"| {w} | {kind} | {overlay_text(vals[0]['injected']) if kind != 'base' else '(none)'} | {len(vals)} "
+            p(f"| {w} | {kind} | {overlay_text(overlays.get(kind) or {})} | {len(vals)} "
               f"| {col('wall_ms', secs)} | {col('blocked_ms', lambda v: str(int(v)))} | {col('read_bytes', mb)} "
               f"| {col('tasks', lambda v: str(int(v)))} |")
     lines.append("")
