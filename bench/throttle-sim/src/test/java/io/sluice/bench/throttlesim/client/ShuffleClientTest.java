@@ -101,6 +101,74 @@ class ShuffleClientTest {
     assertThat(s.closes).isEqualTo(4);
   }
 
+  /**
+   * Spark 3.5's rule (TransportChannelHandler.userEventTriggered on IdleStateHandler(0, 0, timeout)'s ALL_IDLE event,
+   * with TransportResponseHandler's time of last request): a connection is closed only when it saw neither a read
+   * nor a write for the whole timeout and its last request went out more than the timeout ago, with requests
+   * outstanding. A request the server sits on for 300 s on a connection that carries another request's traffic
+   * every 60 s therefore does not time out.
+   */
+  @Test
+  void aHeldRequestOnAConnectionThatKeepsCarryingTrafficDoesNotTimeOut() {
+    ClientExecutor exec = new ClientExecutor(stockApp, 1);
+    Recorder held = new Recorder();
+    Recorder busy = new Recorder();
+    Scripted s = new Scripted();
+    s.onOpen = at -> loop.after(at.blocks == 1 ? 300 * S : 0, () -> client.streamOpened(at));
+    s.onChunks = at -> {
+      if (at.blocks == 1) {
+        client.chunkArrived(at);
+      } else {
+        for (int i = 1; i <= at.blocks; i++) {
+          loop.after(i * 60 * S, () -> client.chunkArrived(at));
+        }
+      }
+    };
+    BlockFetch a = new BlockFetch(stockApp, exec, s, 1, 0, held);
+    BlockFetch b = new BlockFetch(stockApp, exec, s, 7, 0, busy);
+    client.start(a);
+    client.start(b);
+    loop.runUntil(3600 * S);
+
+    assertThat(s.connections).as("both share the executor's connection").isEqualTo(1);
+    assertThat(held.blocks).containsExactly(300 * S + 4 * MS);
+    assertThat(busy.blocks).hasSize(7).last().isEqualTo(420 * S + 4 * MS);
+    assertThat(client.timeouts).isZero();
+    assertThat(a.retriesUsed()).isZero();
+  }
+
+  /** The same held request once the other traffic stops: closed 120 s after the last read, then retried. */
+  @Test
+  void aHeldRequestTimesOutOneTimeoutAfterTheConnectionsLastTraffic() {
+    ClientExecutor exec = new ClientExecutor(stockApp, 1);
+    Recorder held = new Recorder();
+    Recorder busy = new Recorder();
+    Scripted s = new Scripted();
+    boolean[] first = {true};
+    s.onOpen = at -> {
+      boolean isA = at.blockBytes() == 0;
+      boolean hold = isA && first[0];
+      if (isA) {
+        first[0] = false;
+      }
+      loop.after(hold ? 300 * S : 0, () -> client.streamOpened(at));
+    };
+    s.onChunks = at -> loop.after(at.blockBytes() == 0 ? 0 : 60 * S, () -> client.chunkArrived(at));
+    BlockFetch a = new BlockFetch(stockApp, exec, s, 1, 0, held);
+    BlockFetch b = new BlockFetch(stockApp, exec, s, 1, 1, busy);
+    client.start(a);
+    client.start(b);
+    loop.runUntil(3600 * S);
+
+    // b's only block is read at 60.004 s (+1 ns for its byte); nothing after it: closed at 180.004 s, a retried 5 s
+    // later on a new connection and answered at once (open 1 ms, stream handle 1 ms, chunk request 1 ms, chunk 1 ms)
+    assertThat(busy.blocks).containsExactly(60 * S + 4 * MS + 1);
+    assertThat(client.timeouts).isEqualTo(1);
+    assertThat(a.retriesUsed()).isEqualTo(1);
+    assertThat(held.blocks).containsExactly(185 * S + 8 * MS + 1);
+    assertThat(s.connections).isEqualTo(2);
+  }
+
   @Test
   void anImmediateServerCompletesAfterThreeOneWayTripsPlusTransfer() {
     Scripted s = new Scripted();
