@@ -18,6 +18,7 @@
 #      the Sluice listener in the command, the workload's poor settings as --conf; waits for the finished run in
 #      the history store (`sluice runs --app`), then reads GET /api/v1/jobs/history; stops when the run's
 #      stateAfter is STABLE.
+#      SLUICE_TUNER_JAR=PATH measures another tuner-service jar instead of tuner-service/service/target's.
 #   3. writes bench/tuning/results/tuning-<time>.md (report.py render) and stops the stack (trap, by PID) unless
 #      --keep-stack.
 #
@@ -51,7 +52,7 @@ while [ $# -gt 0 ]; do
     --compare) compare="$2"; shift 2 ;;
     --keep-stack) keep=1; shift ;;
     --with) extra+=("$2"); shift 2 ;;
-    -h|--help) sed -n '2,37p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "run-tuning-bench: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -92,7 +93,8 @@ store_url="jdbc:h2:tcp://127.0.0.1:$store_port/sluice-history"
 
 listener="$(ls "$root"/event-ingest/listener/target/sluice-spark-listener-*.jar 2>/dev/null | grep -v original | head -1 || true)"
 [ -n "$listener" ] || die "listener jar not built (mvn -q -B -pl event-ingest/listener package)"
-tuner_jar_src="$(ls "$root"/tuner-service/service/target/sluice-tuner-service-*.jar 2>/dev/null | grep -v original | head -1 || true)"
+tuner_jar_src="${SLUICE_TUNER_JAR:-}"   # another tuner-service jar to measure (e.g. a candidate policy built elsewhere)
+[ -n "$tuner_jar_src" ] || tuner_jar_src="$(ls "$root"/tuner-service/service/target/sluice-tuner-service-*.jar 2>/dev/null | grep -v original | head -1 || true)"
 [ -n "$tuner_jar_src" ] || die "tuner-service not built (mvn -q -B -pl tuner-service/service install -DskipTests)"
 client_jar_src="$(ls "$root"/tuner-service/client/target/sluice-tuner-client-*-all.jar 2>/dev/null | head -1 || true)"
 [ -n "$client_jar_src" ] || die "tuner client jar not built (mvn -q -B -pl tuner-service/client package)"
