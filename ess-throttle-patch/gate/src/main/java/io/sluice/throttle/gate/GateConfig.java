@@ -55,17 +55,32 @@ public final class GateConfig {
       "Memory bound per application: at most this many of its requests held; beyond it they are admitted (fail-open, "
           + "counted).");
   public static final Knob<Double> BUDGET_FRACTION = Knob.doubleKnob("budget.fraction", FRACTION, 0.5, 0.01, 1.0,
-      "When the node turns ABNORMAL its in-flight budget starts at this fraction of the blocks in flight at that "
-          + "moment.");
+      "Only with budget.targetMs=0: when the node turns ABNORMAL its in-flight budget starts at this fraction of the "
+          + "blocks in flight at that moment.");
   public static final Knob<Long> BUDGET_MIN_BLOCKS = Knob.longKnob("budget.minBlocks", BLOCKS, 64, 1, 100_000_000,
       "The in-flight budget never goes below this many blocks.");
   public static final Knob<Long> BUDGET_ADAPT_MS = Knob.longKnob("budget.adaptMs", MILLIS, 5_000, 1, 3_600_000,
-      "While ABNORMAL the budget is adapted every this often: multiplied by budget.decrease while the p99 is still at "
+      "While ABNORMAL the budget is re-computed every this often (the throughput behind budget.targetMs is measured "
+          + "over this interval); with budget.targetMs=0 it is multiplied by budget.decrease while the p99 is still at "
           + "or above abnormal.p99Ms, by budget.increase once it is below.");
   public static final Knob<Double> BUDGET_DECREASE = Knob.doubleKnob("budget.decrease", FACTOR, 0.8, 0.05, 1.0,
-      "Multiplicative budget decrease per adaptation while latency stays high.");
+      "Only with budget.targetMs=0: multiplicative budget decrease per adaptation while latency stays high.");
   public static final Knob<Double> BUDGET_INCREASE = Knob.doubleKnob("budget.increase", FACTOR, 1.25, 1.0, 10.0,
-      "Multiplicative budget increase per adaptation while latency is improving (below abnormal.p99Ms).");
+      "Only with budget.targetMs=0: multiplicative budget increase per adaptation while latency is improving (below "
+          + "abnormal.p99Ms).");
+  public static final Knob<Long> BUDGET_TARGET_MS = Knob.longKnob("budget.targetMs", MILLIS, 2_500, 0, 3_600_000,
+      "Little's law budget: while ABNORMAL the in-flight budget is the node's peak measured throughput (blocks per "
+          + "second, measured every budget.adaptMs, the peak decaying by budget.peakDecay per interval) times this "
+          + "target service time, at least budget.minBlocks; re-computed every budget.adaptMs. 0: the budget starts "
+          + "at budget.fraction of the blocks in flight and adapts by budget.decrease / budget.increase instead "
+          + "(those three knobs apply only when this is 0).");
+  public static final Knob<Double> BUDGET_PEAK_DECAY = Knob.doubleKnob("budget.peakDecay", FACTOR, 0.9, 0.0, 1.0,
+      "Per budget.adaptMs interval the remembered peak throughput decays by this factor unless the latest interval "
+          + "measured more (so a budget that throttles the node cannot talk itself down to nothing).");
+  public static final Knob<RangeRule> RANGE_RULE = Knob.enumKnob("range.rule", RangeRule.class, RangeRule.BELOW,
+      "BELOW: a request is in range while its app's outstanding blocks are below the app's range (one request may "
+          + "overshoot it); FIT: only if the outstanding blocks plus the request's fit in the range (a request "
+          + "larger than the range then always waits for its deadline).");
   public static final Knob<Long> SLEEP_MIN_MS = Knob.longKnob("sleep.minMs", MILLIS, 200, 1, 600_000,
       "Shortest SLEEP directive (an app just over its range).");
   public static final Knob<Long> SLEEP_MAX_MS = Knob.longKnob("sleep.maxMs", MILLIS, 5_000, 1, 600_000,
@@ -103,8 +118,8 @@ public final class GateConfig {
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> KNOBS = List.of(MODE, ABNORMAL_P99_MS, NORMAL_P99_MS, WINDOW_MS, WINDOW_SLOTS,
       MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HELD_MAX, HELD_MAX_PER_APP, BUDGET_FRACTION, BUDGET_MIN_BLOCKS,
-      BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
-      SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
+      BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, BUDGET_TARGET_MS, BUDGET_PEAK_DECAY, RANGE_RULE,
+      SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS, SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
       PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS);
 
   private static final Map<String, Knob<?>> BY_KEY;

@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The ESS throttle gate (DESIGN §6): decides, per fetch request, whether to serve it now (ADMIT), park it and serve
@@ -37,11 +38,17 @@ import java.util.concurrent.atomic.AtomicInteger;
  * admitted requests not yet sent (each {@link Ticket#chunkSent} takes one off, {@link Ticket#finished} the rest).
  * While ABNORMAL the node has an in-flight budget B (blocks):
  * <ul>
- *   <li>on turning ABNORMAL, B = max({@code budget.minBlocks}, {@code budget.fraction} × blocks in flight at that
- *       moment);</li>
- *   <li>every {@code budget.adaptMs} while ABNORMAL: B ×= {@code budget.decrease} while the p99 is still ≥ the
- *       abnormal threshold, B ×= {@code budget.increase} once it is below (latency improving), B kept within
- *       [minBlocks, max(minBlocks, blocks in flight at onset)];</li>
+ *   <li>default ({@code budget.targetMs} &gt; 0), Little's law: B = max({@code budget.minBlocks}, peak throughput ×
+ *       {@code budget.targetMs}), computed on turning ABNORMAL and every {@code budget.adaptMs} after. Throughput is
+ *       the blocks sent (chunks sent, plus the rest of a request finished ok) per second over the last
+ *       {@code budget.adaptMs}, measured by {@link #tick()} whatever the state; the peak is the larger of the latest
+ *       interval's rate and the previous peak × {@code budget.peakDecay}, so a budget that holds the node below
+ *       its capacity does not shrink itself with the throughput it suppresses. Meaning: admit about as much work as
+ *       the node can send in the target service time;</li>
+ *   <li>with {@code budget.targetMs} = 0 (the first policy): on turning ABNORMAL, B = max({@code budget.minBlocks},
+ *       {@code budget.fraction} × blocks in flight at that moment); every {@code budget.adaptMs} while ABNORMAL:
+ *       B ×= {@code budget.decrease} while the p99 is still ≥ the abnormal threshold, B ×= {@code budget.increase}
+ *       once it is below, B kept within [minBlocks, max(minBlocks, blocks in flight at onset)];</li>
  *   <li>B is split over the <em>active</em> apps (something in flight or held) by priority weight w(app)
  *       ({@code priority.weights}; unknown apps get {@code priority.default}): app i's weighted share is
  *       B × w(i) / Σw. Shares that apps with less demand (outstanding + held blocks) do not use are redistributed to
@@ -50,8 +57,10 @@ import java.util.concurrent.atomic.AtomicInteger;
  *       share (the cost: in-flight blocks may overshoot B by the unused shares until the next tick).</li>
  * </ul>
  * A request is in range if its app has nothing in flight (every app always keeps at least one request in flight,
- * whatever its size) or its outstanding blocks plus the request's fit in the app's range, and no earlier request of
- * the app is held (FIFO per app). While NORMAL every request is in range.
+ * whatever its size) or — {@code range.rule} BELOW, the default — the app's outstanding blocks are below its range
+ * (so one request may overshoot the range: a request larger than the range is served once the app's earlier work
+ * has drained instead of always waiting for its deadline), or — FIT — its outstanding blocks plus the request's fit
+ * in the range; and no earlier request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
  * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}) whose
  * directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
@@ -107,6 +116,9 @@ public final class ThrottleGate {
   private final long abnormalMicros;
   private final long normalMicros;
   private final long adaptNanos;
+  private final long targetMs;
+  private final double peakDecay;
+  private final boolean below;
 
   private final ConcurrentHashMap<String, App> apps = new ConcurrentHashMap<>();
   private final AtomicInteger heldGlobal = new AtomicInteger();
@@ -126,6 +138,11 @@ public final class ThrottleGate {
   private final ArrayList<App> holdingBuf = new ArrayList<>();
   private long onsetBlocks;
   private long nextAdapt;
+  // throughput (blocks sent), counted on the decision path, turned into a rate by tick() every budget.adaptMs
+  private final LongAdder blocksSent = new LongAdder();
+  private long rateStart;
+  private long rateBlocks;
+  private volatile double peakRate;
 
   private ThrottleGate(Builder b) {
     this.cfg = b.config;
@@ -148,9 +165,13 @@ public final class ThrottleGate {
     this.abnormalMicros = cfg.get(GateConfig.ABNORMAL_P99_MS) * 1_000;
     this.normalMicros = cfg.get(GateConfig.NORMAL_P99_MS) * 1_000;
     this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
+    this.targetMs = cfg.get(GateConfig.BUDGET_TARGET_MS);
+    this.peakDecay = cfg.get(GateConfig.BUDGET_PEAK_DECAY);
+    this.below = cfg.get(GateConfig.RANGE_RULE) == RangeRule.BELOW;
     this.window = new LatencyWindow((int) (long) cfg.get(GateConfig.WINDOW_SLOTS), cfg.nanos(GateConfig.WINDOW_MS));
     this.window.advance(clock.nanoTime());
     this.lastHousekeeping = clock.nanoTime();
+    this.rateStart = lastHousekeeping;
     meters.bindGauges(this, this.priorities);
     if (!enforce) {
       events.degraded("monitor-only", "mode=" + cfg.mode());
@@ -294,7 +315,8 @@ public final class ThrottleGate {
 
   private boolean fits(App a, int blocks) {
     long allowed = a.allowed;
-    return a.outstandingReq == 0 || allowed < 0 || a.outstandingBlocks + blocks <= allowed;
+    return a.outstandingReq == 0 || allowed < 0
+        || (below ? a.outstandingBlocks < allowed : a.outstandingBlocks + blocks <= allowed);
   }
 
   private long sleepLength(App a, int blocks) {
@@ -444,13 +466,23 @@ public final class ThrottleGate {
       inFlightBlocks = totalBlocks;
     }
 
+    // throughput: blocks sent per second over the last budget.adaptMs, and its decaying peak
+    if (now - rateStart >= adaptNanos) {
+      long sent = blocksSent.sum();
+      double rate = (sent - rateBlocks) * 1e9 / (now - rateStart);
+      peakRate = Math.max(rate, peakRate * peakDecay);
+      rateStart = now;
+      rateBlocks = sent;
+    }
+
     // node state and budget
     long minBudget = cfg.get(GateConfig.BUDGET_MIN_BLOCKS);
     NodeState before = state;
     if (before == NodeState.NORMAL) {
       if (goingAbnormal) {
         onsetBlocks = Math.max(minBudget, totalBlocks);
-        budget = Math.max(minBudget, (long) Math.floor(cfg.get(GateConfig.BUDGET_FRACTION) * totalBlocks));
+        budget = targetMs > 0 ? littleBudget(minBudget)
+            : Math.max(minBudget, (long) Math.floor(cfg.get(GateConfig.BUDGET_FRACTION) * totalBlocks));
         nextAdapt = now + adaptNanos;
         state = NodeState.ABNORMAL;
       }
@@ -461,7 +493,9 @@ public final class ThrottleGate {
         state = NodeState.NORMAL;
         budget = -1;
       } else if (now >= nextAdapt) {
-        if (s.samples() >= minSamples) {
+        if (targetMs > 0) {
+          budget = littleBudget(minBudget);
+        } else if (s.samples() >= minSamples) {
           long b = budget;
           if (s.p99Micros() >= abnormalMicros) {
             b = (long) Math.floor(b * cfg.get(GateConfig.BUDGET_DECREASE));
@@ -531,6 +565,11 @@ public final class ThrottleGate {
     }
     active.clear();
     holding.clear();
+  }
+
+  /** Little's law: in-flight blocks = peak throughput (blocks/s) × target service time (s), at least minBudget. */
+  private long littleBudget(long minBudget) {
+    return Math.max(minBudget, (long) Math.floor(peakRate * targetMs / 1_000.0));
   }
 
   /** Weighted water-filling of the budget over the active apps (see the class doc). */
@@ -666,6 +705,11 @@ public final class ThrottleGate {
     return budget;
   }
 
+  /** The peak throughput (blocks sent per second) the Little's-law budget is computed from, as of the last tick. */
+  public double peakBlocksPerSecond() {
+    return peakRate;
+  }
+
   /** Blocks in flight over all apps, as of the last tick's pass over the apps (every tick while ABNORMAL, else
    * at least once a second). */
   public long inFlightBlocks() {
@@ -796,6 +840,7 @@ public final class ThrottleGate {
         if (state == ADMITTED && remaining > 1) {
           remaining--;
           app.outstandingBlocks--;
+          blocksSent.increment();
         }
       }
     }
@@ -809,6 +854,9 @@ public final class ThrottleGate {
           state = FINISHED;
           app.outstandingReq--;
           app.outstandingBlocks -= remaining;
+          if (ok) {
+            blocksSent.add(remaining);
+          }
           remaining = 0;
           app.lastActivity = now;
           // keep the admitted list short without a scan in the common orders (first-in or last-in finishes first)

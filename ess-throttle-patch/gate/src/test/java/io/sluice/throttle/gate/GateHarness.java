@@ -6,8 +6,20 @@ import java.util.List;
 
 /** A gate on a fake clock with recorded events and a simple meter registry, plus helpers to drive it. */
 final class GateHarness {
-  /** Small numbers so the expectations below are easy to compute by hand. */
+  /**
+   * Small numbers so the expectations below are easy to compute by hand. The budget is the fraction-of-onset one
+   * with multiplicative adaptation and requests must fit their range (budget.targetMs=0, range.rule=FIT), so the
+   * split and release mechanics are tested without a throughput history; {@link #littleConfig()} has the defaults'
+   * Little's-law budget and the BELOW rule.
+   */
   static GateConfig testConfig() {
+    return littleConfig()
+        .with(GateConfig.BUDGET_TARGET_MS, 0L)
+        .with(GateConfig.RANGE_RULE, RangeRule.FIT);
+  }
+
+  /** {@link #testConfig()}'s small numbers with the default budget and range rules. */
+  static GateConfig littleConfig() {
     return GateConfig.defaults()
         .with(GateConfig.NORMAL_P99_MS, 500L)
         .with(GateConfig.ABNORMAL_P99_MS, 1_000L)

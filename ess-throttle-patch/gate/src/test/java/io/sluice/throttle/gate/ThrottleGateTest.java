@@ -1,6 +1,7 @@
 package io.sluice.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.within;
 
 import java.util.List;
 import java.util.Map;
@@ -172,6 +173,71 @@ class ThrottleGateTest {
       h.run(300);
     }
     assertThat(h.gate.budgetBlocks()).isEqualTo(200);
+  }
+
+  @Test
+  void littleBudgetIsThePeakThroughputTimesTheTargetServiceTime() {
+    GateHarness h = new GateHarness(GateHarness.littleConfig());
+    // 100 blocks sent in the first budget.adaptMs (1 s): 100 blocks/s
+    h.fetchN("x", 10, 10).forEach(GateHarness.Req::finish);
+    h.run(1_000);
+    assertThat(h.gate.peakBlocksPerSecond()).isEqualTo(100.0);
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+
+    // 5 slow one-block probes over the next 1.5 s: 3.3 blocks/s < the peak decayed once (90)
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+    assertThat(h.gate.peakBlocksPerSecond()).isCloseTo(90.0, within(1e-9));
+    assertThat(h.gate.budgetBlocks()).as("90 blocks/s x 2.5 s").isEqualTo(225);
+
+    // nothing sent for a second: the peak decays to 81, the budget follows at the next adaptation
+    h.run(900);
+    assertThat(h.gate.budgetBlocks()).isEqualTo(225);
+    h.run(100);
+    assertThat(h.gate.peakBlocksPerSecond()).isCloseTo(81.0, within(1e-9));
+    assertThat(h.gate.budgetBlocks()).isEqualTo(202);
+  }
+
+  /** x at 40 blocks/s, then ABNORMAL with 20 blocks in flight: budget 36 x 2.5 = 90, all of it x's range. */
+  private static GateHarness overshootSetup(RangeRule rule) {
+    GateHarness h = new GateHarness(GateHarness.littleConfig().with(GateConfig.RANGE_RULE, rule));
+    h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
+    h.fetchN("x", 2, 10);
+    h.run(1_000);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.budgetBlocks()).isEqualTo(90);
+    assertThat(h.gate.snapshot().app("x").allowedBlocks()).isEqualTo(90);
+    return h;
+  }
+
+  @Test
+  void belowRuleLetsOneRequestOvershootTheRange() {
+    GateHarness h = overshootSetup(RangeRule.BELOW);
+    GateHarness.Req big = h.fetch("x", 100);
+    assertThat(big.decision()).as("20 in flight < 90").isEqualTo(Decision.ADMIT);
+    GateHarness.Req next = h.fetch("x", 1);
+    assertThat(next.decision()).as("120 in flight >= 90").isEqualTo(Decision.HOLD);
+    h.gate.tick();
+    assertThat(next.runs).isZero();
+    big.finish();
+    h.gate.tick();
+    assertThat(next.runs).isEqualTo(1);
+    assertThat(h.events.events("released")).containsExactly("released x p1 after=0 IN_RANGE");
+  }
+
+  @Test
+  void fitRuleHoldsARequestLargerThanTheRangeUntilItsDeadline() {
+    GateHarness h = overshootSetup(RangeRule.FIT);
+    GateHarness.Req big = h.fetch("x", 100);
+    assertThat(big.decision()).as("20 + 100 > 90").isEqualTo(Decision.HOLD);
+    h.run(1_900);
+    assertThat(big.runs).isZero();
+    h.run(100);
+    assertThat(big.runs).isEqualTo(1);
+    assertThat(big.proceededMs - big.arrivalMs).isEqualTo(2_000);
+    assertThat(h.events.events("released")).containsExactly("released x p1 after=2000 DEADLINE");
   }
 
   @Test
