@@ -220,11 +220,31 @@ public final class SubmissionLatencyBench {
       load(client, base, jobs, rate, warmup, false);
       Result r = load(client, base, jobs, rate, seconds, true);
       System.out.println(r.line(name, rate, seconds, jobs));
+      meters(client, base, name);
     } finally {
       service.destroy();
       if (!service.waitFor(20, TimeUnit.SECONDS)) {
         service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
+    }
+  }
+
+  /**
+   * The service's own view of the last ~minute (Micrometer's decaying percentiles): the submission timer and, with
+   * the tier on, the tier decision timer (rollout + history read + admission + overlay, inside the request).
+   */
+  static void meters(HttpClient client, String base, String name) {
+    try {
+      HttpResponse<String> p = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+          .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
+      for (String line : p.body().split("\n")) {
+        if ((line.startsWith("sluice_tier_decision_seconds") || line.startsWith("sluice_tuner_submissions_seconds"))
+            && (line.contains("quantile") || line.contains("_count"))) {
+          System.out.println("METER scenario=" + name + " " + line);
+        }
+      }
+    } catch (Exception e) {
+      System.out.println("METER scenario=" + name + " unavailable: " + e);
     }
   }
 
