@@ -13,6 +13,8 @@ import io.sluice.throttle.gate.CachingPriorityMap;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.GateEvents;
 import io.sluice.throttle.gate.HttpPrioritySource;
+import io.sluice.throttle.gate.LayeredPrioritySource;
+import io.sluice.throttle.gate.PrioritySource;
 import io.sluice.throttle.gate.NodeState;
 import io.sluice.throttle.gate.PriorityMap;
 import io.sluice.throttle.gate.StaticPriorityMap;
@@ -35,25 +37,29 @@ public final class GateRuntime implements AutoCloseable {
   private final EssSettings settings;
   private final PrometheusMeterRegistry registry;
   private final CachingPriorityMap cachedPriorities;
+  private final PrioritySource prioritySource;
   private final KafkaGateEvents kafka;
   private final ThrottleGate gate;
   private final ScheduledExecutorService ticker;
   private GateHttpEndpoint http;
 
-  private GateRuntime(Map<String, String> props) {
+  private GateRuntime(Map<String, String> props, PrioritySource fallback) {
     this.settings = EssSettings.fromMap(props);
     this.config = GateConfig.fromMap(EssSettings.gateProperties(props));
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     String url = config.get(GateConfig.PRIORITY_URL);
+    PrioritySource source = url.isEmpty() ? fallback
+        : fallback == null ? HttpPrioritySource.fromConfig(config)
+        : new LayeredPrioritySource(HttpPrioritySource.fromConfig(config), fallback);
     PriorityMap priorities;
-    if (url.isEmpty()) {
+    if (source == null) {
       this.cachedPriorities = null;
       priorities = StaticPriorityMap.allDefault(config.defaultPriority());
     } else {
-      this.cachedPriorities = CachingPriorityMap.fromConfig(config, HttpPrioritySource.fromConfig(config),
-          SystemClock.INSTANCE, null).start();
+      this.cachedPriorities = CachingPriorityMap.fromConfig(config, source, SystemClock.INSTANCE, null).start();
       priorities = cachedPriorities;
     }
+    this.prioritySource = source;
     this.kafka = settings.kafkaBootstrap().isEmpty() ? null : kafkaOrNull(settings);
     if (kafka != null) {
       FunctionCounter.builder("sluice.throttle.events.dropped", kafka, KafkaGateEvents::dropped)
@@ -85,12 +91,21 @@ public final class GateRuntime implements AutoCloseable {
 
   /** Starts a gate and its surroundings from {@code sluice.throttle.*} properties. */
   public static GateRuntime start(Map<String, String> props) {
-    GateRuntime rt = new GateRuntime(props);
+    return start(props, null);
+  }
+
+  /**
+   * Starts a gate whose priorities come from the tuner-service ({@code sluice.throttle.priority.url}, when set) over
+   * {@code fallback} (e.g. the YARN ResourceManager's application priorities; null: none). Either source down fails
+   * open to the default priority.
+   */
+  public static GateRuntime start(Map<String, String> props, PrioritySource fallback) {
+    GateRuntime rt = new GateRuntime(props, fallback);
     rt.startHttp();
     LOG.info("Sluice throttle gate started: mode={}, http={}, kafka={}, priorities={} ({})", rt.config.mode(),
         rt.http != null ? rt.settings.httpHost() + ":" + rt.http.port() : "off",
         rt.kafka != null ? rt.settings.kafkaBootstrap() : "off",
-        rt.cachedPriorities != null ? rt.config.get(GateConfig.PRIORITY_URL) : "default only", rt.config);
+        rt.prioritySource != null ? rt.prioritySource : "default only", rt.config);
     return rt;
   }
 

@@ -87,4 +87,9 @@ public final class HttpPrioritySource implements PrioritySource {
   public OptionalInt defaultPriority() {
     return defaultPriority;
   }
+
+  @Override
+  public String toString() {
+    return "tuner-service " + uri();
+  }
 }

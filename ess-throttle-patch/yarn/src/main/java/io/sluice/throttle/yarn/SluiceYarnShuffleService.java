@@ -7,10 +7,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.throttle.ess.EssSettings;
 import io.sluice.throttle.ess.GateRuntime;
 import io.sluice.throttle.ess.GatedRpcHandler;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.GateMode;
+import io.sluice.throttle.gate.PrioritySource;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.server.api.ApplicationInitializationContext;
 import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
@@ -77,7 +79,7 @@ public class SluiceYarnShuffleService extends YarnShuffleService {
     }
 
     if (failure == null) {
-      GateRuntime rt = GateRuntime.start(gateProps);
+      GateRuntime rt = GateRuntime.start(gateProps, rmPriorities(conf, settings));
       GatedRpcHandler gated = new GatedRpcHandler(stock, rt.gate(), rt.ioDelayMillis());
       String detail = null;
       try {
@@ -106,7 +108,7 @@ public class SluiceYarnShuffleService extends YarnShuffleService {
     if (failure != null) {
       Map<String, String> monitorOnly = new LinkedHashMap<>(gateProps);
       monitorOnly.put(GateConfig.MODE.key(), GateMode.MONITOR_ONLY.name());
-      runtime = GateRuntime.start(monitorOnly);
+      runtime = GateRuntime.start(monitorOnly, rmPriorities(conf, settings));
       status = HookStatus.degraded(failure);
       LOG.error("Sluice gate NOT in the shuffle path, degraded to MONITOR_ONLY: {}. Fetches are served by Spark's "
           + "stock handler.", failure);
@@ -115,6 +117,23 @@ public class SluiceYarnShuffleService extends YarnShuffleService {
       }
     }
     bindMeters(runtime.registry());
+  }
+
+  /** YARN's application priorities as the fallback priority source, or null when turned off or unknown. */
+  private static PrioritySource rmPriorities(Configuration conf, YarnSettings settings) {
+    String url = settings.rmPrioritiesUrl(conf.get("yarn.resourcemanager.webapp.address"));
+    if (url == null) {
+      LOG.info("Sluice gate: no YARN priorities (no ResourceManager web address)");
+      return null;
+    }
+    try {
+      long timeoutMs = GateConfig.fromMap(EssSettings.gateProperties(YarnSettings.withoutYarnKeys(
+          YarnSettings.collect(conf)))).get(GateConfig.PRIORITY_TIMEOUT_MS);
+      return new YarnRmPrioritySource(url, java.time.Duration.ofMillis(timeoutMs));
+    } catch (RuntimeException e) {
+      LOG.warn("Sluice gate: no YARN priorities from {} ({})", url, e.toString());
+      return null;
+    }
   }
 
   private void bindMeters(MeterRegistry registry) {

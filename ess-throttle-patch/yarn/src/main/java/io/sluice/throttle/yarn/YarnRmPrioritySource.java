@@ -75,4 +75,9 @@ public final class YarnRmPrioritySource implements PrioritySource {
     }
     return m;
   }
+
+  @Override
+  public String toString() {
+    return "YARN ResourceManager " + uri();
+  }
 }

@@ -26,7 +26,12 @@ public final class YarnSettings {
   public static final Setting SELF_CHECK_TIMEOUT_MS = new Setting(PREFIX + "selfCheck.timeoutMs", "5000",
       "How long the start-up self-check waits for its HELLO round trip through the shuffle port (milliseconds).");
 
-  public static final List<Setting> SETTINGS = List.of(SELF_CHECK_TIMEOUT_MS);
+  public static final Setting RM_PRIORITIES_URL = new Setting(PREFIX + "rmPriorities.url", "",
+      "Where the gate reads YARN application priorities and queues, the fallback under the tuner-service's priority map "
+          + "(sluice.throttle.priority.url): the ResourceManager's web address. Empty: yarn.resourcemanager.webapp.address "
+          + "of the NodeManager's configuration (set it explicitly on an HA ResourceManager); 'off': no YARN priorities.");
+
+  public static final List<Setting> SETTINGS = List.of(SELF_CHECK_TIMEOUT_MS, RM_PRIORITIES_URL);
 
   private final Map<String, String> values;
 
@@ -78,6 +83,23 @@ public final class YarnSettings {
       }
     });
     return m;
+  }
+
+  /**
+   * The ResourceManager web URL to read application priorities from, or null for none: the setting, else
+   * {@code rmWebAppAddress} (host:port from yarn-site, may be null), with http:// added when it has no scheme.
+   */
+  public String rmPrioritiesUrl(String rmWebAppAddress) {
+    String v = values.get(RM_PRIORITIES_URL.key());
+    if (v.equalsIgnoreCase("off")) {
+      return null;
+    }
+    String url = v.isEmpty() ? rmWebAppAddress : v;
+    if (url == null || url.isBlank()) {
+      return null;
+    }
+    url = url.trim();
+    return url.contains("://") ? url : "http://" + url;
   }
 
   public long selfCheckTimeoutMillis() {

@@ -66,4 +66,14 @@ class YarnSettingsTest {
           .hasMessageStartingWith("sluice.throttle.yarn.selfCheck.timeoutMs=" + bad);
     }
   }
+
+  @Test
+  void rmPrioritiesUrlDefaultsToTheResourceManagersWebAddressAndCanBeTurnedOff() {
+    assertThat(YarnSettings.fromMap(Map.of()).rmPrioritiesUrl("rm.example:8088")).isEqualTo("http://rm.example:8088");
+    assertThat(YarnSettings.fromMap(Map.of()).rmPrioritiesUrl(null)).isNull();
+    assertThat(YarnSettings.fromMap(Map.of("sluice.throttle.yarn.rmPriorities.url", "https://rm-ha.example:8090"))
+        .rmPrioritiesUrl("rm.example:8088")).isEqualTo("https://rm-ha.example:8090");
+    assertThat(YarnSettings.fromMap(Map.of("sluice.throttle.yarn.rmPriorities.url", "off"))
+        .rmPrioritiesUrl("rm.example:8088")).isNull();
+  }
 }

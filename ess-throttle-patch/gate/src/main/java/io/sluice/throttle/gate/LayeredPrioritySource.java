@@ -1,15 +1,13 @@
-package io.sluice.throttle.yarn;
+package io.sluice.throttle.gate;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 
-import io.sluice.throttle.gate.AppInfo;
-import io.sluice.throttle.gate.PrioritySource;
 
 /**
- * The tuner-service's priorities over YARN's: an app the primary source knows gets its entry, any other app the
- * fallback's. Fails only when both sources fail (then {@code CachingPriorityMap} fails open to the default priority);
+ * A primary priority source over a fallback (on YARN: the tuner-service's priorities over the ResourceManager's): an
+ * app the primary source knows gets its entry, any other app the fallback's. Fails only when both sources fail (then {@code CachingPriorityMap} fails open to the default priority);
  * one source down means its layer is simply missing from this snapshot.
  */
 public final class LayeredPrioritySource implements PrioritySource {
@@ -44,5 +42,10 @@ public final class LayeredPrioritySource implements PrioritySource {
   @Override
   public OptionalInt defaultPriority() {
     return primary.defaultPriority();
+  }
+
+  @Override
+  public String toString() {
+    return primary + " over " + fallback;
   }
 }

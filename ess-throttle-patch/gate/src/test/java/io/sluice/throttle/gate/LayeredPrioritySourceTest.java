@@ -1,4 +1,4 @@
-package io.sluice.throttle.yarn;
+package io.sluice.throttle.gate;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -7,8 +7,6 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.OptionalInt;
 
-import io.sluice.throttle.gate.AppInfo;
-import io.sluice.throttle.gate.PrioritySource;
 import org.junit.jupiter.api.Test;
 
 class LayeredPrioritySourceTest {
