@@ -24,13 +24,21 @@ class StarvationFreedomTest {
   @Test
   void everyHeldRequestIsReleasedByItsDeadline() {
     for (long seed = 1; seed <= 3; seed++) {
-      runSchedule(seed);
+      runSchedule(seed, GateHarness.testConfig());
     }
   }
 
-  private void runSchedule(long seed) {
+  /** The same with the default budget and range rules (Little's-law budget, range.rule BELOW). */
+  @Test
+  void everyHeldRequestIsReleasedByItsDeadlineWithTheDefaultRules() {
+    for (long seed = 1; seed <= 3; seed++) {
+      runSchedule(seed, GateHarness.littleConfig());
+    }
+  }
+
+  private void runSchedule(long seed, GateConfig base) {
     Random rnd = new Random(seed);
-    GateConfig cfg = GateHarness.testConfig().with(GateConfig.HOLD_MAX_MS, HOLD_MS)
+    GateConfig cfg = base.with(GateConfig.HOLD_MAX_MS, HOLD_MS)
         .with(GateConfig.BUDGET_MIN_BLOCKS, 8L).with(GateConfig.SLEEP_BUDGET_MS, 3_000L);
     PriorityMap prios = new StaticPriorityMap(Map.of(
         "a0", new AppInfo("a0", 2, null, false), "a1", new AppInfo("a1", 2, null, false),
