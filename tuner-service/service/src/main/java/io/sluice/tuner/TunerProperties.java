@@ -90,17 +90,13 @@ public class TunerProperties {
   private Duration submissionTimeout = Duration.ofMillis(200);
 
   /**
-   * Breaker warm-up: after start-up the store's circuit breaker ignores timeouts until this many store calls have
-   * succeeded (or {@code breakerWarmUpMax} passed, or the store answered with an error), so a cold JIT does not open
-   * the breaker and serve empty overlays to every submission for its open period. Each slow call still fails open
-   * within {@code submissionTimeout}. 0 turns the warm-up off. Default 200.
+   * Breaker warm-up: for this long after the store first answered, the store's circuit breaker records nothing, so a
+   * cold JVM's time-outs do not open it and serve empty overlays to every submission for its open period; each slow
+   * call still fails open within {@code submissionTimeout}. A store down or hung from the start still opens it.
+   * 0 turns the warm-up off. Default 30s.
    */
-  @Min(0)
-  private int breakerWarmUpCalls = 200;
-
-  /** Longest breaker warm-up, whatever the number of calls. Default 60s. */
   @NotNull
-  private Duration breakerWarmUpMax = Duration.ofSeconds(60);
+  private Duration breakerWarmUp = Duration.ofSeconds(30);
 
   /** Time limit of the store work behind history, recommendation and freeze calls. Default 5s. */
   @NotNull
@@ -237,20 +233,12 @@ public class TunerProperties {
     this.rules = rules;
   }
 
-  public int getBreakerWarmUpCalls() {
-    return breakerWarmUpCalls;
+  public Duration getBreakerWarmUp() {
+    return breakerWarmUp;
   }
 
-  public void setBreakerWarmUpCalls(int breakerWarmUpCalls) {
-    this.breakerWarmUpCalls = breakerWarmUpCalls;
-  }
-
-  public Duration getBreakerWarmUpMax() {
-    return breakerWarmUpMax;
-  }
-
-  public void setBreakerWarmUpMax(Duration breakerWarmUpMax) {
-    this.breakerWarmUpMax = breakerWarmUpMax;
+  public void setBreakerWarmUp(Duration breakerWarmUp) {
+    this.breakerWarmUp = breakerWarmUp;
   }
 
   public Duration getSubmissionTimeout() {

@@ -217,7 +217,10 @@ public final class SubmissionLatencyBench {
           first = submit(client, base, "bench-job-0");
         }
       }
-      load(client, base, jobs, rate, warmup, false);
+      // the warm-up's answers show the cold start: DISABLED ones are fail-open answers of a fresh service
+      Result w = load(client, base, jobs, rate, warmup, false);
+      System.out.println("TUNER_BENCH_WARMUP scenario=" + name + " seconds=" + warmup + " errors=" + w.errors()
+          + " states=" + w.states());
       Result r = load(client, base, jobs, rate, seconds, true);
       System.out.println(r.line(name, rate, seconds, jobs));
       meters(client, base, name);

@@ -80,8 +80,7 @@ public class StoreGateway implements DisposableBean {
     this.url = props.getStoreUrl();
     this.meters = meters;
     this.breaker = breakers.circuitBreaker("store");
-    this.breakerWarmUp = new BreakerWarmUp(breaker, props.getBreakerWarmUpCalls(), props.getBreakerWarmUpMax(),
-        System::nanoTime);
+    this.breakerWarmUp = new BreakerWarmUp(breaker, props.getBreakerWarmUp(), System::nanoTime);
     meters.gauge("sluice.tuner.store.breaker.warming", breakerWarmUp,
         w -> w.phase() == BreakerWarmUp.Phase.WARMING ? 1 : 0);
     this.submissionLimiter = limiters.timeLimiter("store-submission",
@@ -128,13 +127,11 @@ public class StoreGateway implements DisposableBean {
     } catch (CallNotPermittedException e) {
       throw unavailable(op, "circuit_open", "the store's circuit breaker is open", e);
     } catch (TimeoutException e) {
-      breakerWarmUp.failed(true);
       throw unavailable(op, "timeout", "no answer from the store within "
           + limiter.getTimeLimiterConfig().getTimeoutDuration().toMillis() + " ms", e);
     } catch (RejectedExecutionException e) {
       throw unavailable(op, "busy", "every store thread is busy and the queue is full", e);
     } catch (Exception e) {
-      breakerWarmUp.failed(false);
       Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
       throw unavailable(op, "error", cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
           cause);

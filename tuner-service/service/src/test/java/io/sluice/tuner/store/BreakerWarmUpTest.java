@@ -6,6 +6,7 @@ import io.github.resilience4j.circuitbreaker.CircuitBreaker;
 import io.github.resilience4j.circuitbreaker.CircuitBreaker.State;
 import io.github.resilience4j.circuitbreaker.CircuitBreakerConfig;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
@@ -15,68 +16,50 @@ class BreakerWarmUpTest {
   final CircuitBreaker breaker = CircuitBreaker.of("store", CircuitBreakerConfig.custom()
       .slidingWindowSize(4).minimumNumberOfCalls(2).failureRateThreshold(50).build());
 
-  BreakerWarmUp warmUp(int calls) {
-    return new BreakerWarmUp(breaker, calls, Duration.ofSeconds(60), now::get);
+  BreakerWarmUp warmUp(Duration period) {
+    return new BreakerWarmUp(breaker, period, now::get);
   }
 
   void timeout() {
-    breaker.onError(200, java.util.concurrent.TimeUnit.MILLISECONDS, new TimeoutException());
+    breaker.onError(200, TimeUnit.MILLISECONDS, new TimeoutException());
   }
 
   @Test
   void aStoreThatNeverAnsweredStillOpensTheBreaker() {
-    BreakerWarmUp w = warmUp(3);
+    BreakerWarmUp w = warmUp(Duration.ofSeconds(30));
     timeout();
-    w.failed(true);
     timeout();
-    w.failed(true);
     assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.WAITING);
     assertThat(breaker.getState()).isEqualTo(State.OPEN);
   }
 
   @Test
-  void timeoutsAfterTheFirstAnswerAreIgnoredUntilEnoughCallsSucceeded() {
-    BreakerWarmUp w = warmUp(3);
+  void failuresAfterTheFirstAnswerAreIgnoredForThePeriodThenTheBreakerWorks() {
+    BreakerWarmUp w = warmUp(Duration.ofSeconds(30));
     w.succeeded();
     assertThat(breaker.getState()).isEqualTo(State.DISABLED);
     for (int i = 0; i < 10; i++) {
       timeout();
-      w.failed(true);
+      breaker.onError(1, TimeUnit.MILLISECONDS, new IllegalStateException("connection closed"));
+      w.succeeded();
     }
-    assertThat(breaker.getState()).isEqualTo(State.DISABLED);
-    w.succeeded();
+    now.addAndGet(Duration.ofSeconds(29).toNanos());
     assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.WARMING);
-    w.succeeded();
+    assertThat(breaker.getState()).isEqualTo(State.DISABLED);
+    now.addAndGet(Duration.ofSeconds(1).toNanos());
     assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.DONE);
     assertThat(breaker.getState()).isEqualTo(State.CLOSED);
     timeout();
     timeout();
     assertThat(breaker.getState()).isEqualTo(State.OPEN);
-  }
-
-  @Test
-  void anErrorEndsTheWarmUpAtOnce() {
-    BreakerWarmUp w = warmUp(100);
-    w.succeeded();
-    w.failed(false);
+    w.succeeded(); // a later answer does not start another warm-up
     assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.DONE);
-    assertThat(breaker.getState()).isEqualTo(State.CLOSED);
+    assertThat(breaker.getState()).isEqualTo(State.OPEN);
   }
 
   @Test
-  void theWarmUpEndsAfterItsLongestPeriod() {
-    BreakerWarmUp w = warmUp(100);
-    w.succeeded();
-    now.addAndGet(Duration.ofSeconds(59).toNanos());
-    assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.WARMING);
-    now.addAndGet(Duration.ofSeconds(1).toNanos());
-    assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.DONE);
-    assertThat(breaker.getState()).isEqualTo(State.CLOSED);
-  }
-
-  @Test
-  void zeroCallsTurnsItOff() {
-    BreakerWarmUp w = warmUp(0);
+  void aZeroPeriodTurnsItOff() {
+    BreakerWarmUp w = warmUp(Duration.ZERO);
     w.succeeded();
     assertThat(w.phase()).isEqualTo(BreakerWarmUp.Phase.DONE);
     assertThat(breaker.getState()).isEqualTo(State.CLOSED);
