@@ -30,7 +30,10 @@ import org.springframework.stereotype.Component;
  * while the store is down) and reopened after a failure. Every call runs on a small bounded pool under a
  * resilience4j circuit breaker ({@code store}, configured under {@code resilience4j.circuitbreaker.instances.store})
  * and a time limiter: {@code store-submission} ({@code sluice.tuner.submission-timeout}) or {@code store-read}
- * ({@code sluice.tuner.read-timeout}). A call that cannot be answered throws {@link Unavailable} with the reason:
+ * ({@code sluice.tuner.read-timeout}). A timed-out call is abandoned, never interrupted: interrupting a thread in
+ * the middle of H2's file I/O closes the database file's channel (measured: every later call then failed with "The
+ * object is already closed" until the store was reopened), so the work finishes on its store thread and a full pool
+ * answers {@code busy}. A call that cannot be answered throws {@link Unavailable} with the reason:
  * {@code timeout}, {@code circuit_open}, {@code busy} (pool and queue full) or {@code error}.
  */
 @Component
@@ -84,9 +87,9 @@ public class StoreGateway implements DisposableBean {
     meters.gauge("sluice.tuner.store.breaker.warming", breakerWarmUp,
         w -> w.phase() == BreakerWarmUp.Phase.WARMING ? 1 : 0);
     this.submissionLimiter = limiters.timeLimiter("store-submission",
-        TimeLimiterConfig.custom().timeoutDuration(props.getSubmissionTimeout()).cancelRunningFuture(true).build());
+        TimeLimiterConfig.custom().timeoutDuration(props.getSubmissionTimeout()).cancelRunningFuture(false).build());
     this.readLimiter = limiters.timeLimiter("store-read",
-        TimeLimiterConfig.custom().timeoutDuration(props.getReadTimeout()).cancelRunningFuture(true).build());
+        TimeLimiterConfig.custom().timeoutDuration(props.getReadTimeout()).cancelRunningFuture(false).build());
     AtomicInteger n = new AtomicInteger();
     this.pool = new ThreadPoolExecutor(props.getStoreThreads(), props.getStoreThreads(), 60, TimeUnit.SECONDS,
         props.getStoreQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(props.getStoreQueue()),
@@ -108,7 +111,7 @@ public class StoreGateway implements DisposableBean {
    */
   public <T> T call(String op, Duration timeout, Work<T> work) {
     return call(op, customLimiters.computeIfAbsent(timeout, t -> TimeLimiter.of("store-" + t.toMillis() + "ms",
-        TimeLimiterConfig.custom().timeoutDuration(t).cancelRunningFuture(true).build())), work);
+        TimeLimiterConfig.custom().timeoutDuration(t).cancelRunningFuture(false).build())), work);
   }
 
   private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
