@@ -79,8 +79,8 @@ class ThrottleGateStandaloneITCase {
       // the light app fetches enough (12 x 40 blocks over 2 one-core executors) that its run time depends on the
       // ESS's latency, not only on CPU: at 50 ms/chunk and 4 x 20 its fetch wait was ~3 s either way (noise decided)
       return new Workload(l("ioDelayMs", 20), i("heavyMaps", 40), i("heavyPartitions", 80), i("heavyRows", 100_000),
-          i("lightMaps", 12), i("lightPartitions", 40), i("lightRows", 10_000), l("abnormalMs", 1_500),
-          l("normalMs", 600), l("budgetMinBlocks", 20), i("heavyAhead", 8));
+          i("lightMaps", 12), i("lightPartitions", 40), i("lightRows", 10_000), l("abnormalMs", 600),
+          l("normalMs", 250), l("budgetMinBlocks", 20), i("heavyAhead", 8));
     }
 
     private static int i(String k, int d) {
