@@ -14,7 +14,9 @@ import java.util.Map;
  * {@value JobKey#EXPLICIT_KEY}, {@value #INJECTED_PREFIX}K=V per injected key and {@value #ORIGINAL_PREFIX}K=user
  * value where a user value was overridden, the Kafka listener when configured, and the platform's additions
  * ({@link Advice.Platform}): its confs where neither the user nor the overlay set the key (never overriding the
- * user, whatever {@code overrideUserConf} says), its plugins merged into {@value #SPARK_PLUGINS} and its jars
+ * user, whatever {@code overrideUserConf} says; the one exception is a platform conf that comes with
+ * {@value #ORIGINAL_PREFIX}K = the user's value, a value that keeps the user's, such as a push-tier class path with
+ * Sluice's jar prepended), its plugins merged into {@value #SPARK_PLUGINS} and its jars
  * appended to the application's jars, each recorded as {@value #PLATFORM_PREFIX}K=V. Pure: shared by
  * sluice-submit, the Kyuubi advisor and the driver plugin.
  *
@@ -110,7 +112,9 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
       java.util.function.Predicate<String> only, Map<String, String> confs, List<String> jars) {
     for (Map.Entry<String, String> e : p.confs().entrySet()) {
       String key = e.getKey();
-      if ((only != null && !only.test(key)) || userConf.containsKey(key) || confs.containsKey(key)
+      boolean keepsUserValue = userConf.containsKey(key)
+          && userConf.get(key).equals(p.confs().get(ORIGINAL_PREFIX + key));
+      if ((only != null && !only.test(key)) || (userConf.containsKey(key) && !keepsUserValue) || confs.containsKey(key)
           || key.equals(SPARK_PLUGINS) || key.equals(SPARK_JARS)) {
         continue;
       }

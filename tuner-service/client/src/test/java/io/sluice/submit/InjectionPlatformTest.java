@@ -41,6 +41,20 @@ class InjectionPlatformTest {
   }
 
   @Test
+  void aPlatformConfThatKeepsTheUsersValueUnderTheOriginalMarkerReplacesIt() {
+    Advice.Platform cp = new Advice.Platform(map("spark.executor.extraClassPath", "/opt/sluice.jar:/u.jar",
+        "spark.sluice.original.spark.executor.extraClassPath", "/u.jar", "spark.driver.extraClassPath", "/x.jar",
+        "spark.sluice.original.spark.driver.extraClassPath", "/other.jar"), List.of(), List.of(), List.of());
+    Injection inj = Injection.compute(map("spark.executor.extraClassPath", "/u.jar",
+        "spark.driver.extraClassPath", "/d.jar"), advice(Map.of(), cp), false, null, null);
+    assertThat(inj.confs()).containsEntry("spark.executor.extraClassPath", "/opt/sluice.jar:/u.jar")
+        .containsEntry("spark.sluice.original.spark.executor.extraClassPath", "/u.jar")
+        .containsEntry("spark.sluice.platform.spark.executor.extraClassPath", "/opt/sluice.jar:/u.jar")
+        // the marker does not hold the user's value: the user's key wins as always
+        .doesNotContainKey("spark.driver.extraClassPath");
+  }
+
+  @Test
   void pluginsAreMergedIntoTheUsersWithoutDuplicates() {
     Injection inj = Injection.compute(map("spark.plugins", "com.acme.P, a.Other"), advice(Map.of(), SHIM), false,
         null, null);

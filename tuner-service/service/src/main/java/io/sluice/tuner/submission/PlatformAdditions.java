@@ -12,7 +12,9 @@ import java.util.Map;
  * What the platform adds to one submission (REST contract, field {@code platform} of the submission answer).
  *
  * @param confs   confs to add, only where the user did not set the key (never {@code spark.jars} or
- *                {@code spark.plugins}: those go through {@code jars} and {@code plugins})
+ *                {@code spark.plugins}: those go through {@code jars} and {@code plugins}); the one exception is a
+ *                key that comes with {@code spark.sluice.original.<key>} = the user's value (a value that keeps the
+ *                user's, e.g. a class path with Sluice's jar prepended: the push-tier overlays)
  * @param jars    jars to append to {@code spark.jars}
  * @param plugins Spark plugin classes to merge into {@code spark.plugins}
  * @param reasons why each addition was made, or why an expected one was not
@@ -61,7 +63,7 @@ public record PlatformAdditions(Map<String, String> confs, List<String> jars, Li
           reasons.add(from + ": ignored a blank conf key or null value");
         } else if (k.equals(SPARK_JARS) || k.equals(SPARK_PLUGINS)) {
           reasons.add(from + ": " + k + " must be given as a list, not a conf; ignored");
-        } else if (userConf.containsKey(k)) {
+        } else if (userConf.containsKey(k) && !keepsUserValue(a.confs(), k, userConf.get(k))) {
           reasons.add(from + ": " + k + " left as the user set it");
         } else if (confs.containsKey(k)) {
           if (!confs.get(k).equals(v)) {
@@ -84,6 +86,11 @@ public record PlatformAdditions(Map<String, String> confs, List<String> jars, Li
     PlatformAdditions result() {
       PlatformAdditions p = new PlatformAdditions(confs, jars, plugins, reasons);
       return p.isEmpty() ? null : p;
+    }
+
+    /** Whether {@code confs} records the user's {@code value} of {@code key} as its original (a deliberate merge). */
+    private static boolean keepsUserValue(Map<String, String> confs, String key, String value) {
+      return value != null && value.equals(confs.get(io.sluice.submit.Injection.ORIGINAL_PREFIX + key));
     }
 
     private static void addAll(List<String> into, List<String> values) {

@@ -1,26 +1,53 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.submit.Injection;
 import io.sluice.submit.TierMarkers;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Set;
 
 /**
- * The push tiers' conf overlays, pure. An overlay is only ever appended: a key the user set is never in it, and a
- * user value that contradicts the tier (push switched off, the ESS disabled, another shuffle manager, a serializer
- * that cannot relocate, I/O encryption for Spark push) refuses the tier instead, with the reason. Every push overlay
- * keeps the ESS on ({@code spark.shuffle.service.enabled=true}, the fallback), adds
- * {@code spark.yarn.maxAppAttempts=2} (attempt 2 runs on the ESS) and the {@link TierMarkers}.
+ * The push tiers' conf overlays, pure. An overlay is only ever appended: a key the user set is never in it (one
+ * exception, the class paths below), and a user value that contradicts the tier (push switched off, the ESS disabled,
+ * another shuffle manager, a serializer that cannot relocate, I/O encryption for Spark push) refuses the tier instead,
+ * with the reason. Every push overlay keeps the ESS on ({@code spark.shuffle.service.enabled=true}, the fallback),
+ * adds {@code spark.yarn.maxAppAttempts=2} (attempt 2 runs on the ESS) and the {@link TierMarkers}.
+ *
+ * <p><b>Through Sluice's fallback manager.</b> Every push overlay sets
+ * {@code spark.shuffle.manager=}{@value #SLUICE_MANAGER} and names the tier's own manager in
+ * {@link TierMarkers#SHUFFLE_MANAGER} (SPARK_PUSH: Spark's {@value #SORT_MANAGER}, with push on); the fallback
+ * manager picks the tier on attempt 1 when it answers its health check, native sort shuffle + ESS otherwise (and
+ * switches push off for SPARK_PUSH). Spark 3.5 creates the executors' ShuffleManager before it fetches
+ * {@code spark.jars}, so the fallback manager's jar ({@link OverlaySettings#managerJar()}, required: without it the
+ * tier is refused) and the tier's client jar (Celeborn/Uniffle, when configured; otherwise it must be in the nodes'
+ * {@code $SPARK_HOME/jars}, and if it is not the driver falls back with {@code TIER_MANAGER_UNLOADABLE}) go on
+ * {@value #DRIVER_CLASSPATH} and {@value #EXECUTOR_CLASSPATH}.
+ *
+ * <p><b>A user who set a class path</b> keeps it: the Sluice jars are prepended to the user's value (jars the value
+ * already lists are not added again) rather than the tier being refused, and the user's value is recorded under
+ * {@code spark.sluice.original.<key>} ({@link Injection#ORIGINAL_PREFIX}), from which a fallback re-run restores it
+ * ({@code fallback/conf OriginalConf}). These two keys are the only user keys an overlay may carry; they are emitted
+ * only together with their original marker.
+ *
+ * <p><b>A user who set the tier's own manager</b> ({@code spark.shuffle.manager} = Celeborn's/Uniffle's class, or
+ * {@code sort} for SPARK_PUSH) keeps it: no fallback manager and no class path entries are added (so there is no
+ * per-attempt fallback to the ESS; for SPARK_PUSH a second attempt pushes again, Spark's own merged-fetch fallback
+ * still applies), and the reason says so.
  *
  * <ul>
  *   <li>SPARK_PUSH: only on a YARN cluster whose ESS runs the push merge manager (from configuration) and with
  *       {@code spark.master} unset or {@code yarn}; {@code spark.shuffle.push.enabled=true} and a relocatable
  *       serializer ({@code KryoSerializer}: Spark turns push off silently with the default JavaSerializer).</li>
- *   <li>CELEBORN (0.5.x client): {@code spark.shuffle.manager=org.apache.spark.shuffle.celeborn.SparkShuffleManager},
+ *   <li>CELEBORN (0.5.x client): tier manager {@code org.apache.spark.shuffle.celeborn.SparkShuffleManager},
  *       {@code spark.celeborn.master.endpoints}, {@code spark.celeborn.client.spark.shuffle.fallback.policy}, tenant
  *       = queue via Celeborn's DefaultIdentityProvider ({@code spark.celeborn.quota.identity.user-specific.tenant};
  *       no queue: Celeborn's default tenant).</li>
- *   <li>UNIFFLE (0.9.x client): {@code spark.shuffle.manager=org.apache.spark.shuffle.DelegationRssShuffleManager}
+ *   <li>UNIFFLE (0.9.x client): tier manager {@code org.apache.spark.shuffle.DelegationRssShuffleManager}
  *       (asks the coordinator for access and falls back to sort shuffle itself when refused),
  *       {@code spark.rss.coordinator.quorum}, {@code spark.rss.access.id} = queue (a job without a queue is refused),
  *       and KryoSerializer (Uniffle needs relocatable serialized records).</li>
@@ -44,6 +71,12 @@ public final class Overlays {
   public static final String UNIFFLE_MANAGER = "org.apache.spark.shuffle.DelegationRssShuffleManager";
   public static final String UNIFFLE_QUORUM = "spark.rss.coordinator.quorum";
   public static final String UNIFFLE_ACCESS_ID = "spark.rss.access.id";
+  public static final String SLUICE_MANAGER = "io.sluice.fallback.SluiceShuffleManager";
+  public static final String SORT_MANAGER = "org.apache.spark.shuffle.sort.SortShuffleManager";
+  public static final String DRIVER_CLASSPATH = "spark.driver.extraClassPath";
+  public static final String EXECUTOR_CLASSPATH = "spark.executor.extraClassPath";
+  /** The class path separator of the cluster's nodes (Linux). */
+  static final String PATH_SEPARATOR = ":";
   static final int MAX_REASON = 500;
 
   private Overlays() {}
@@ -97,7 +130,6 @@ public final class Overlays {
           return refuse("CELEBORN master endpoints are not configured");
         }
         String policy = s.celebornFallback().toUpperCase(Locale.ROOT);
-        c.put(SHUFFLE_MANAGER, CELEBORN_MANAGER);
         c.put(CELEBORN_MASTERS, s.celebornMasters());
         c.put(CELEBORN_FALLBACK, policy);
         if (!queue.isBlank()) {
@@ -116,25 +148,80 @@ public final class Overlays {
         if (ser != null) {
           return refuse(ser);
         }
-        c.put(SHUFFLE_MANAGER, UNIFFLE_MANAGER);
         c.put(UNIFFLE_QUORUM, s.uniffleQuorum());
         c.put(UNIFFLE_ACCESS_ID, queue);
         c.put(SERIALIZER, KRYO);
       }
       default -> throw new IllegalStateException(tier.name());
     }
+    String tierManager = tierManager(tier);
+    String userManager = trimToNull(userConf.get(SHUFFLE_MANAGER));
+    Set<String> replacesUserKey = new HashSet<>();
+    String why = reason;
+    if (userManager == null) {
+      if (s.managerJar().isEmpty()) {
+        return refuse(tier + " needs Sluice's fallback manager on the nodes' class path and its jar "
+            + "(sluice.tier.overlay.manager-jar) is not configured");
+      }
+      c.put(SHUFFLE_MANAGER, SLUICE_MANAGER);
+      List<String> jars = new ArrayList<>(List.of(s.managerJar()));
+      String clientJar = s.clientJar(tier);
+      if (!clientJar.isEmpty()) {
+        jars.add(clientJar);
+      }
+      for (String key : List.of(DRIVER_CLASSPATH, EXECUTOR_CLASSPATH)) {
+        classPath(key, jars, userConf, c, replacesUserKey);
+      }
+    } else {
+      why = (reason == null ? "" : reason + "; ") + "the user set " + SHUFFLE_MANAGER + "=" + userManager
+          + " (the tier's own manager): kept, without Sluice's fallback manager";
+    }
     c.put(ESS_ENABLED, "true");
     c.put(MAX_APP_ATTEMPTS, "2");
     c.put(TierMarkers.TIER, tier.name());
-    if (tier != Tier.SPARK_PUSH) {
-      c.put(TierMarkers.SHUFFLE_MANAGER, c.get(SHUFFLE_MANAGER));
-    }
+    c.put(TierMarkers.SHUFFLE_MANAGER, tierManager);
     if (ruleId != null) {
       c.put(TierMarkers.RULE, ruleId);
     }
-    c.put(TierMarkers.REASON, oneLine(reason));
-    c.keySet().removeIf(userConf::containsKey);
+    c.put(TierMarkers.REASON, oneLine(why));
+    c.keySet().removeIf(k -> userConf.containsKey(k) && !replacesUserKey.contains(k));
     return new Overlay(c, null);
+  }
+
+  /** The tier's own ShuffleManager class, the one {@link TierMarkers#SHUFFLE_MANAGER} names. */
+  static String tierManager(Tier tier) {
+    return switch (tier) {
+      case SPARK_PUSH -> SORT_MANAGER;
+      case CELEBORN -> CELEBORN_MANAGER;
+      case UNIFFLE -> UNIFFLE_MANAGER;
+      case ESS -> throw new IllegalArgumentException("ESS has no tier manager");
+    };
+  }
+
+  /**
+   * Puts {@code jars} on the class path {@code key}: alone when the user has no value, else prepended to the user's
+   * value (entries it already lists are not repeated; nothing at all if it lists them all), with the user's value
+   * kept under {@code spark.sluice.original.<key>}.
+   */
+  private static void classPath(String key, List<String> jars, Map<String, String> userConf, Map<String, String> c,
+      Set<String> replacesUserKey) {
+    String user = userConf.get(key);
+    if (user == null) {
+      c.put(key, String.join(PATH_SEPARATOR, jars));
+      return;
+    }
+    List<String> entries = Arrays.stream(user.split(PATH_SEPARATOR)).map(String::trim).toList();
+    List<String> missing = jars.stream().filter(j -> !entries.contains(j)).toList();
+    if (missing.isEmpty()) {
+      return;
+    }
+    c.put(key, String.join(PATH_SEPARATOR, missing) + (user.isBlank() ? "" : PATH_SEPARATOR + user));
+    c.put(Injection.ORIGINAL_PREFIX + key, user);
+    replacesUserKey.add(key);
+  }
+
+  private static String trimToNull(String s) {
+    return s == null || s.isBlank() ? null : s.trim();
   }
 
   /** The markers of a job a rollout rule considered but that stays on the ESS, and why. */

@@ -91,7 +91,8 @@ class TierConfiguration {
         TierProperties.Cluster c = props.getClusters().get(cluster);
         return new OverlaySettings(c != null && c.isYarn(), c != null && c.isPushMergeOnEss(),
             props.getCeleborn().getMasterEndpoints(), props.getCeleborn().getFallbackPolicy(),
-            props.getUniffle().getCoordinatorQuorum());
+            props.getUniffle().getCoordinatorQuorum(), props.getOverlay().getManagerJar(),
+            props.getCeleborn().getClientJar(), props.getUniffle().getClientJar());
       }
     });
   }

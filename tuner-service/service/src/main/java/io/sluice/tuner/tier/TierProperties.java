@@ -73,6 +73,10 @@ public class TierProperties {
   @Valid
   private Uniffle uniffle = new Uniffle();
 
+  /** What every push overlay puts on the Spark class paths. */
+  @Valid
+  private Overlay overlay = new Overlay();
+
   /**
    * Initial rollout rules, written to the store once when it has no rules yet (audited as actor
    * {@code configuration}); after that the API owns the rules and this list is ignored. Default empty.
@@ -109,6 +113,24 @@ public class TierProperties {
 
     public void setPushMergeOnEss(boolean pushMergeOnEss) {
       this.pushMergeOnEss = pushMergeOnEss;
+    }
+  }
+
+  /** The push overlays' class path entries (Spark 3.5 creates the ShuffleManager before it fetches spark.jars). */
+  public static class Overlay {
+    /**
+     * Path of the shaded {@code sluice-fallback-manager} jar on the cluster's nodes (the same on driver and executor
+     * hosts); the overlays put it on {@code spark.driver.extraClassPath} and {@code spark.executor.extraClassPath},
+     * prepended to a user's own value. Default empty: not configured, every push tier is refused with that reason.
+     */
+    private String managerJar = "";
+
+    public String getManagerJar() {
+      return managerJar;
+    }
+
+    public void setManagerJar(String managerJar) {
+      this.managerJar = managerJar;
     }
   }
 
@@ -284,6 +306,20 @@ public class TierProperties {
     @jakarta.validation.constraints.Pattern(regexp = "(?i)AUTO|ALWAYS|NEVER")
     private String fallbackPolicy = "AUTO";
 
+    /**
+     * Path of Celeborn's Spark client jar on the nodes, put on both class paths after the manager jar. Default
+     * empty: it is in the nodes' {@code $SPARK_HOME/jars} (if not, the driver falls back: TIER_MANAGER_UNLOADABLE).
+     */
+    private String clientJar = "";
+
+    public String getClientJar() {
+      return clientJar;
+    }
+
+    public void setClientJar(String clientJar) {
+      this.clientJar = clientJar;
+    }
+
     public String getMasterEndpoints() {
       return masterEndpoints;
     }
@@ -305,6 +341,20 @@ public class TierProperties {
   public static class Uniffle extends TierSettings {
     /** {@code spark.rss.coordinator.quorum}, {@code host:port[,host:port]}. Empty: Uniffle is refused. */
     private String coordinatorQuorum = "";
+
+    /**
+     * Path of Uniffle's Spark client jar on the nodes, put on both class paths after the manager jar. Default
+     * empty: it is in the nodes' {@code $SPARK_HOME/jars} (if not, the driver falls back: TIER_MANAGER_UNLOADABLE).
+     */
+    private String clientJar = "";
+
+    public String getClientJar() {
+      return clientJar;
+    }
+
+    public void setClientJar(String clientJar) {
+      this.clientJar = clientJar;
+    }
 
     public String getCoordinatorQuorum() {
       return coordinatorQuorum;
@@ -541,6 +591,14 @@ public class TierProperties {
 
   public void setUniffle(Uniffle uniffle) {
     this.uniffle = uniffle;
+  }
+
+  public Overlay getOverlay() {
+    return overlay;
+  }
+
+  public void setOverlay(Overlay overlay) {
+    this.overlay = overlay;
   }
 
   public List<Rule> getRules() {

@@ -26,6 +26,7 @@ import org.springframework.test.context.DynamicPropertySource;
     "server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s", "sluice.tier.history-timeout=10s",
     "sluice.tier.api-tokens.ops=ops-secret-1", "sluice.tier.api-tokens.ci=ci-secret-2",
     "sluice.tier.celeborn.master-endpoints=127.0.0.1:19097", "sluice.tier.celeborn.free-capacity=40GB",
+    "sluice.tier.overlay.manager-jar=/opt/sluice/sluice-fallback-manager.jar",
     "sluice.tier.rules[0].id=seed-adhoc", "sluice.tier.rules[0].queue=root.adhoc",
     "sluice.tier.rules[0].tier=CELEBORN", "sluice.tier.rules[0].percent=100"})
 class TierApiITCase {
@@ -132,8 +133,10 @@ class TierApiITCase {
     assertThat(admitted.get("volumeBytes").asLong()).isEqualTo(GIB);
     assertThat(admitted.get("historyRuns").asInt()).isEqualTo(2);
     JsonNode confs = admitted.get("confs");
-    assertThat(confs.get("spark.shuffle.manager").asText())
+    assertThat(confs.get("spark.shuffle.manager").asText()).isEqualTo("io.sluice.fallback.SluiceShuffleManager");
+    assertThat(confs.get("spark.sluice.tier.shuffleManager").asText())
         .isEqualTo("org.apache.spark.shuffle.celeborn.SparkShuffleManager");
+    assertThat(confs.get("spark.executor.extraClassPath").asText()).isEqualTo("/opt/sluice/sluice-fallback-manager.jar");
     assertThat(confs.get("spark.celeborn.master.endpoints").asText()).isEqualTo("127.0.0.1:19097");
     assertThat(confs.get("spark.celeborn.quota.identity.user-specific.tenant").asText()).isEqualTo("root.etl");
     assertThat(confs.get("spark.shuffle.service.enabled").asText()).isEqualTo("true");
@@ -195,8 +198,10 @@ class TierApiITCase {
         + "\"spark.yarn.maxAppAttempts\":\"3\"}}";
     JsonNode small = api.post("/api/v1/submissions", submit.formatted("small-job")).json();
     JsonNode confs = small.get("platform").get("confs");
-    assertThat(confs.get("spark.shuffle.manager").asText())
+    assertThat(confs.get("spark.shuffle.manager").asText()).isEqualTo("io.sluice.fallback.SluiceShuffleManager");
+    assertThat(confs.get("spark.sluice.tier.shuffleManager").asText())
         .isEqualTo("org.apache.spark.shuffle.celeborn.SparkShuffleManager");
+    assertThat(confs.get("spark.executor.extraClassPath").asText()).isEqualTo("/opt/sluice/sluice-fallback-manager.jar");
     assertThat(confs.get("spark.sluice.tier").asText()).isEqualTo("CELEBORN");
     assertThat(confs.has("spark.yarn.maxAppAttempts")).isFalse(); // the user's 3 is kept
     assertThat(small.get("platform").get("reasons").get(0).asText()).startsWith("tier CELEBORN (ADMITTED): rule "

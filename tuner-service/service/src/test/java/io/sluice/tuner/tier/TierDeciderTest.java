@@ -23,7 +23,8 @@ class TierDeciderTest {
 
     @Override
     public OverlaySettings overlay(String cluster) {
-      return new OverlaySettings(cluster.equals("yarn"), cluster.equals("yarn"), "m:9097", "AUTO", "");
+      return new OverlaySettings(cluster.equals("yarn"), cluster.equals("yarn"), "m:9097", "AUTO", "",
+          "/opt/sluice/fallback.jar", "", "");
     }
   });
   final RuleSet rules = new RuleSet(3, List.of(
@@ -54,7 +55,8 @@ class TierDeciderTest {
     assertThat(d.volumeBytes()).isEqualTo(10 * GIB);
     assertThat(d.historyRuns()).isEqualTo(4);
     assertThat(d.freeBytes()).isEqualTo(100 * GIB);
-    assertThat(d.confs()).containsEntry("spark.shuffle.manager", Overlays.CELEBORN_MANAGER)
+    assertThat(d.confs()).containsEntry("spark.shuffle.manager", Overlays.SLUICE_MANAGER)
+        .containsEntry("spark.sluice.tier.shuffleManager", Overlays.CELEBORN_MANAGER)
         .containsEntry("spark.sluice.tier", "CELEBORN").containsEntry("spark.sluice.tier.reason", d.reason());
     assertThat(d.reason()).isEqualTo("rule etl-celeborn (cluster=* queue=etl job=*) rolls CELEBORN out to "
         + "100.00 %; job bucket " + Rollout.pct(Buckets.of("etl-celeborn", "j")) + "; admitted: p90 peak stage "
