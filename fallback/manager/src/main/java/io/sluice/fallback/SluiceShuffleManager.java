@@ -1,5 +1,6 @@
 package io.sluice.fallback;
 
+import io.sluice.fallback.choice.ClassPathRestore;
 import io.sluice.fallback.choice.Decision;
 import io.sluice.fallback.choice.TierChooser;
 import io.sluice.fallback.conf.TierKeys;
@@ -31,7 +32,8 @@ import scala.Tuple2;
  * constructor, before the task scheduler exists, and hands it the SparkContext's own conf. So the constructor on the
  * driver runs {@link TierChooser} (attempt, tier health — before any shuffle), creates the chosen manager, and writes
  * the decision into that conf: {@value TierKeys#SHUFFLE_MANAGER} becomes the chosen class, plus
- * {@value TierKeys#OUTCOME} / {@value TierKeys#FALLBACK_REASON} / {@value TierKeys#FALLBACK_DETAIL}. Executors get
+ * {@value TierKeys#OUTCOME} / {@value TierKeys#FALLBACK_REASON} / {@value TierKeys#FALLBACK_DETAIL}; on a fallback
+ * the user's own class paths come back for the executors ({@link ClassPathRestore}). Executors get
  * the driver's {@code spark.*} conf when they register (CoarseGrainedSchedulerBackend snapshots it lazily, at the
  * first executor), so every executor instantiates exactly the chosen class: an executor never decides; the ESS sees
  * the real manager class at executor registration; the event log's environment update carries the outcome.
@@ -76,9 +78,18 @@ public final class SluiceShuffleManager implements ShuffleManager {
     conf.remove(TierKeys.FALLBACK_REASON);
     conf.remove(TierKeys.FALLBACK_DETAIL);
     d.confEntries(ms).forEach(conf::set);
+    Map<String, String> restored = d.fellBack() ? ClassPathRestore.forFallback(asMap(conf)) : Map.of();
+    restored.forEach((k, v) -> {
+      if (v == null) {
+        conf.remove(k);
+      } else {
+        conf.set(k, v);
+      }
+    });
     this.decision = d;
     this.chosen = m;
-    String line = d.summary() + " decisionMs=" + ms + " admission=\"" + conf.get(TierMarkers.REASON, "-") + "\"";
+    String line = d.summary() + " decisionMs=" + ms + " admission=\"" + conf.get(TierMarkers.REASON, "-") + "\""
+        + (restored.isEmpty() ? "" : " userClassPathsRestored=" + restored.keySet());
     if (d.fellBack()) {
       LOG.warn(line);
     } else {
