@@ -4,60 +4,27 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.model.AppRun;
-import io.sluice.store.HistoryStore;
-import io.sluice.store.HistoryStores;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
-import java.nio.file.Path;
+import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.ServiceOnH2;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /** {@code POST/DELETE /api/v1/jobs/trial}: the operator trial through the API, over the real tiny_blocks fixture. */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s"})
-class OperatorTrialITCase {
+class OperatorTrialITCase extends ServiceOnH2 {
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
-
-  @TempDir
-  static Path dir;
-
-  static String url() {
-    return "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath();
-  }
-
-  @DynamicPropertySource
-  static void store(DynamicPropertyRegistry r) {
-    r.add("sluice.tuner.store-url", OperatorTrialITCase::url);
-  }
 
   @BeforeAll
   static void fill() {
     AppRun tiny = StoreFixtures.fold("tiny_blocks-lz4");
-    try (HistoryStore store = HistoryStores.open(url())) {
-      store.upsert(List.of(
-          StoreFixtures.variant(tiny, "trial-job", 1, Map.of(), 1, 1),
-          StoreFixtures.variant(tiny, "trial-job", 2, Map.of(PARTITIONS, "50"), 0.7, 0.3),
-          StoreFixtures.variant(tiny, "bad-request-job", 1, Map.of(), 1, 1)));
-    }
-  }
-
-  @LocalServerPort
-  int port;
-  Http http;
-
-  @BeforeEach
-  void client() {
-    http = new Http(port);
+    seed(List.of(
+        StoreFixtures.variant(tiny, "trial-job", 1, Map.of(), 1, 1),
+        StoreFixtures.variant(tiny, "trial-job", 2, Map.of(PARTITIONS, "50"), 0.7, 0.3),
+        StoreFixtures.variant(tiny, "bad-request-job", 1, Map.of(), 1, 1)));
   }
 
   private JsonNode submission(String jobKey) {
@@ -96,14 +63,12 @@ class OperatorTrialITCase {
   }
 
   @Test
-  void aPendingTrialCanBeCancelled() throws Exception {
+  void aPendingTrialCanBeCancelled() {
     assertThat(http.post("/api/v1/jobs/trial?jobKey=bad-request-job", "{\"" + PARTITIONS + "\":\"400\"}").status())
         .isEqualTo(200);
-    HttpResponse<String> d = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
-        URI.create("http://127.0.0.1:" + port + "/api/v1/jobs/trial?jobKey=bad-request-job")).DELETE().build(),
-        HttpResponse.BodyHandlers.ofString());
-    assertThat(d.statusCode()).isEqualTo(200);
-    assertThat(Http.JSON.readTree(d.body()).get("trial").get(PARTITIONS).asText()).isEqualTo("400");
+    Http.Answer d = http.delete("/api/v1/jobs/trial?jobKey=bad-request-job", null);
+    assertThat(d.status()).isEqualTo(200);
+    assertThat(d.json().get("trial").get(PARTITIONS).asText()).isEqualTo("400");
     assertThat(submission("bad-request-job").get("overlay").toString()).doesNotContain("\"400\"");
   }
 

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.tuner.submission.PlatformAdditions;
 import io.sluice.tuner.submission.PlatformContributor;
 import io.sluice.tuner.submission.SubmissionRequest;
+import io.sluice.tuner.testing.Http;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

@@ -3,6 +3,7 @@ package io.sluice.tuner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.tuner.testing.Http;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.model.AppRun;
-import io.sluice.store.HistoryStore;
-import io.sluice.store.HistoryStores;
-import java.nio.file.Path;
+import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.ServiceOnH2;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
@@ -14,14 +13,9 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 
 /**
  * The service on a random loopback port over a real H2 history store in a temp dir, filled with runs folded from
@@ -31,45 +25,22 @@ import org.springframework.test.context.DynamicPropertySource;
 @AutoConfigureObservability
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s"})
-class TunerServiceITCase {
+class TunerServiceITCase extends ServiceOnH2 {
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
-
-  @TempDir
-  static Path dir;
-
-  static String url() {
-    return "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath();
-  }
-
-  @DynamicPropertySource
-  static void store(DynamicPropertyRegistry r) {
-    r.add("sluice.tuner.store-url", TunerServiceITCase::url);
-  }
 
   @BeforeAll
   static void fill() {
     AppRun tiny = StoreFixtures.fold("tiny_blocks-lz4");
     AppRun healthy = StoreFixtures.fold("healthy-plain");
-    try (HistoryStore store = HistoryStores.open(url())) {
-      store.upsert(List.of(
-          StoreFixtures.variant(tiny, "tiny-job", 1, Map.of(), 1, 1),
-          // a deliberately harmful change: 4x the partitions, twice the wall time, 3x the blocked time
-          StoreFixtures.variant(tiny, "harm-job", 1, Map.of(), 1, 1),
-          StoreFixtures.variant(tiny, "harm-job", 2, Map.of(PARTITIONS, "800"), 2, 3),
-          // a good change: fewer partitions, 30% faster, blocked time down 70%
-          StoreFixtures.variant(tiny, "good-job", 1, Map.of(), 1, 1),
-          StoreFixtures.variant(tiny, "good-job", 2, Map.of(PARTITIONS, "50"), 0.7, 0.3),
-          StoreFixtures.variant(healthy, "healthy-job", 1, Map.of(), 1, 1)));
-    }
-  }
-
-  @LocalServerPort
-  int port;
-  Http http;
-
-  @BeforeEach
-  void client() {
-    http = new Http(port);
+    seed(List.of(
+        StoreFixtures.variant(tiny, "tiny-job", 1, Map.of(), 1, 1),
+        // a deliberately harmful change: 4x the partitions, twice the wall time, 3x the blocked time
+        StoreFixtures.variant(tiny, "harm-job", 1, Map.of(), 1, 1),
+        StoreFixtures.variant(tiny, "harm-job", 2, Map.of(PARTITIONS, "800"), 2, 3),
+        // a good change: fewer partitions, 30% faster, blocked time down 70%
+        StoreFixtures.variant(tiny, "good-job", 1, Map.of(), 1, 1),
+        StoreFixtures.variant(tiny, "good-job", 2, Map.of(PARTITIONS, "50"), 0.7, 0.3),
+        StoreFixtures.variant(healthy, "healthy-job", 1, Map.of(), 1, 1)));
   }
 
   private Http.Answer submit(String json) {
@@ -152,7 +123,7 @@ class TunerServiceITCase {
     assertThat(rec.get("reasons").toString()).contains("rolled back " + PARTITIONS + "=800");
 
     // the rollback is in the decision log (same H2 database), and counted
-    try (Connection c = DriverManager.getConnection(url());
+    try (Connection c = DriverManager.getConnection(storeUrl());
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT kind, conf_key, direction FROM tuner_decisions "
             + "WHERE job_key = 'harm-job'")) {

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
+import io.sluice.tuner.testing.Http;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -42,7 +43,7 @@ class TierApiITCase {
   @Autowired
   TierService tiers;
 
-  Api api;
+  Http api;
 
   static String url() {
     return "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath();
@@ -65,18 +66,18 @@ class TierApiITCase {
 
   @BeforeEach
   void client() {
-    api = new Api(port);
+    api = new Http(port);
   }
 
   @Test
   void changesNeedAKnownBearerToken() {
     String rule = "{\"queue\":\"root.auth\",\"tier\":\"CELEBORN\",\"percent\":100}";
-    Api.Answer none = api.put("/api/v1/tiers/rules/auth", null, rule);
+    Http.Answer none = api.put("/api/v1/tiers/rules/auth", null, rule);
     assertThat(none.status()).isEqualTo(401);
     assertThat(none.raw().headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
         h -> assertThat(h).startsWith("Bearer"));
     assertThat(api.put("/api/v1/tiers/rules/auth", "Basic b3BzOnNlY3JldA==", rule).status()).isEqualTo(401);
-    Api.Answer wrong = api.put("/api/v1/tiers/rules/auth", "Bearer ops-secret-2", rule);
+    Http.Answer wrong = api.put("/api/v1/tiers/rules/auth", "Bearer ops-secret-2", rule);
     assertThat(wrong.status()).isEqualTo(403);
     assertThat(wrong.json().get("message").asText()).isEqualTo("the bearer token is not allowed to change rules");
     assertThat(api.delete("/api/v1/tiers/rules/seed-adhoc", null).status()).isEqualTo(401);
@@ -122,7 +123,7 @@ class TierApiITCase {
     assertThat(before.get("outcome").asText()).isEqualTo("NOT_ROLLED_OUT");
     assertThat(before.get("reason").asText()).isEqualTo("no rollout rule matches");
 
-    Api.Answer put = api.put("/api/v1/tiers/rules/etl-celeborn", OPS,
+    Http.Answer put = api.put("/api/v1/tiers/rules/etl-celeborn", OPS,
         "{\"queue\":\"root.etl\",\"tier\":\"CELEBORN\",\"percent\":100,\"note\":\"pilot\"}");
     assertThat(put.status()).isEqualTo(200);
     long version = put.json().get("version").asLong();
@@ -151,7 +152,7 @@ class TierApiITCase {
     assertThat(audit.get("version").asLong()).isEqualTo(version);
     assertThat(audit.get("at").asLong()).isPositive();
 
-    Api.Answer zero = api.put("/api/v1/tiers/rules/etl-celeborn", "Bearer ci-secret-2",
+    Http.Answer zero = api.put("/api/v1/tiers/rules/etl-celeborn", "Bearer ci-secret-2",
         "{\"queue\":\"root.etl\",\"tier\":\"CELEBORN\",\"percent\":0}");
     assertThat(zero.status()).isEqualTo(200);
     JsonNode out = api.post("/api/v1/tiers/preview", small).json();
@@ -253,7 +254,7 @@ class TierApiITCase {
     assertThat(c.get(1).get("source").asText()).isEqualTo("configuration");
   }
 
-  private static void assertField(Api.Answer a, String field) {
+  private static void assertField(Http.Answer a, String field) {
     assertThat(a.status()).as(a.body()).isEqualTo(400);
     assertThat(a.json().get("field").asText()).as(a.body()).isEqualTo(field);
   }
