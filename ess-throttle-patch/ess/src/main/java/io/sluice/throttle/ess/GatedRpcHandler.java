@@ -8,6 +8,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.Channel;
+import io.netty.util.AttributeKey;
+import io.sluice.throttle.gate.Connection;
 import io.sluice.throttle.gate.Decision;
 import io.sluice.throttle.gate.ThrottleGate;
 import io.sluice.throttle.gate.Ticket;
@@ -29,7 +31,8 @@ import org.slf4j.LoggerFactory;
  *
  * <ul>
  *   <li>Fetch requests (OpenBlocks, FetchShuffleBlocks, FetchShuffleBlockChunks) go through
- *       {@link ThrottleGate#onFetch}: ADMIT is served at once; HOLD parks the request and returns (an event-loop
+ *       {@link ThrottleGate#onFetch}, with the client channel's {@link Connection} (for activity-aware hold
+ *       deadlines; the gate counts the request and each chunk sent as activity): ADMIT is served at once; HOLD parks the request and returns (an event-loop
  *       thread never waits), and the gate's later release runs the delegate on the client channel's event loop;
  *       SLEEP (only ever decided for shim apps) answers with the directive string.</li>
  *   <li>Everything else (executor registration, removals, local dirs, push/merge messages, finalisation, ...) goes to
@@ -43,6 +46,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class GatedRpcHandler extends RpcHandler {
   private static final Logger LOG = LoggerFactory.getLogger(GatedRpcHandler.class);
+  /** The gate's view of each client channel (activity-aware hold deadlines), kept with the channel. */
+  private static final AttributeKey<Connection> CONNECTION = AttributeKey.valueOf("sluice.throttle.connection");
 
   private final RpcHandler delegate;
   private final ThrottleGate gate;
@@ -91,7 +96,7 @@ public final class GatedRpcHandler extends RpcHandler {
       return;
     }
     Pending pending = new Pending(client, message, callback);
-    Ticket ticket = gate.onFetch(fetch.appId(), fetch.blocks(), pending::release);
+    Ticket ticket = gate.onFetch(fetch.appId(), connection(client.getChannel()), fetch.blocks(), pending::release);
     Decision decision = ticket.decision();
     if (decision == Decision.ADMIT) {
       serve(client, message, callback, ticket, false);
@@ -109,6 +114,18 @@ public final class GatedRpcHandler extends RpcHandler {
     } else {
       delegate.receive(client, message);
     }
+  }
+
+  private static Connection connection(Channel channel) {
+    Connection c = channel.attr(CONNECTION).get();
+    if (c == null) {
+      Connection fresh = new Connection();
+      c = channel.attr(CONNECTION).setIfAbsent(fresh);
+      if (c == null) {
+        c = fresh;
+      }
+    }
+    return c;
   }
 
   private void hello(ByteBuffer message, RpcResponseCallback callback) {

@@ -48,6 +48,17 @@ public final class GateConfig {
   public static final Knob<Long> HOLD_MAX_MS = Knob.longKnob("hold.maxMs", MILLIS, 20_000, 1, 100_000,
       "A held request is released at the latest this long after it arrived (well inside Spark's 120 s "
           + "spark.network.timeout, so a stock client never times out because of a hold).");
+  public static final Knob<Long> HOLD_CONNECTION_IDLE_MS = Knob.longKnob("hold.connectionIdleMs", MILLIS, 100_000, 0,
+      3_600_000, "Activity-aware holds, for requests whose connection the adapter names: such a request may stay held "
+          + "past hold.maxMs until its connection has carried no byte for this long; then the oldest request held on "
+          + "that connection is released (one per connection and interval), so the connection never stays silent "
+          + "for the client's idle timeout. Spark's client closes a connection only after its "
+          + "spark.shuffle.io.connectionTimeout (spark.network.timeout, 120 s by default) without a read or a write; "
+          + "set this to that timeout minus a margin for the queueing after a release (default 120 s - 20 s). A "
+          + "client configured with a shorter timeout needs a lower value. 0: off, every hold ends by hold.maxMs.");
+  public static final Knob<Long> HOLD_CONNECTION_MAX_MS = Knob.longKnob("hold.connectionMaxMs", MILLIS, 300_000, 1,
+      3_600_000, "With activity-aware holds: a held request is released at the latest this long after it arrived, "
+          + "even while its connection keeps carrying other traffic (the starvation bound of those holds).");
   public static final Knob<Long> HELD_MAX = Knob.longKnob("held.max", COUNT, 10_000, 0, 10_000_000,
       "Memory bound: at most this many requests held on the node; beyond it requests are admitted (fail-open, "
           + "counted).");
@@ -81,6 +92,11 @@ public final class GateConfig {
       "BELOW: a request is in range while its app's outstanding blocks are below the app's range (one request may "
           + "overshoot it); FIT: only if the outstanding blocks plus the request's fit in the range (a request "
           + "larger than the range then always waits for its deadline).");
+  public static final Knob<NormalRelease> RELEASE_ON_NORMAL = Knob.enumKnob("release.onNormal", NormalRelease.class,
+      NormalRelease.BUDGET, "When the node turns NORMAL with requests still held: BUDGET keeps releasing them within "
+          + "the in-flight budget (re-computed as while ABNORMAL) and by their deadlines until none is held, while apps "
+          + "with nothing held are admitted freely; ALL releases every one at the next tick (which refills the node "
+          + "that has just recovered).");
   public static final Knob<Long> SLEEP_MIN_MS = Knob.longKnob("sleep.minMs", MILLIS, 200, 1, 600_000,
       "Shortest SLEEP directive (an app just over its range).");
   public static final Knob<Long> SLEEP_MAX_MS = Knob.longKnob("sleep.maxMs", MILLIS, 5_000, 1, 600_000,
@@ -117,9 +133,10 @@ public final class GateConfig {
 
   /** Every knob, in documentation order. */
   public static final List<Knob<?>> KNOBS = List.of(MODE, ABNORMAL_P99_MS, NORMAL_P99_MS, WINDOW_MS, WINDOW_SLOTS,
-      MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HELD_MAX, HELD_MAX_PER_APP, BUDGET_FRACTION, BUDGET_MIN_BLOCKS,
-      BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, BUDGET_TARGET_MS, BUDGET_PEAK_DECAY, RANGE_RULE,
-      SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS, SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
+      MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HOLD_CONNECTION_IDLE_MS, HOLD_CONNECTION_MAX_MS, HELD_MAX, HELD_MAX_PER_APP,
+      BUDGET_FRACTION, BUDGET_MIN_BLOCKS, BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, BUDGET_TARGET_MS,
+      BUDGET_PEAK_DECAY, RANGE_RULE, RELEASE_ON_NORMAL, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
+      SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
       PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS);
 
   private static final Map<String, Knob<?>> BY_KEY;

@@ -71,11 +71,24 @@ import java.util.concurrent.atomic.LongAdder;
  * re-read by {@link #tick()} once a second.
  *
  * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs} (default 20 s,
- * well inside Spark's 120 s {@code spark.network.timeout}). Each {@link #tick()} releases, per app in FIFO order,
- * held requests that are in range and then every one whose deadline would pass before the next tick (deadline &lt;
- * now + tick.ms), so with ticks on time every held request is released at or before its deadline, whatever the
- * load. Turning NORMAL releases everything. Released requests run their {@code proceed} exactly once, from
- * {@link #tick()}, outside any lock.
+ * well inside Spark's 120 s {@code spark.network.timeout}). When the adapter names the request's {@link Connection}
+ * (activity-aware holds, {@code hold.connectionIdleMs} &gt; 0, the default) the deadline is instead the moment that
+ * connection will have carried no byte for {@code hold.connectionIdleMs} (100 s), at most arrival +
+ * {@code hold.connectionMaxMs} (300 s): Spark's client closes a connection only after its idle timeout without a read
+ * or a write, so a request may wait as long as its connection is not left silent that long, and a heavy app's
+ * requests can be kept off the node's threads for longer than a fixed 20 s (which only delays them: the client
+ * re-issues at once). Releasing a request because its connection went quiet counts as activity on that connection,
+ * so a quiet connection gets one release per interval. Each {@link #tick()} releases, per app in FIFO order, held
+ * requests that are in range and then every one whose deadline would pass before the next tick (deadline &lt; now +
+ * tick.ms); requests on a connection whose deadline comes before that of an earlier request are found by a scan once
+ * a second with a second's look-ahead. So with ticks on time every held request is released at or before its
+ * deadline, whatever the load. Released requests run their {@code proceed} exactly once, from {@link #tick()},
+ * outside any lock.
+ *
+ * <p><b>Turning NORMAL.</b> With {@code release.onNormal} BUDGET (default) the requests still held keep being
+ * released within the in-flight budget (re-computed as while ABNORMAL) and by their deadlines until none is held,
+ * then ranges end; an app with nothing held is admitted freely meanwhile. Releasing them all at once (ALL, the first
+ * policy) refills the node that has just recovered.
  *
  * <p><b>Cost.</b> {@link #onFetch} and the ticket methods are O(1) amortised: a hash lookup, one short per-app lock,
  * counter increments; they never block on I/O and never wait for a tick. {@link #tick()} does the O(apps) work
@@ -104,6 +117,9 @@ public final class ThrottleGate {
   private final boolean enforce;
   private final long tickNanos;
   private final long holdNanos;
+  private final long connIdleNanos;
+  private final long connMaxNanos;
+  private final boolean drainOnNormal;
   private final long idleNanos;
   private final long maxAgeNanos;
   private final long sleepMinMs;
@@ -153,6 +169,9 @@ public final class ThrottleGate {
     this.enforce = cfg.mode() == GateMode.ENFORCE;
     this.tickNanos = cfg.nanos(GateConfig.TICK_MS);
     this.holdNanos = cfg.nanos(GateConfig.HOLD_MAX_MS);
+    this.connIdleNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_IDLE_MS);
+    this.connMaxNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_MAX_MS);
+    this.drainOnNormal = cfg.get(GateConfig.RELEASE_ON_NORMAL) == NormalRelease.BUDGET;
     this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
     this.maxAgeNanos = cfg.nanos(GateConfig.REQUEST_MAX_AGE_MS);
     this.sleepMinMs = cfg.get(GateConfig.SLEEP_MIN_MS);
@@ -234,13 +253,26 @@ public final class ThrottleGate {
    * ticket directly.
    */
   public Ticket onFetch(String appId, int blocks, Runnable proceed) {
+    return onFetch(appId, null, blocks, proceed);
+  }
+
+  /**
+   * As {@link #onFetch(String, int, Runnable)}, for a request that arrived on {@code connection} (null: unknown).
+   * A request whose connection is known gets an activity-aware hold deadline ({@code hold.connectionIdleMs}); the
+   * ticket's {@link Ticket#chunkSent} and {@link Ticket#finished} count as activity on that connection.
+   */
+  public Ticket onFetch(String appId, Connection connection, int blocks, Runnable proceed) {
     Objects.requireNonNull(appId, "appId");
     Objects.requireNonNull(proceed, "proceed");
     int b = Math.max(1, blocks);
     long now = clock.nanoTime();
+    Connection conn = connIdleNanos > 0 ? connection : null;
+    if (conn != null) {
+      conn.lastActivity = now;
+    }
     while (true) {
       App a = app(appId, now);
-      Req r = new Req(a, b, now, proceed);
+      Req r = new Req(a, b, now, proceed, conn);
       Decision d;
       String failOpen = null;
       synchronized (a) {
@@ -269,6 +301,9 @@ public final class ThrottleGate {
         } else {
           r.state = Req.HELD;
           a.heldQ.addLast(r);
+          if (conn == null && connIdleNanos > 0) {
+            a.plainQ.addLast(r); // its fixed deadline may come before those of earlier requests on a connection
+          }
           a.held++;
           a.heldBlocks += b;
           a.heldTotal++;
@@ -485,26 +520,24 @@ public final class ThrottleGate {
             : Math.max(minBudget, (long) Math.floor(cfg.get(GateConfig.BUDGET_FRACTION) * totalBlocks));
         nextAdapt = now + adaptNanos;
         state = NodeState.ABNORMAL;
+      } else if (budget >= 0 && (!drainOnNormal || heldGlobal.get() == 0)) {
+        budget = -1; // the requests held over the episode are all out: no more ranges
+        for (App a : apps.values()) {
+          a.allowed = -1;
+        }
+      } else if (budget >= 0 && now >= nextAdapt) {
+        adaptBudget(s, minBudget, now); // still releasing the episode's held requests within the budget
       }
     } else {
       boolean recovered = s.samples() >= minSamples && s.p99Micros() < normalMicros;
       boolean idle = s.samples() == 0 && totalReq == 0 && heldGlobal.get() == 0;
       if (recovered || idle) {
         state = NodeState.NORMAL;
-        budget = -1;
-      } else if (now >= nextAdapt) {
-        if (targetMs > 0) {
-          budget = littleBudget(minBudget);
-        } else if (s.samples() >= minSamples) {
-          long b = budget;
-          if (s.p99Micros() >= abnormalMicros) {
-            b = (long) Math.floor(b * cfg.get(GateConfig.BUDGET_DECREASE));
-          } else {
-            b = (long) Math.ceil(b * cfg.get(GateConfig.BUDGET_INCREASE));
-          }
-          budget = Math.min(onsetBlocks, Math.max(minBudget, b));
+        if (!drainOnNormal || heldGlobal.get() == 0) {
+          budget = -1;
         }
-        nextAdapt = now + adaptNanos;
+      } else if (now >= nextAdapt) {
+        adaptBudget(s, minBudget, now);
       }
     }
     if (state != before) {
@@ -512,8 +545,10 @@ public final class ThrottleGate {
       events.stateChanged(before, state, s.p99Micros() < 0 ? -1 : s.p99Micros() / 1_000, s.samples());
     }
 
-    // ranges (only read while ABNORMAL; apps created while NORMAL start unlimited)
-    if (state == NodeState.ABNORMAL) {
+    // ranges: while ABNORMAL, and while NORMAL as long as the episode's held requests are released within the
+    // budget (release.onNormal=BUDGET); apps created while NORMAL start unlimited
+    boolean ranged = budget >= 0;
+    if (ranged) {
       assignRanges(active, budget);
     } else if (before == NodeState.ABNORMAL) {
       for (App a : apps.values()) {
@@ -523,25 +558,33 @@ public final class ThrottleGate {
 
     // releases (apps that hold something; one created since pass 1 is seen at the next tick, its first deadline is
     // more than a tick away)
+    // deadlines of holds on a known connection are also looked for behind each app's first held request, once per
+    // housekeeping pass, with that pass's interval as look-ahead
+    boolean scan = housekeeping && connIdleNanos > 0;
     for (App a : holding) {
       List<Req> inRange = null;
       List<Req> deadline = null;
+      List<Req> quiet = null;
       synchronized (a) {
         if (a.held == 0) {
           a.heldQ.clear();
+          a.plainQ.clear();
           continue;
         }
         if (a.heldQ.size() > 2 * a.held + 16) {
           a.heldQ.removeIf(r -> r.state != Req.HELD);
         }
+        if (a.plainQ.size() > 2 * a.held + 16) {
+          a.plainQ.removeIf(r -> r.state != Req.HELD);
+        }
         while (!a.heldQ.isEmpty()) {
           Req r = a.heldQ.peekFirst();
-          if (r.state == Req.CANCELLED) {
+          if (r.state != Req.HELD) {
             a.heldQ.pollFirst();
             continue;
           }
-          boolean ok = state == NodeState.NORMAL || fits(a, r.blocks);
-          boolean due = r.arrival + holdNanos - now < tickNanos;
+          boolean ok = !ranged || fits(a, r.blocks);
+          boolean due = deadline(r) - now < tickNanos;
           if (!ok && !due) {
             break;
           }
@@ -550,21 +593,96 @@ public final class ThrottleGate {
           admitLocked(a, r, now);
           if (ok) {
             (inRange == null ? inRange = new ArrayList<>() : inRange).add(r);
+          } else if (quietDeadline(r)) {
+            r.conn.lastActivity = now;
+            (quiet == null ? quiet = new ArrayList<>() : quiet).add(r);
           } else {
             (deadline == null ? deadline = new ArrayList<>() : deadline).add(r);
           }
         }
+        // fixed deadlines behind requests on a connection (left in heldQ, popped there later as no longer HELD)
+        while (!a.plainQ.isEmpty()) {
+          Req r = a.plainQ.peekFirst();
+          if (r.state != Req.HELD) {
+            a.plainQ.pollFirst();
+          } else if (deadline(r) - now < tickNanos) {
+            a.plainQ.pollFirst();
+            unholdLocked(a, r);
+            admitLocked(a, r, now);
+            (deadline == null ? deadline = new ArrayList<>() : deadline).add(r);
+          } else {
+            break;
+          }
+        }
+        if (scan && a.held > 0) {
+          long horizon = now + HOUSEKEEPING_NANOS + tickNanos;
+          boolean any = false;
+          for (Req r : a.heldQ) {
+            if (r.state == Req.HELD && r.conn != null && deadline(r) < horizon) {
+              unholdLocked(a, r);
+              admitLocked(a, r, now);
+              any = true;
+              if (quietDeadline(r)) {
+                r.conn.lastActivity = now; // one release per quiet connection: the others on it wait again
+                (quiet == null ? quiet = new ArrayList<>() : quiet).add(r);
+              } else {
+                (deadline == null ? deadline = new ArrayList<>() : deadline).add(r);
+              }
+            }
+          }
+          if (any) {
+            a.heldQ.removeIf(r -> r.state != Req.HELD);
+          }
+        }
       }
       if (inRange != null) {
-        run(inRange, state == NodeState.NORMAL ? GateEvents.ReleaseReason.NODE_NORMAL
+        run(inRange, state == NodeState.NORMAL && !ranged ? GateEvents.ReleaseReason.NODE_NORMAL
             : GateEvents.ReleaseReason.IN_RANGE, now);
       }
       if (deadline != null) {
         run(deadline, GateEvents.ReleaseReason.DEADLINE, now);
       }
+      if (quiet != null) {
+        run(quiet, GateEvents.ReleaseReason.CONNECTION_QUIET, now);
+      }
     }
     active.clear();
     holding.clear();
+  }
+
+  /**
+   * When a held request must be released at the latest: arrival + hold.maxMs; for a request on a known connection
+   * (activity-aware holds on), when its connection will have been quiet for hold.connectionIdleMs, but no later than
+   * arrival + hold.connectionMaxMs.
+   */
+  private long deadline(Req r) {
+    Connection c = r.conn;
+    if (c == null) {
+      return r.arrival + holdNanos;
+    }
+    return Math.min(r.arrival + connMaxNanos, Math.max(c.lastActivity, r.arrival) + connIdleNanos);
+  }
+
+  /** Whether the request's deadline is its connection going quiet (rather than a fixed bound). */
+  private boolean quietDeadline(Req r) {
+    Connection c = r.conn;
+    return c != null && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
+  }
+
+  /** Re-computes the budget (every budget.adaptMs while it is in effect). */
+  private void adaptBudget(LatencyWindow.Stats s, long minBudget, long now) {
+    if (targetMs > 0) {
+      budget = littleBudget(minBudget);
+    } else if (s.samples() >= minSamples) {
+      long b = budget;
+      if (s.p99Micros() >= abnormalMicros) {
+        b = (long) Math.floor(b * cfg.get(GateConfig.BUDGET_DECREASE));
+      } else {
+        b = (long) Math.ceil(b * cfg.get(GateConfig.BUDGET_INCREASE));
+      }
+      budget = Math.min(onsetBlocks, Math.max(minBudget, b));
+    }
+    nextAdapt = now + adaptNanos;
   }
 
   /** Little's law: in-flight blocks = peak throughput (blocks/s) × target service time (s), at least minBudget. */
@@ -653,6 +771,7 @@ public final class ThrottleGate {
         out.add(r);
       }
     }
+    a.plainQ.clear();
   }
 
   private void run(List<Req> released, GateEvents.ReleaseReason reason, long now) {
@@ -733,7 +852,7 @@ public final class ThrottleGate {
       synchronized (a) {
         AppInfo i = a.info;
         list.add(new GateSnapshot.App(a.id, a.priority, i.queue(), a.shim(), a.outstandingReq, a.outstandingBlocks,
-            a.held, state == NodeState.ABNORMAL ? a.allowed : -1, a.heldTotal, a.directives));
+            a.held, budget >= 0 ? a.allowed : -1, a.heldTotal, a.directives));
         inFlight += a.outstandingBlocks;
       }
     }
@@ -766,6 +885,8 @@ public final class ThrottleGate {
     long sleptMs;
     boolean removed;
     final ArrayDeque<Req> heldQ = new ArrayDeque<>();
+    // with activity-aware holds on: the held requests that have no connection (fixed deadlines, in order)
+    final ArrayDeque<Req> plainQ = new ArrayDeque<>();
     final ArrayDeque<Req> live = new ArrayDeque<>();
     final ArrayDeque<long[]> sleeps = new ArrayDeque<>();
     volatile Counter directiveCounter;
@@ -801,6 +922,7 @@ public final class ThrottleGate {
     final App app;
     final int blocks;
     final long arrival;
+    final Connection conn;
     volatile Decision decision;
     long sleepMillis;
     Runnable proceed;
@@ -809,8 +931,9 @@ public final class ThrottleGate {
     volatile long servedAt = -1;
     int remaining;
 
-    Req(App app, int blocks, long arrival, Runnable proceed) {
+    Req(App app, int blocks, long arrival, Runnable proceed, Connection conn) {
       this.app = app;
+      this.conn = conn;
       this.blocks = blocks;
       this.remaining = blocks;
       this.arrival = arrival;
@@ -836,6 +959,9 @@ public final class ThrottleGate {
 
     @Override
     public void chunkSent() {
+      if (conn != null) {
+        conn.lastActivity = clock.nanoTime();
+      }
       synchronized (app) {
         if (state == ADMITTED && remaining > 1) {
           remaining--;
@@ -848,6 +974,9 @@ public final class ThrottleGate {
     @Override
     public void finished(boolean ok) {
       long now = clock.nanoTime();
+      if (conn != null && state != SLEPT) {
+        conn.lastActivity = now;
+      }
       boolean record;
       synchronized (app) {
         if (state == ADMITTED) {

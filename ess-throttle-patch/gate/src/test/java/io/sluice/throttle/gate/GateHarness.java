@@ -79,8 +79,13 @@ final class GateHarness {
 
   /** onFetch; an ADMIT is served at once, a HOLD when the gate runs its proceed. */
   Req fetch(String app, int blocks) {
+    return fetch(app, blocks, null);
+  }
+
+  /** As {@link #fetch(String, int)}, on {@code conn} (null: the adapter names no connection). */
+  Req fetch(String app, int blocks, Connection conn) {
     Req r = new Req(app, blocks);
-    r.ticket = gate.onFetch(app, blocks, () -> {
+    r.ticket = gate.onFetch(app, conn, blocks, () -> {
       r.runs++;
       r.proceededMs = clock.millis();
       r.ticket.served(r.blocks);

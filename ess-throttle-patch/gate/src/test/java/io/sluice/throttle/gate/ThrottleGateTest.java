@@ -3,6 +3,7 @@ package io.sluice.throttle.gate;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.within;
 
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -238,6 +239,147 @@ class ThrottleGateTest {
     assertThat(big.runs).isEqualTo(1);
     assertThat(big.proceededMs - big.arrivalMs).isEqualTo(2_000);
     assertThat(h.events.events("released")).containsExactly("released x p1 after=2000 DEADLINE");
+  }
+
+  /**
+   * Activity-aware holds: hold.maxMs 2 s, connection idle 10 s, connection max 30 s. x is ABNORMAL with range 90 and
+   * 20 blocks in flight; each big request (100 blocks) is over range while the other is in flight.
+   */
+  private static GateHarness activitySetup() {
+    GateHarness h = new GateHarness(GateHarness.littleConfig()
+        .with(GateConfig.RANGE_RULE, RangeRule.FIT)
+        .with(GateConfig.HOLD_CONNECTION_IDLE_MS, 10_000L)
+        .with(GateConfig.HOLD_CONNECTION_MAX_MS, 30_000L));
+    h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
+    h.fetchN("x", 2, 10);
+    h.run(1_000);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.budgetBlocks()).isEqualTo(90);
+    return h;
+  }
+
+  @Test
+  void aHoldOnAQuietConnectionLastsUntilTheConnectionHasBeenIdleForConnectionIdleMs() {
+    GateHarness h = activitySetup();
+    Connection c = new Connection();
+    GateHarness.Req held = h.fetch("x", 100, c);
+    assertThat(held.decision()).isEqualTo(Decision.HOLD);
+    assertThat(c.lastActivityNanos()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(held.arrivalMs));
+    // well past hold.maxMs (2 s): still held; the deadline is arrival + 10 s, found by a once-a-second scan with
+    // 1.1 s of look-ahead (housekeeping interval + tick), so the release comes between 8.9 and 10 s after arrival
+    h.run(8_800);
+    assertThat(held.runs).isZero();
+    h.run(1_200);
+    assertThat(held.runs).isEqualTo(1);
+    assertThat(held.proceededMs - held.arrivalMs).isBetween(8_900L, 10_000L);
+    assertThat(h.events.events("released")).singleElement().asString().endsWith("CONNECTION_QUIET");
+    assertThat(h.registry.get("sluice.throttle.hold.time").tag("reason", "CONNECTION_QUIET").timer().count())
+        .isEqualTo(1);
+  }
+
+  @Test
+  void trafficOnTheConnectionExtendsTheHoldUpToConnectionMaxMs() {
+    GateHarness h = activitySetup();
+    Connection c = new Connection();
+    GateHarness.Req busy = h.fetch("y", 1, c); // another app's request on the same channel, admitted
+    assertThat(busy.decision()).isEqualTo(Decision.ADMIT);
+    GateHarness.Req held = h.fetch("x", 100, c);
+    assertThat(held.decision()).isEqualTo(Decision.HOLD);
+    // a chunk on the connection every 5 s keeps it from going quiet: released only at arrival + 30 s
+    for (int i = 0; i < 5; i++) {
+      h.run(5_000);
+      busy.ticket.chunkSent();
+      assertThat(held.runs).as("after %d s", (i + 1) * 5).isZero();
+    }
+    h.run(3_800);
+    assertThat(held.runs).isZero();
+    h.run(1_200);
+    assertThat(held.runs).isEqualTo(1);
+    assertThat(held.proceededMs - held.arrivalMs).isBetween(28_900L, 30_000L);
+    assertThat(h.events.events("released")).singleElement().asString().endsWith("DEADLINE");
+  }
+
+  @Test
+  void aQuietConnectionGetsOneReleasePerIdleIntervalAndRequestsWithoutAConnectionKeepHoldMaxMs() {
+    GateHarness h = activitySetup();
+    Connection c = new Connection();
+    GateHarness.Req first = h.fetch("x", 100, c);
+    GateHarness.Req second = h.fetch("x", 100, c);
+    GateHarness.Req plain = h.fetch("x", 100);
+    assertThat(List.of(first, second, plain)).allMatch(r -> r.decision() == Decision.HOLD);
+    h.run(2_000);
+    assertThat(plain.runs).as("no connection: released at its hold.maxMs deadline").isEqualTo(1);
+    assertThat(plain.proceededMs - plain.arrivalMs).isEqualTo(2_000);
+    assertThat(first.runs + second.runs).isZero();
+    h.run(8_000);
+    assertThat(first.runs).isEqualTo(1);
+    assertThat(second.runs).as("the release counts as activity: the other request waits another interval")
+        .isZero();
+    h.run(10_000);
+    assertThat(second.runs).isEqualTo(1);
+    assertThat(second.proceededMs - first.proceededMs).isBetween(8_900L, 10_000L);
+  }
+
+  @Test
+  void whenTheNodeTurnsNormalHeldRequestsDrainWithinTheBudgetUnlessReleaseOnNormalIsAll() {
+    for (NormalRelease mode : NormalRelease.values()) {
+      GateHarness h = new GateHarness(GateHarness.littleConfig().with(GateConfig.RELEASE_ON_NORMAL, mode));
+      // x at 40 blocks/s, then ABNORMAL: budget 36 blocks/s x 2.5 s = 90, all of it x's range
+      h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
+      // 9 requests in flight that never report served (so their finishing adds no slow sample to the window)
+      List<Ticket> inFlight = new ArrayList<>();
+      for (int i = 0; i < 9; i++) {
+        inFlight.add(h.gate.onFetch("x", 10, () -> { }));
+      }
+      h.run(1_000);
+      h.feed(5, 1_500);
+      h.gate.tick();
+      assertThat(h.gate.budgetBlocks()).isEqualTo(90);
+      // held on a connection: activity-aware deadlines (100 s by default), so they outlast the episode
+      Connection c = new Connection();
+      List<GateHarness.Req> held = new ArrayList<>();
+      for (int i = 0; i < 5; i++) {
+        held.add(h.fetch("x", 10, c));
+      }
+      assertThat(held).allMatch(r -> r.decision() == Decision.HOLD);
+
+      // the slow samples leave the 10 s window, fast ones arrive: NORMAL at the next tick
+      h.run(11_000);
+      assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+      assertThat(held).allMatch(r -> r.runs == 0);
+      h.feed(5, 100);
+      h.gate.tick();
+      assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+      if (mode == NormalRelease.ALL) {
+        assertThat(held).as("ALL: every held request out at once").allMatch(r -> r.runs == 1);
+        assertThat(h.gate.budgetBlocks()).isEqualTo(-1);
+        continue;
+      }
+      // BUDGET: 90 blocks in flight >= the range: still held; the budget stays in force while anything is held
+      assertThat(held).allMatch(r -> r.runs == 0);
+      assertThat(h.gate.budgetBlocks()).isPositive();
+      // an app with nothing held is admitted freely meanwhile
+      assertThat(h.fetchN("z", 20, 10)).allMatch(r -> r.decision() == Decision.ADMIT);
+      // x's in-flight requests finish one by one: its held ones follow in FIFO order within its range
+      inFlight.forEach(t -> t.finished(true));
+      h.gate.tick();
+      long range = h.gate.snapshot().app("x").allowedBlocks();
+      assertThat(range).isBetween(1L, 39L);
+      // BELOW: released while x's outstanding blocks (10 per request) are below its range
+      long first = (range + 9) / 10;
+      assertThat(held.stream().filter(r -> r.runs == 1).count()).isEqualTo(first);
+      assertThat(held.subList(0, (int) first)).allMatch(r -> r.runs == 1);
+      for (int i = 0; i < 5 && held.stream().anyMatch(r -> r.runs == 0); i++) {
+        held.stream().filter(r -> r.runs == 1).forEach(GateHarness.Req::finish);
+        h.gate.tick();
+      }
+      assertThat(held).allMatch(r -> r.runs == 1);
+      assertThat(h.events.events("released")).hasSize(5).allMatch(e -> e.endsWith("IN_RANGE"));
+      h.gate.tick();
+      assertThat(h.gate.budgetBlocks()).as("nothing held any more: ranges off").isEqualTo(-1);
+      assertThat(h.gate.snapshot().app("x").allowedBlocks()).isEqualTo(-1);
+    }
   }
 
   @Test

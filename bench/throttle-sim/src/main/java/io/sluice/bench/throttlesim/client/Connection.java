@@ -17,6 +17,8 @@ public final class Connection {
   long lastActivity;
   boolean timerArmed;
   final LinkedHashSet<Attempt> outstanding = new LinkedHashSet<>();
+  /** Server side: the gate's view of this connection (as the ESS adapter keeps it with the channel). */
+  public io.sluice.throttle.gate.Connection gateView;
 
   Connection(ClientExecutor exec, ShuffleServer server, long id, long now) {
     this.exec = exec;

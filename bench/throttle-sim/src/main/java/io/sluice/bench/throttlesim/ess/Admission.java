@@ -1,6 +1,7 @@
 package io.sluice.bench.throttlesim.ess;
 
 import io.sluice.bench.throttlesim.client.AppRef;
+import io.sluice.bench.throttlesim.client.Connection;
 
 /**
  * What stands between a fetch request arriving on a node's event loop and it being served: nothing (the stock ESS,
@@ -23,8 +24,11 @@ public interface Admission {
     void finished(boolean ok);
   }
 
-  /** A fetch request for {@code blocks} blocks of {@code app}; on HOLD, {@code proceed} is run once later. */
-  Pass onFetch(AppRef app, int blocks, Runnable proceed);
+  /**
+   * A fetch request for {@code blocks} blocks of {@code app} that arrived on {@code conn}; on HOLD, {@code proceed}
+   * is run once later.
+   */
+  Pass onFetch(AppRef app, Connection conn, int blocks, Runnable proceed);
 
   /** A shim client announced itself on a new connection. */
   default void shimHello(AppRef app) {}
@@ -71,5 +75,5 @@ public interface Admission {
   };
 
   /** The stock ESS: every request is served as it arrives. */
-  Admission STOCK = (app, blocks, proceed) -> ADMITTED;
+  Admission STOCK = (app, conn, blocks, proceed) -> ADMITTED;
 }

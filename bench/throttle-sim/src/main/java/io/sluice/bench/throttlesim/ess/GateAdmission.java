@@ -1,6 +1,7 @@
 package io.sluice.bench.throttlesim.ess;
 
 import io.sluice.bench.throttlesim.client.AppRef;
+import io.sluice.bench.throttlesim.client.Connection;
 import io.sluice.bench.throttlesim.engine.EventLoop;
 import io.sluice.throttle.gate.Decision;
 import io.sluice.throttle.gate.GateConfig;
@@ -29,8 +30,12 @@ public final class GateAdmission implements Admission {
   }
 
   @Override
-  public Pass onFetch(AppRef app, int blocks, Runnable proceed) {
-    Ticket t = gate.onFetch(app.appId(), blocks, proceed);
+  public Pass onFetch(AppRef app, Connection conn, int blocks, Runnable proceed) {
+    // the gate's view of the connection, kept with it as the ESS adapter keeps it with the Netty channel
+    if (conn.gateView == null) {
+      conn.gateView = new io.sluice.throttle.gate.Connection();
+    }
+    Ticket t = gate.onFetch(app.appId(), conn.gateView, blocks, proceed);
     return new Pass() {
       @Override
       public Verdict verdict() {

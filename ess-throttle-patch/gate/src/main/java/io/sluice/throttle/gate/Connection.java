@@ -1,0 +1,22 @@
+package io.sluice.throttle.gate;
+
+/**
+ * A client connection, as the gate sees it: the adapter makes one per channel ({@code new Connection()}, kept with
+ * the channel) and passes it with every fetch request that arrives on that channel. The gate notes when the
+ * connection last carried bytes it knows of (a request read, a chunk sent, a request finished, a SLEEP reply) or when
+ * it last released a request on it because the connection had gone quiet, and uses that for activity-aware hold
+ * deadlines ({@code hold.connectionIdleMs}): Spark's client closes a connection only when it has carried no byte for
+ * its idle timeout, so a request may stay held as long as its connection is not left silent that long.
+ *
+ * <p>Holds no reference to the channel; thread-safe. Bytes the gate does not see (other RPCs on the same channel)
+ * only make it release earlier than it needs to, never later.
+ */
+public final class Connection {
+  /** The gate clock's nanoTime of the last activity; {@link Long#MIN_VALUE} before the first request. */
+  volatile long lastActivity = Long.MIN_VALUE;
+
+  /** When this connection last carried a byte the gate saw, in the gate clock's nanoseconds (MIN_VALUE: never). */
+  public long lastActivityNanos() {
+    return lastActivity;
+  }
+}
