@@ -3,6 +3,8 @@ package io.sluice.submit.plugin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.submit.Injection;
 import io.sluice.submit.client.TunerSettings;
+import io.sluice.submit.outcome.OutcomeReports;
+import io.sluice.submit.outcome.OutcomeSender;
 import java.io.PrintStream;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -11,6 +13,7 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.spark.SparkConf;
 import org.apache.spark.api.plugin.DriverPlugin;
 import org.apache.spark.api.plugin.ExecutorPlugin;
@@ -27,6 +30,12 @@ import scala.Tuple2;
  * with it right after. The report is sent from a daemon thread with a short deadline: it never delays or fails the
  * driver, and any problem is one line on stderr. URL: {@value TunerSettings#URL}, else {@code SLUICE_TUNER_URL};
  * submission: {@value Injection#SUBMISSION_ID}; without either nothing is sent.
+ *
+ * <p>For a job routed to a push tier ({@code spark.sluice.tier}), it also reports the run's tier outcome,
+ * {@code POST <url>/api/v1/tiers/outcomes}: requested tier, the tier that really runs, the fallback reason and
+ * detail, the attempt (Spark's application attempt id, 1 without one). The delegating shuffle manager of
+ * {@code fallback/} has written them into the driver's conf before any plugin starts (Spark 3.5 creates SparkEnv,
+ * and so the shuffle manager, before the plugins). Same rules: a daemon thread, a 3 s deadline, fail open.
  */
 public class SluiceAppReporterPlugin implements SparkPlugin {
   /** The path under the tuner-service base URL. */
@@ -50,7 +59,9 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
     private final Map<String, String> env;
     private final PrintStream err;
     private volatile Map<String, String> conf = Map.of();
+    private volatile org.apache.spark.SparkContext sc;
     private volatile Thread sender;
+    private volatile Thread tierSender;
 
     public Driver(Map<String, String> env, PrintStream err) {
       this.env = env;
@@ -66,6 +77,7 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
           m.put(t._1(), t._2());
         }
         conf = m;
+        this.sc = sc;
       } catch (Throwable t) {
         rethrowFatal(t);
       }
@@ -75,6 +87,62 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
     @Override
     public void registerMetrics(String appId, PluginContext ctx) {
       report(appId, conf);
+      reportTier(appId, attempt(attemptId()), conf);
+    }
+
+    /** The application attempt: YARN's, as the driver's conf or SparkContext has it (set once the scheduler runs). */
+    private String attemptId() {
+      String id = conf.get(io.sluice.fallback.conf.TierKeys.YARN_ATTEMPT_ID);
+      try {
+        if (id == null && sc != null && sc.applicationAttemptId() != null && sc.applicationAttemptId().isDefined()) {
+          id = sc.applicationAttemptId().get();
+        }
+      } catch (RuntimeException e) {
+        // not known: attempt 1
+      }
+      return id;
+    }
+
+    /** A YARN attempt id ("1", "2"), 1 when absent or malformed. */
+    static int attempt(String id) {
+      if (id == null || !id.trim().matches("\\d{1,3}")) {
+        return 1;
+      }
+      return Math.max(1, Integer.parseInt(id.trim()));
+    }
+
+    /**
+     * For a job routed to a push tier: starts the report of which tier really runs and why it fell back
+     * ({@link OutcomeReports#driver}, {@code POST <url>/api/v1/tiers/outcomes}) and returns at once; null when there is
+     * nothing to report or no URL. Never throws; the result is one line on stderr.
+     */
+    public Thread reportTier(String appId, int attempt, Map<String, String> conf) {
+      try {
+        Optional<Map<String, Object>> report = OutcomeReports.driver(conf, appId, attempt);
+        if (report.isEmpty()) {
+          return null;
+        }
+        TunerSettings settings = TunerSettings.resolve(conf, env);
+        if (!settings.enabled() || settings.url() == null) {
+          return null;
+        }
+        OutcomeSender out = new OutcomeSender(settings.url(), TIMEOUT);
+        Thread t = new Thread(() -> err.println("sluice: app reporter: " + appId + ": " + out.send(report.get())),
+            "sluice-tier-reporter");
+        t.setDaemon(true);
+        t.start();
+        tierSender = t;
+        return t;
+      } catch (Throwable t) {
+        rethrowFatal(t);
+        err.println("sluice: app reporter: tier outcome not reported (" + t + ")");
+        return null;
+      }
+    }
+
+    /** The thread of the last tier report (tests). */
+    public Thread tierSender() {
+      return tierSender;
     }
 
     /** Starts the report of {@code appId} for the conf's submission and returns at once. Never throws. */
