@@ -4,8 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpServer;
 import io.sluice.fallback.Loopback;
 import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +18,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +31,10 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code io.sluice.fallback.SluiceShuffleManager} — whose only master is a loopback port nothing listens on. The
  * driver must fall back before the first shuffle, the job must complete with the correct result on sort shuffle
  * served by the ESS, and the run must say so: event log (environment update) and driver log carry the outcome and
- * reason, the executors registered with the ESS as {@code SortShuffleManager}, and reducers fetched remotely.
+ * reason, the executors registered with the ESS as {@code SortShuffleManager}, and reducers fetched remotely. The
+ * driver runs the app reporter plugin against the real tuner-service (a child process over its own H2 store): the
+ * outcome (requested CELEBORN, ran ESS, TIER_UNHEALTHY) and the fallback alert are read back through its API, and
+ * the alert reached the webhook (a loopback HTTP server here).
  */
 class CelebornFallbackITCase {
   private static final String CELEBORN_MANAGER = "org.apache.spark.shuffle.celeborn.SparkShuffleManager";
@@ -34,23 +42,54 @@ class CelebornFallbackITCase {
   private static final int ROWS = 100_000;
   private static final int KEYS = 500;
 
+  private static final String QUEUE = "root.etl";
+
   @TempDir
   static Path tmp;
   private static SparkStandalone cluster;
+  private static TunerService tuner;
+  private static HttpServer webhook;
+  private static final List<String> ALERTS_RECEIVED = new CopyOnWriteArrayList<>();
 
   @BeforeAll
   static void startCluster() throws Exception {
     Path root = SparkStandalone.repoRoot();
     assertThat(root.resolve(".sluice/spark/" + SparkStandalone.VERSION + "/pyspark/bin/spark-submit"))
         .as("pyspark distribution (deploy/bin/install-spark.sh %s)", SparkStandalone.VERSION).exists();
+    webhook = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    webhook.createContext("/alerts", ex -> {
+      try (InputStream in = ex.getRequestBody()) {
+        ALERTS_RECEIVED.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      ex.sendResponseHeaders(204, -1);
+      ex.close();
+    });
+    webhook.start();
+    // the real tuner-service, alerting on the first fallback of a queue (production: at least 3 and 20 %)
+    tuner = TunerService.start(Path.of(System.getProperty("sluice.tuner.jar")), tmp.resolve("tuner"), List.of(
+        "sluice.tier.alerts.fallback-min-count=1",
+        "sluice.tier.alerts.webhook-url=http://127.0.0.1:" + webhook.getAddress().getPort() + "/alerts"),
+        Duration.ofSeconds(120));
     cluster = new SparkStandalone(root, tmp.resolve("spark"));
     cluster.start();
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    if (cluster != null) {
-      cluster.close();
+    try {
+      if (cluster != null) {
+        cluster.close();
+      }
+    } finally {
+      try {
+        if (tuner != null) {
+          tuner.close();
+        }
+      } finally {
+        if (webhook != null) {
+          webhook.stop(0);
+        }
+      }
     }
   }
 
@@ -58,7 +97,7 @@ class CelebornFallbackITCase {
   void aJobRoutedToAnUnreachableCelebornFallsBackBeforeItsFirstShuffleAndCompletesOnTheEss() throws Exception {
     int deadMaster = Loopback.closedPort();
     String appClasspath = SparkStandalone.classpath(System.getProperty("sluice.fallback.classpath"),
-        System.getProperty("sluice.celeborn.jar"));
+        System.getProperty("sluice.celeborn.jar"), System.getProperty("sluice.client.jar"));
     Path events = Files.createDirectories(tmp.resolve("events"));
     String appName = "sluice-fallback-it-" + System.nanoTime();
     List<String> args = new ArrayList<>(List.of(
@@ -76,6 +115,12 @@ class CelebornFallbackITCase {
         "--conf", "spark.celeborn.master.endpoints=127.0.0.1:" + deadMaster,
         // a refusal is immediate; the generous timeout only keeps a starved CPU from turning it into a time-out
         "--conf", "spark.sluice.tier.healthCheck.timeoutMs=10000",
+        // what the platform additions set: the app reporter reports the outcome to the real tuner-service
+        "--conf", "spark.plugins=io.sluice.submit.plugin.SluiceAppReporterPlugin",
+        "--conf", "spark.sluice.tuner.url=" + tuner.url(),
+        "--conf", "spark.sluice.submission.id=" + appName,
+        "--conf", "spark.sluice.job.key=default/" + QUEUE + "/it/fallback_check",
+        "--conf", "spark.yarn.queue=" + QUEUE,
         "fallback_check", "--app-name", appName, "--rows", String.valueOf(ROWS), "--keys", String.valueOf(KEYS),
         "--maps", "4"));
     SparkStandalone.Result run = cluster.submit(args, tmp.resolve("submit.log"), Duration.ofSeconds(240));
@@ -132,6 +177,45 @@ class CelebornFallbackITCase {
         && l.contains("appId=" + appId)).toList();
     assertThat(registrations).as("executor registrations of %s at the ESS", appId).isNotEmpty()
         .allSatisfy(l -> assertThat(l).contains("shuffleManager=" + SORT));
+
+    // the outcome, through the real tuner-service's API: requested Celeborn, ran on the ESS, and why
+    assertThat(run.output()).contains("sluice: app reporter: " + appId + ": tier outcome reported (STARTED, attempt 1)");
+    JsonNode outcomes = json.readTree(tuner.get("/api/v1/tiers/outcomes?tier=CELEBORN&queue=" + QUEUE).body());
+    JsonNode r = outcomes.get("runs").get(0);
+    assertThat(outcomes.get("runs")).as("%s\n%s", outcomes, tuner.logTail()).hasSize(1);
+    assertThat(r.get("appId").asText()).isEqualTo(appId);
+    assertThat(r.get("submissionId").asText()).isEqualTo(appName);
+    assertThat(r.get("attempt").asInt()).isEqualTo(1);
+    assertThat(r.get("requestedTier").asText()).isEqualTo("CELEBORN");
+    assertThat(r.get("ranTier").asText()).isEqualTo("ESS");
+    assertThat(r.get("fellBack").asBoolean()).isTrue();
+    assertThat(r.get("fallbackReason").asText()).isEqualTo("TIER_UNHEALTHY");
+    assertThat(r.get("fallbackDetail").asText()).contains("127.0.0.1:" + deadMaster + " connection refused");
+    JsonNode group = outcomes.get("groups").get(0);
+    assertThat(group.get("routed").asLong()).isEqualTo(1);
+    assertThat(group.get("fellBack").asLong()).isEqualTo(1);
+    assertThat(group.get("fallbackReasons").get("TIER_UNHEALTHY").asLong()).isEqualTo(1);
+
+    // the fallback alert: in the API, and delivered to the webhook
+    JsonNode alert = null;
+    for (int i = 0; i < 100 && (alert == null || !alert.get("delivery").asText().equals("DELIVERED")); i++) {
+      JsonNode alerts = json.readTree(tuner.get("/api/v1/tiers/alerts?tier=CELEBORN&queue=" + QUEUE).body());
+      alert = alerts.isEmpty() ? null : alerts.get(0);
+      Thread.sleep(100);
+    }
+    assertThat(alert).as("the fallback alert at GET /api/v1/tiers/alerts\n%s", tuner.logTail()).isNotNull();
+    JsonNode raised = alert;
+    assertThat(alert.get("kind").asText()).isEqualTo("FALLBACK_RATE");
+    assertThat(alert.get("appId").asText()).isEqualTo(appId);
+    assertThat(alert.get("reason").asText()).isEqualTo("TIER_UNHEALTHY");
+    assertThat(alert.get("delivery").asText()).isEqualTo("DELIVERED");
+    assertThat(ALERTS_RECEIVED).singleElement().satisfies(body -> {
+      JsonNode sent = json.readTree(body);
+      assertThat(sent.get("seq").asLong()).isEqualTo(raised.get("seq").asLong());
+      assertThat(sent.get("tier").asText()).isEqualTo("CELEBORN");
+      assertThat(sent.get("queue").asText()).isEqualTo(QUEUE);
+      assertThat(sent.get("appId").asText()).isEqualTo(appId);
+    });
   }
 
   private static Path eventLog(Path dir) throws IOException {
