@@ -65,7 +65,7 @@ public final class SluiceShuffleManager implements ShuffleManager {
       return;
     }
     long t0 = System.nanoTime();
-    Decision d = TierChooser.standard(ShuffleManagers::problem).choose(asMap(conf));
+    Decision d = TierChooser.standard(ShuffleManagers::problem).choose(asMap(conf), System.getenv());
     ShuffleManager m;
     try {
       m = ShuffleManagers.create(d.shuffleManager(), conf, true);

@@ -36,6 +36,13 @@ public final class TierKeys {
   public static final String SHUFFLE_MANAGER = "spark.shuffle.manager";
   public static final String SORT_SHUFFLE_MANAGER = "org.apache.spark.shuffle.sort.SortShuffleManager";
   public static final String YARN_ATTEMPT_ID = "spark.yarn.app.attemptId";
+  /**
+   * The environment variable YARN sets in every container, {@code container_[e<epoch>_]<clusterTs>_<app>_<attempt>_<n>}:
+   * on a cluster-mode driver (the ApplicationMaster's container) it carries the application attempt. Spark 3.5 does
+   * not put {@value #YARN_ATTEMPT_ID} into the conf (older releases set it as a system property), so this is where
+   * the driver learns its attempt.
+   */
+  public static final String CONTAINER_ID_ENV = "CONTAINER_ID";
   public static final String SPARK_MASTER = "spark.master";
   public static final String SHUFFLE_SERVICE_ENABLED = "spark.shuffle.service.enabled";
   public static final String PUSH_ENABLED = "spark.shuffle.push.enabled";

@@ -19,8 +19,10 @@ import java.util.stream.Collectors;
  * <ol>
  *   <li>no tier requested ({@value TierMarkers#TIER}), or {@code ESS} → ESS, no fallback;</li>
  *   <li>an unknown tier name → ESS, {@link FallbackReason#UNKNOWN_TIER};</li>
- *   <li>{@value TierKeys#YARN_ATTEMPT_ID} above 1 → ESS, {@link FallbackReason#LATER_ATTEMPT} (malformed:
- *       {@link FallbackReason#BAD_CONF});</li>
+ *   <li>the application attempt above 1 → ESS, {@link FallbackReason#LATER_ATTEMPT} (malformed:
+ *       {@link FallbackReason#BAD_CONF}): {@value TierKeys#YARN_ATTEMPT_ID} when the conf has it, else the attempt in
+ *       the YARN container id of the driver's own container ({@value TierKeys#CONTAINER_ID_ENV}, cluster mode: Spark
+ *       3.5 keeps the attempt out of the conf); neither: the first attempt;</li>
  *   <li>no tier manager class → {@link FallbackReason#NO_TIER_MANAGER}; one that does not load or is not a
  *       ShuffleManager → {@link FallbackReason#TIER_MANAGER_UNLOADABLE} (Spark push-based shuffle needs none: it is
  *       Spark's sort shuffle);</li>
@@ -47,7 +49,16 @@ public final class TierChooser {
     return new TierChooser(TierHealthCheck::standard, managerProblem);
   }
 
+  /** {@link #choose(Map, Map)} without an environment (the attempt only from the conf). */
   public Decision choose(Map<String, String> conf) {
+    return choose(conf, Map.of());
+  }
+
+  /**
+   * @param conf the driver's conf
+   * @param env  the driver's environment (only {@value TierKeys#CONTAINER_ID_ENV} is read)
+   */
+  public Decision choose(Map<String, String> conf, Map<String, String> env) {
     String requested = conf.get(TierMarkers.TIER);
     if (requested == null || requested.isBlank()) {
       return new Decision(requested, Tier.ESS, TierKeys.SORT_SHUFFLE_MANAGER, null, "", false);
@@ -64,20 +75,23 @@ public final class TierChooser {
     boolean push = tier == Tier.SPARK_PUSH;
 
     String attemptText = conf.get(TierKeys.YARN_ATTEMPT_ID);
+    String attemptSource = TierKeys.YARN_ATTEMPT_ID;
+    if (attemptText == null && env.get(TierKeys.CONTAINER_ID_ENV) != null) {
+      attemptSource = TierKeys.CONTAINER_ID_ENV;
+      attemptText = env.get(TierKeys.CONTAINER_ID_ENV);
+    }
     if (attemptText != null) {
-      long attempt;
-      try {
-        attempt = Long.parseLong(attemptText.trim());
-      } catch (NumberFormatException e) {
-        attempt = 0;
-      }
+      long attempt = attemptSource.equals(TierKeys.CONTAINER_ID_ENV) ? attemptOfContainer(attemptText)
+          : parseAttempt(attemptText);
       if (attempt < 1) {
         return Decision.fallback(requested, FallbackReason.BAD_CONF,
-            TierKeys.YARN_ATTEMPT_ID + "='" + attemptText + "' is not an attempt number", push);
+            attemptSource + "='" + attemptText + "' is not " + (attemptSource.equals(TierKeys.CONTAINER_ID_ENV)
+                ? "a YARN container id" : "an attempt number"), push);
       }
       if (attempt > 1) {
-        return Decision.fallback(requested, FallbackReason.LATER_ATTEMPT,
-            "application attempt " + attempt + ": the push tier is only tried on attempt 1", push);
+        return Decision.fallback(requested, FallbackReason.LATER_ATTEMPT, "application attempt " + attempt
+            + (attemptSource.equals(TierKeys.CONTAINER_ID_ENV) ? " (container " + attemptText.trim() + ")" : "")
+            + ": the push tier is only tried on attempt 1", push);
       }
     }
 
@@ -115,6 +129,23 @@ public final class TierChooser {
       return Decision.fallback(requested, FallbackReason.TIER_UNHEALTHY, health.detail(), push);
     }
     return new Decision(requested, tier, manager, null, "", false);
+  }
+
+  private static final java.util.regex.Pattern CONTAINER_ID =
+      java.util.regex.Pattern.compile("container_(?:e\\d+_)?\\d+_\\d+_(\\d+)_\\d+");
+
+  /** The application attempt in a YARN container id, or 0 if it is not one. */
+  static long attemptOfContainer(String containerId) {
+    java.util.regex.Matcher m = CONTAINER_ID.matcher(containerId.trim());
+    return m.matches() ? parseAttempt(m.group(1)) : 0;
+  }
+
+  private static long parseAttempt(String text) {
+    try {
+      return Long.parseLong(text.trim());
+    } catch (NumberFormatException e) {
+      return 0;
+    }
   }
 
   private static String trimToNull(String s) {

@@ -83,6 +83,24 @@ class TierChooserTest {
   }
 
   @Test
+  void withoutTheAttemptInTheConfTheDriversYarnContainerIdTellsTheAttempt() {
+    // Spark 3.5 in YARN cluster mode: no spark.yarn.app.attemptId in the conf; the AM container's CONTAINER_ID has it
+    Map<String, String> conf = celeborn(healthy());
+    assertThat(CHOOSER.choose(conf, Map.of("CONTAINER_ID", "container_1795322040992_0001_02_000001")))
+        .isEqualTo(new Decision("CELEBORN", Tier.ESS, SORT, FallbackReason.LATER_ATTEMPT, "application attempt 2 "
+            + "(container container_1795322040992_0001_02_000001): the push tier is only tried on attempt 1", false));
+    assertThat(CHOOSER.choose(conf, Map.of("CONTAINER_ID", "container_e17_1795322040992_0001_01_000001")).outcome())
+        .isEqualTo(Tier.CELEBORN);
+    assertThat(CHOOSER.choose(conf, Map.of("CONTAINER_ID", "not-a-container"))).isEqualTo(new Decision("CELEBORN",
+        Tier.ESS, SORT, FallbackReason.BAD_CONF, "CONTAINER_ID='not-a-container' is not a YARN container id", false));
+    // the conf's attempt id, when present, wins over the container
+    conf.put("spark.yarn.app.attemptId", "1");
+    assertThat(CHOOSER.choose(conf, Map.of("CONTAINER_ID", "container_1_0001_02_000001")).outcome())
+        .isEqualTo(Tier.CELEBORN);
+    assertThat(TierChooser.attemptOfContainer("container_e3_1_0001_12_000007")).isEqualTo(12);
+  }
+
+  @Test
   void aLaterAttemptRunsOnSortAndEssEvenWhenTheTierIsHealthy() {
     Map<String, String> conf = celeborn(healthy());
     conf.put("spark.yarn.app.attemptId", "2");
