@@ -10,6 +10,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import io.netty.channel.Channel;
 import io.netty.util.AttributeKey;
 import io.sluice.throttle.gate.Connection;
+import io.sluice.throttle.gate.Lane;
 import io.sluice.throttle.gate.Decision;
 import io.sluice.throttle.gate.ThrottleGate;
 import io.sluice.throttle.gate.Ticket;
@@ -52,6 +53,8 @@ public final class GatedRpcHandler extends RpcHandler {
   private final RpcHandler delegate;
   private final ThrottleGate gate;
   private final TimedStreamManager streams;
+  /** The gate's view of each server event loop (a handful, fixed for the server's life). */
+  private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
   /** Held requests per channel, so a closed connection cancels its own. */
   private final Map<Channel, Set<Pending>> held = new ConcurrentHashMap<>();
 
@@ -116,10 +119,11 @@ public final class GatedRpcHandler extends RpcHandler {
     }
   }
 
-  private static Connection connection(Channel channel) {
+  private Connection connection(Channel channel) {
     Connection c = channel.attr(CONNECTION).get();
     if (c == null) {
-      Connection fresh = new Connection();
+      // a channel's chunks are written by its event loop: that thread is the connection's lane
+      Connection fresh = new Connection(lanes.computeIfAbsent(channel.eventLoop(), l -> new Lane()));
       c = channel.attr(CONNECTION).setIfAbsent(fresh);
       if (c == null) {
         c = fresh;

@@ -14,6 +14,22 @@ package io.sluice.throttle.gate;
 public final class Connection {
   /** The gate clock's nanoTime of the last activity; {@link Long#MIN_VALUE} before the first request. */
   volatile long lastActivity = Long.MIN_VALUE;
+  final Lane lane;
+
+  /** A connection whose serving thread the adapter does not name. */
+  public Connection() {
+    this(null);
+  }
+
+  /** A connection served by {@code lane} (null: unknown). */
+  public Connection(Lane lane) {
+    this.lane = lane;
+  }
+
+  /** The server thread this connection is pinned to, or null. */
+  public Lane lane() {
+    return lane;
+  }
 
   /** When this connection last carried a byte the gate saw, in the gate clock's nanoseconds (MIN_VALUE: never). */
   public long lastActivityNanos() {

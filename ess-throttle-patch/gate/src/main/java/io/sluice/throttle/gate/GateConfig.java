@@ -92,6 +92,11 @@ public final class GateConfig {
       "BELOW: a request is in range while its app's outstanding blocks are below the app's range (one request may "
           + "overshoot it); FIT: only if the outstanding blocks plus the request's fit in the range (a request "
           + "larger than the range then always waits for its deadline).");
+  public static final Knob<Long> LANE_MIN_IN_FLIGHT = Knob.longKnob("lane.minInFlight", COUNT, 1, 0, 1_000,
+      "Work conservation per server thread, for requests whose connection the adapter names with its thread (Lane): "
+          + "while requests pinned to a thread are held, the gate keeps at least this many requests in flight on it, "
+          + "releasing the thread's oldest held request whatever the ranges (a chunk can only be served on its "
+          + "connection's thread, so a budget that is large enough in total can still leave threads idle). 0: off.");
   public static final Knob<NormalRelease> RELEASE_ON_NORMAL = Knob.enumKnob("release.onNormal", NormalRelease.class,
       NormalRelease.BUDGET, "When the node turns NORMAL with requests still held: BUDGET keeps releasing them within "
           + "the in-flight budget (re-computed as while ABNORMAL) and by their deadlines until none is held, while apps "
@@ -135,7 +140,8 @@ public final class GateConfig {
   public static final List<Knob<?>> KNOBS = List.of(MODE, ABNORMAL_P99_MS, NORMAL_P99_MS, WINDOW_MS, WINDOW_SLOTS,
       MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HOLD_CONNECTION_IDLE_MS, HOLD_CONNECTION_MAX_MS, HELD_MAX, HELD_MAX_PER_APP,
       BUDGET_FRACTION, BUDGET_MIN_BLOCKS, BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, BUDGET_TARGET_MS,
-      BUDGET_PEAK_DECAY, RANGE_RULE, RELEASE_ON_NORMAL, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
+      BUDGET_PEAK_DECAY, RANGE_RULE, LANE_MIN_IN_FLIGHT,
+      RELEASE_ON_NORMAL, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
       SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
       PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS);
 

@@ -7,7 +7,7 @@ package io.sluice.throttle.gate;
  */
 public interface GateEvents {
   /** Why a held request was released. */
-  enum ReleaseReason { IN_RANGE, DEADLINE, CONNECTION_QUIET, NODE_NORMAL, APP_ENDED }
+  enum ReleaseReason { IN_RANGE, DEADLINE, CONNECTION_QUIET, IDLE_LANE, NODE_NORMAL, APP_ENDED }
 
   /** The node changed state; {@code p99Millis} is the recent p99 service latency that decided it. */
   default void stateChanged(NodeState from, NodeState to, long p99Millis, long samples) {}

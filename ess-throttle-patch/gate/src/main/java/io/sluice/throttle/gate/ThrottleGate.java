@@ -120,6 +120,9 @@ public final class ThrottleGate {
   private final long connIdleNanos;
   private final long connMaxNanos;
   private final boolean drainOnNormal;
+  private final long laneMin;
+  /** Server threads seen on requests (adapters have a handful: one per event loop). */
+  private final java.util.Set<Lane> lanes = ConcurrentHashMap.newKeySet();
   private final long idleNanos;
   private final long maxAgeNanos;
   private final long sleepMinMs;
@@ -172,6 +175,7 @@ public final class ThrottleGate {
     this.connIdleNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_IDLE_MS);
     this.connMaxNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_MAX_MS);
     this.drainOnNormal = cfg.get(GateConfig.RELEASE_ON_NORMAL) == NormalRelease.BUDGET;
+    this.laneMin = cfg.get(GateConfig.LANE_MIN_IN_FLIGHT);
     this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
     this.maxAgeNanos = cfg.nanos(GateConfig.REQUEST_MAX_AGE_MS);
     this.sleepMinMs = cfg.get(GateConfig.SLEEP_MIN_MS);
@@ -266,9 +270,14 @@ public final class ThrottleGate {
     Objects.requireNonNull(proceed, "proceed");
     int b = Math.max(1, blocks);
     long now = clock.nanoTime();
-    Connection conn = connIdleNanos > 0 ? connection : null;
+    Connection conn = connection;
     if (conn != null) {
       conn.lastActivity = now;
+      Lane lane = conn.lane;
+      if (lane != null && !lane.listed) {
+        lane.listed = true;
+        lanes.add(lane);
+      }
     }
     while (true) {
       App a = app(appId, now);
@@ -303,6 +312,12 @@ public final class ThrottleGate {
           a.heldQ.addLast(r);
           if (conn == null && connIdleNanos > 0) {
             a.plainQ.addLast(r); // its fixed deadline may come before those of earlier requests on a connection
+          }
+          Lane lane = conn != null ? conn.lane : null;
+          if (lane != null && laneMin > 0) {
+            synchronized (lane) {
+              lane.held.addLast(r);
+            }
           }
           a.held++;
           a.heldBlocks += b;
@@ -369,6 +384,9 @@ public final class ThrottleGate {
 
   private void admitLocked(App a, Req r, long now) {
     r.state = Req.ADMITTED;
+    if (r.conn != null && r.conn.lane != null) {
+      r.conn.lane.inFlight.incrementAndGet();
+    }
     r.admittedAt = now;
     a.outstandingReq++;
     a.outstandingBlocks += r.remaining;
@@ -646,8 +664,51 @@ public final class ThrottleGate {
         run(quiet, GateEvents.ReleaseReason.CONNECTION_QUIET, now);
       }
     }
+    if (laneMin > 0 && heldGlobal.get() > 0) {
+      releaseIdleLanes(now, housekeeping);
+    }
     active.clear();
     holding.clear();
+  }
+
+  /**
+   * Work conservation per server thread: a lane with fewer than lane.minInFlight requests in flight gets its oldest
+   * held requests released, whatever the ranges.
+   */
+  private void releaseIdleLanes(long now, boolean compact) {
+    for (Lane lane : lanes) {
+      while (lane.inFlight.get() < laneMin) {
+        Req r;
+        synchronized (lane) {
+          if (compact && lane.held.size() > 64) {
+            lane.held.removeIf(x -> ((Req) x).state != Req.HELD);
+          }
+          r = null;
+          while (!lane.held.isEmpty()) {
+            Req x = (Req) lane.held.pollFirst();
+            if (x.state == Req.HELD) {
+              r = x;
+              break;
+            }
+          }
+        }
+        if (r == null) {
+          break;
+        }
+        App a = r.app;
+        boolean released = false;
+        synchronized (a) {
+          if (r.state == Req.HELD) {
+            unholdLocked(a, r);
+            admitLocked(a, r, now);
+            released = true;
+          }
+        }
+        if (released) {
+          run(List.of(r), GateEvents.ReleaseReason.IDLE_LANE, now);
+        }
+      }
+    }
   }
 
   /**
@@ -657,7 +718,7 @@ public final class ThrottleGate {
    */
   private long deadline(Req r) {
     Connection c = r.conn;
-    if (c == null) {
+    if (c == null || connIdleNanos == 0) {
       return r.arrival + holdNanos;
     }
     return Math.min(r.arrival + connMaxNanos, Math.max(c.lastActivity, r.arrival) + connIdleNanos);
@@ -666,7 +727,7 @@ public final class ThrottleGate {
   /** Whether the request's deadline is its connection going quiet (rather than a fixed bound). */
   private boolean quietDeadline(Req r) {
     Connection c = r.conn;
-    return c != null && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
+    return c != null && connIdleNanos > 0 && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
   }
 
   /** Re-computes the budget (every budget.adaptMs while it is in effect). */
@@ -742,6 +803,7 @@ public final class ThrottleGate {
       } else if (now - r.admittedAt >= maxAgeNanos) {
         a.live.pollFirst();
         r.state = Req.LOST;
+        r.leftLane();
         a.outstandingReq--;
         a.outstandingBlocks -= r.remaining;
         lost++;
@@ -940,6 +1002,13 @@ public final class ThrottleGate {
       this.proceed = proceed;
     }
 
+    /** An admitted request is no longer in flight on its lane. */
+    void leftLane() {
+      if (conn != null && conn.lane != null) {
+        conn.lane.inFlight.decrementAndGet();
+      }
+    }
+
     @Override
     public Decision decision() {
       return decision;
@@ -981,6 +1050,7 @@ public final class ThrottleGate {
       synchronized (app) {
         if (state == ADMITTED) {
           state = FINISHED;
+          leftLane();
           app.outstandingReq--;
           app.outstandingBlocks -= remaining;
           if (ok) {

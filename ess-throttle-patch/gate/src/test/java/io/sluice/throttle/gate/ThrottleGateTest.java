@@ -322,6 +322,58 @@ class ThrottleGateTest {
   }
 
   @Test
+  void aLaneWithNothingInFlightGetsItsOldestHeldRequestWhateverTheRanges() {
+    GateHarness h = activitySetup(); // x: range 90, 20 blocks in flight on no lane
+    Lane busy = new Lane();
+    Lane idle = new Lane();
+    Connection onBusy = new Connection(busy);
+    Connection onIdle = new Connection(idle);
+    GateHarness.Req y = h.fetch("y", 5, onBusy); // another app's request, admitted: the busy lane has one in flight
+    assertThat(y.decision()).isEqualTo(Decision.ADMIT);
+    assertThat(busy.inFlight()).isEqualTo(1);
+    GateHarness.Req x1 = h.fetch("x", 100, onBusy);
+    GateHarness.Req x2 = h.fetch("x", 100, onIdle);
+    GateHarness.Req x3 = h.fetch("x", 100, onIdle);
+    assertThat(List.of(x1, x2, x3)).allMatch(r -> r.decision() == Decision.HOLD);
+
+    h.gate.tick();
+    // out of range all three; the idle lane gets its oldest (x2) and then has one in flight; the busy lane nothing
+    assertThat(x2.runs).isEqualTo(1);
+    assertThat(x1.runs + x3.runs).isZero();
+    assertThat(idle.inFlight()).isEqualTo(1);
+    assertThat(h.events.events("released")).containsExactly("released x p1 after=0 IDLE_LANE");
+
+    // the busy lane's request finishes: its lane is idle, x1 goes next tick; x3 waits behind x2 on its lane
+    y.finish();
+    assertThat(busy.inFlight()).isZero();
+    h.gate.tick();
+    assertThat(x1.runs).isEqualTo(1);
+    assertThat(x3.runs).isZero();
+    x2.finish();
+    h.gate.tick();
+    assertThat(x3.runs).isEqualTo(1);
+    assertThat(h.events.events("released")).allMatch(e -> e.endsWith("IDLE_LANE")).hasSize(3);
+    assertThat(h.gate.heldCount()).isZero();
+  }
+
+  @Test
+  void laneMinInFlightZeroLeavesLanesToTheRanges() {
+    GateHarness h = new GateHarness(GateHarness.littleConfig()
+        .with(GateConfig.RANGE_RULE, RangeRule.FIT)
+        .with(GateConfig.LANE_MIN_IN_FLIGHT, 0L));
+    h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
+    h.fetchN("x", 2, 10);
+    h.run(1_000);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    Lane idle = new Lane();
+    GateHarness.Req held = h.fetch("x", 100, new Connection(idle));
+    assertThat(held.decision()).isEqualTo(Decision.HOLD);
+    h.run(1_000);
+    assertThat(held.runs).as("no lane release; its connection deadline is 100 s away").isZero();
+  }
+
+  @Test
   void whenTheNodeTurnsNormalHeldRequestsDrainWithinTheBudgetUnlessReleaseOnNormalIsAll() {
     for (NormalRelease mode : NormalRelease.values()) {
       GateHarness h = new GateHarness(GateHarness.littleConfig().with(GateConfig.RELEASE_ON_NORMAL, mode));

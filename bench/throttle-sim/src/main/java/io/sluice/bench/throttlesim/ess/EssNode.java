@@ -129,6 +129,7 @@ public final class EssNode implements ShuffleServer {
   private int nextThread;
   private int inFlight;
   private int heavyInFlight;
+  private long contendedSince;
   private long lastActivity;
   private boolean ticking;
   private long ticks;
@@ -185,7 +186,9 @@ public final class EssNode implements ShuffleServer {
     a.arrivedAt = loop.now();
     inFlight++;
     if (heavy(a.app())) {
-      heavyInFlight++;
+      if (heavyInFlight++ == 0) {
+        contendedSince = loop.now();
+      }
     }
     activity();
     threads[a.conn.thread].add(new Work(RPC, a, 0));
@@ -257,6 +260,7 @@ public final class EssNode implements ShuffleServer {
       stats.bytesServed[prio] += b;
       stats.chunksServed++;
       if (heavyInFlight > 0) {
+        stats.chunksWhileContended++;
         stats.bytesWhileContended[prio] += b;
       }
       if (nodeAbnormal) {
@@ -285,7 +289,9 @@ public final class EssNode implements ShuffleServer {
     pass(a).finished(ok);
     inFlight--;
     if (heavy(a.app())) {
-      heavyInFlight--;
+      if (--heavyInFlight == 0) {
+        stats.contendedNanos += loop.now() - contendedSince;
+      }
     }
     long now = loop.now();
     lastActivity = now;

@@ -6,6 +6,7 @@ import io.sluice.bench.throttlesim.engine.EventLoop;
 import io.sluice.throttle.gate.Decision;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.GateEvents;
+import io.sluice.throttle.gate.Lane;
 import io.sluice.throttle.gate.NodeState;
 import io.sluice.throttle.gate.PriorityMap;
 import io.sluice.throttle.gate.ThrottleGate;
@@ -19,10 +20,24 @@ import io.sluice.throttle.gate.Ticket;
 public final class GateAdmission implements Admission {
   private final ThrottleGate gate;
   private final long tickNanos;
+  private Lane[] lanes = new Lane[8];
 
   public GateAdmission(EventLoop loop, GateConfig config, PriorityMap priorities, GateEvents events) {
     this.gate = ThrottleGate.builder().config(config).clock(loop::now).priorities(priorities).events(events).build();
     this.tickNanos = config.nanos(GateConfig.TICK_MS);
+  }
+
+  /** The gate's view of the node's event-loop thread {@code i} (as the ESS adapter keeps one per event loop). */
+  private Lane lane(int i) {
+    if (i >= lanes.length) {
+      lanes = java.util.Arrays.copyOf(lanes, Math.max(i + 1, lanes.length * 2));
+    }
+    Lane l = lanes[i];
+    if (l == null) {
+      l = new Lane();
+      lanes[i] = l;
+    }
+    return l;
   }
 
   public ThrottleGate gate() {
@@ -33,7 +48,7 @@ public final class GateAdmission implements Admission {
   public Pass onFetch(AppRef app, Connection conn, int blocks, Runnable proceed) {
     // the gate's view of the connection, kept with it as the ESS adapter keeps it with the Netty channel
     if (conn.gateView == null) {
-      conn.gateView = new io.sluice.throttle.gate.Connection();
+      conn.gateView = new io.sluice.throttle.gate.Connection(lane(conn.thread));
     }
     Ticket t = gate.onFetch(app.appId(), conn.gateView, blocks, proceed);
     return new Pass() {

@@ -21,6 +21,9 @@ public final class NodeStats {
   public final long[] bytesWhileAbnormal = new long[PRIORITIES];
   public final long[] bytesServed = new long[PRIORITIES];
   public long chunksServed;
+  /** Chunks served, and node-time summed over the nodes, while a heavy app had a request on the node (held or not). */
+  public long chunksWhileContended;
+  public long contendedNanos;
   public long requestsHeld;
   public long requestsSlept;
   public long requestsServed;

@@ -132,6 +132,10 @@ public final class Report {
         r -> r.nodes().nodeTimeEpisodes);
     episodes(b, "the gate's own state", rs, r -> r.nodes().gateEpisodes);
     b.append("\n**Traffic share by priority (bytes served)**\n\n").append(head);
+    row(b, "chunks served per second and node while a heavy job has requests on it (hot-node throughput)", rs,
+        r -> r.nodes().contendedNanos == 0 ? "–"
+            : String.format(java.util.Locale.ROOT, "%.0f", r.nodes().chunksWhileContended * 1e9
+                / r.nodes().contendedNanos));
     for (int p = 3; p >= 1; p--) {
       int prio = p;
       row(b, "priority " + p + " while a heavy job has requests on the node", rs,
