@@ -1,0 +1,131 @@
+package io.sluice.fallback.yarn;
+
+import io.sluice.testing.yarn.MiniYarn;
+import io.sluice.testing.yarn.ShuffleReadTotals;
+import io.sluice.testing.yarn.SparkDist;
+import io.sluice.testing.yarn.SparkOnYarn;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Benchmark, not a test (surefire's includes are *Test and *ITCase; run it by name through
+ * {@code bench/push-tier/run.sh}): the shuffle read blocked time (fetch wait) of {@code deploy/jobs/tiny_blocks.py} on
+ * the ESS vs the push-based tier, on one MiniYARNCluster (stock spark-network-yarn 3.5.5 with the push merge manager),
+ * in alternating order (ESS, push, push, ESS, ...) one application at a time, {@code sluice.bench.rounds} rounds.
+ *
+ * <p>Tier conf: exactly the keys tuner-service's SPARK_PUSH overlay adds (Overlays, checked against the real service
+ * in {@link PushTierYarnITCase}) plus the one-merger-host settings; the ESS conf is the same job without them. Both get
+ * tiny_blocks' pathological settings (AQE off, 200 shuffle partitions). One line per run and the medians go to stdout
+ * and to {@code sluice.bench.out} (TSV).
+ */
+class PushTierBench {
+  @Test
+  void essVersusPushTier() throws Exception {
+    int rounds = Integer.getInteger("sluice.bench.rounds", 3);
+    String rows = System.getProperty("sluice.bench.rows", "400000");
+    String maps = System.getProperty("sluice.bench.maps", "200");
+    Path root = SparkDist.sluiceRoot();
+    Path out = Path.of(System.getProperty("sluice.bench.out",
+        root.resolve("bench/push-tier/results/push-tier-" + Instant.now().toString().replace(':', '-') + ".tsv")
+            .toString()));
+    Files.createDirectories(out.getParent());
+    Path work = Files.createDirectories(root.resolve("fallback/yarn-it/target/push-tier-bench"));
+    Path managerJar = Path.of(System.getProperty("sluice.jars")).resolve("sluice-fallback-manager.jar");
+    Path script = root.resolve("deploy/jobs/tiny_blocks.py");
+    List<String> lines = new ArrayList<>();
+    lines.add("round\ttier\tapp\tsucceeded\twall_ms\tfetch_wait_ms\tremote_blocks\tlocal_blocks\tmerged_blocks"
+        + "\tmerged_fallbacks\treading_tasks");
+    Map<String, List<Long>> waits = new LinkedHashMap<>(Map.of("ESS", new ArrayList<>(), "SPARK_PUSH",
+        new ArrayList<>()));
+    Map<String, List<Long>> walls = new LinkedHashMap<>(Map.of("ESS", new ArrayList<>(), "SPARK_PUSH",
+        new ArrayList<>()));
+    try (MiniYarn yarn = MiniYarn.builder("push-tier-bench", work.resolve("yarn"))
+        .auxClasspath(List.of(Path.of(System.getProperty("sluice.yarn.auxClasspath"))))
+        .pushMergeManager().start()) {
+      SparkOnYarn onYarn = new SparkOnYarn(yarn, SparkDist.installed());
+      for (int r = 1; r <= rounds; r++) {
+        List<String> order = r % 2 == 1 ? List.of("ESS", "SPARK_PUSH") : List.of("SPARK_PUSH", "ESS");
+        for (String tier : order) {
+          String name = "tiny-" + tier.toLowerCase() + "-" + r;
+          SparkOnYarn.Submission s = new SparkOnYarn.Submission(name, script,
+              "org.apache.spark.deploy.PythonRunner"); // ignored by spark-submit for a .py primary resource
+          s.conf("spark.sql.adaptive.enabled", "false").conf("spark.sql.shuffle.partitions", "200");
+          if (tier.equals("SPARK_PUSH")) {
+            pushTier(managerJar).forEach(s::conf);
+          }
+          addArgs(s, "--app-name", name, "--rows", rows, "--maps", maps);
+          SparkOnYarn.Run run = onYarn.run(s, Duration.ofMinutes(10));
+          ShuffleReadTotals t = run.eventLog() == null ? new ShuffleReadTotals(0, 0, 0, 0, 0, 0, 0, 0)
+              : ShuffleReadTotals.of(run.eventLog());
+          String line = r + "\t" + tier + "\t" + run.appId() + "\t" + run.succeeded() + "\t" + run.elapsedMs() + "\t"
+              + t.fetchWaitMs() + "\t" + t.remoteBlocks() + "\t" + t.localBlocks() + "\t"
+              + (t.mergedLocalBlocks() + t.mergedRemoteBlocks()) + "\t" + t.mergedFetchFallbacks() + "\t"
+              + t.readingTasks();
+          System.out.println("PUSH_TIER_BENCH " + line);
+          lines.add(line);
+          if (run.succeeded()) {
+            waits.get(tier).add(t.fetchWaitMs());
+            walls.get(tier).add(run.elapsedMs());
+          }
+          Files.write(out, lines);
+        }
+      }
+    }
+    for (String tier : waits.keySet()) {
+      String m = "# median " + tier + ": fetch_wait_ms=" + median(waits.get(tier)) + " wall_ms="
+          + median(walls.get(tier)) + " runs=" + waits.get(tier).size();
+      System.out.println("PUSH_TIER_BENCH " + m);
+      lines.add(m);
+    }
+    Files.write(out, lines);
+    System.out.println("PUSH_TIER_BENCH results: " + out);
+  }
+
+  /** The SPARK_PUSH overlay's keys (tuner-service Overlays) and the one-merger-host settings of the harness. */
+  static Map<String, String> pushTier(Path managerJar) {
+    Map<String, String> c = new LinkedHashMap<>();
+    c.put("spark.shuffle.push.enabled", "true");
+    c.put("spark.serializer", "org.apache.spark.serializer.KryoSerializer");
+    c.put("spark.shuffle.manager", "io.sluice.fallback.SluiceShuffleManager");
+    c.put("spark.driver.extraClassPath", managerJar.toString());
+    c.put("spark.executor.extraClassPath", managerJar.toString());
+    c.put("spark.shuffle.service.enabled", "true");
+    c.put("spark.yarn.maxAppAttempts", "2");
+    c.put("spark.sluice.tier", "SPARK_PUSH");
+    c.put("spark.sluice.tier.shuffleManager", "org.apache.spark.shuffle.sort.SortShuffleManager");
+    c.put("spark.shuffle.push.mergersMinStaticThreshold", "1");
+    c.put("spark.shuffle.push.mergersMinThresholdRatio", "0.01");
+    c.put("spark.shuffle.push.minShuffleSizeToWait", "0");
+    c.put("spark.shuffle.push.finalize.timeout", "2s");
+    return c;
+  }
+
+  private static void addArgs(SparkOnYarn.Submission s, String... args) throws IOException {
+    try {
+      java.lang.reflect.Field f = SparkOnYarn.Submission.class.getDeclaredField("args");
+      f.setAccessible(true);
+      @SuppressWarnings("unchecked")
+      List<String> list = (List<String>) f.get(s);
+      list.addAll(List.of(args));
+    } catch (ReflectiveOperationException e) {
+      throw new IOException(e);
+    }
+  }
+
+  static long median(List<Long> xs) {
+    if (xs.isEmpty()) {
+      return -1;
+    }
+    List<Long> s = xs.stream().sorted().toList();
+    int n = s.size();
+    return n % 2 == 1 ? s.get(n / 2) : (s.get(n / 2 - 1) + s.get(n / 2)) / 2;
+  }
+}

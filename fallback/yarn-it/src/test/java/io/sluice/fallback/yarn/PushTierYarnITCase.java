@@ -1,0 +1,211 @@
+package io.sluice.fallback.yarn;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.sluice.testing.yarn.JobJar;
+import io.sluice.testing.yarn.MiniYarn;
+import io.sluice.testing.yarn.SparkDist;
+import io.sluice.testing.yarn.SparkOnYarn;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 5's acceptance on YARN: real cluster-mode Spark 3.5.7 applications on one MiniYARNCluster (stock
+ * spark-network-yarn 3.5.5 shuffle service with the push merge manager in the NM, queues {@code push} and
+ * {@code default}).
+ *
+ * <p><b>Where each job's conf comes from:</b> the real decision path, not a hand-written overlay. A real
+ * tuner-service process (its boot jar as built) holds one rollout rule, queue {@code push} → SPARK_PUSH, with
+ * admission for jobs without history ({@code unknown-jobs=ADMIT_IF_ROOM}: these jobs have never run, so admission
+ * decides on the tier's configured free capacity, not on a job history), the cluster declared YARN with the merge
+ * manager on its ESS, and the fallback manager jar's path. Each job's spark-submit command line goes through
+ * {@code SluiceSubmit.plan} (sluice-submit's own code, in this JVM) against that service; the application then runs
+ * with exactly the {@code --conf}s that plan produced. The user's conf is the harness's (minus its
+ * {@code spark.yarn.maxAppAttempts=1}, which the overlay would refuse), the one-merger-host push settings from the
+ * harness README, and a user {@code spark.driver/executor.extraClassPath}.
+ *
+ * <p>The three applications are submitted at once in {@link #start()} (YARN queues what does not fit) and each test
+ * asserts on its own.
+ */
+class PushTierYarnITCase {
+  static final String CLUSTER = "mini";
+  static final String JOB = "io.sluice.fallback.yarn.jobs.PushTierJob";
+  static final List<String> JOB_ARGS = List.of("200000", "97", "4");
+  static final String SLUICE_MANAGER = "io.sluice.fallback.SluiceShuffleManager";
+  static final String SORT = "org.apache.spark.shuffle.sort.SortShuffleManager";
+
+  static Path work;
+  static Path managerJar;
+  static Path userClassPath;
+  static TunerServiceProcess tuner;
+  static MiniYarn yarn;
+  static ExecutorService pool;
+  static Future<Job> push;
+  static Future<Job> ess;
+  static Future<Job> failFirst;
+
+  /** A planned and finished application. */
+  record Job(Planned planned, SparkOnYarn.Run run, Path eventLogDir) {}
+
+  @BeforeAll
+  static void start() throws Exception {
+    Path root = SparkDist.sluiceRoot();
+    work = Files.createDirectories(root.resolve("fallback/yarn-it/target/push-tier-it"));
+    Path jars = Path.of(System.getProperty("sluice.jars"));
+    managerJar = jars.resolve("sluice-fallback-manager.jar");
+    assertThat(managerJar).isRegularFile();
+    userClassPath = Files.createDirectories(work.resolve("user-classpath"));
+    Map<String, String> props = new LinkedHashMap<>();
+    props.put("sluice.tuner.submission-timeout", "10s");
+    props.put("sluice.tier.history-timeout", "10s");
+    props.put("sluice.tier.clusters." + CLUSTER + ".yarn", "true");
+    props.put("sluice.tier.clusters." + CLUSTER + ".push-merge-on-ess", "true");
+    props.put("sluice.tier.spark-push.free-capacity", "100GB");
+    props.put("sluice.tier.spark-push.unknown-jobs", "ADMIT_IF_ROOM");
+    props.put("sluice.tier.spark-push.unknown-percent", "100");
+    props.put("sluice.tier.overlay.manager-jar", managerJar.toString());
+    props.put("sluice.tier.rules[0].id", "push-queue");
+    props.put("sluice.tier.rules[0].queue", "push");
+    props.put("sluice.tier.rules[0].tier", "SPARK_PUSH");
+    props.put("sluice.tier.rules[0].percent", "100");
+    tuner = TunerServiceProcess.start(jars.resolve("sluice-tuner-service.jar"), work.resolve("tuner"), props);
+    try {
+      yarn = MiniYarn.builder("push-tier-it", work.resolve("yarn"))
+          .auxClasspath(List.of(Path.of(System.getProperty("sluice.yarn.auxClasspath"))))
+          .pushMergeManager()
+          .queue("push", 50).queue("default", 50)
+          .start();
+      tuner.awaitHealthy(Duration.ofMinutes(3));
+      SparkDist spark = SparkDist.installed();
+      JobJar job = JobJar.compile(spark, work, "sluice-push-jobs/PushTierJob.java", JOB);
+      SparkOnYarn onYarn = new SparkOnYarn(yarn, spark);
+      pool = Executors.newFixedThreadPool(3);
+      push = pool.submit(() -> run(onYarn, job, "push-queue-job", "push", List.of()));
+      failFirst = pool.submit(() -> run(onYarn, job, "push-fail-first", "push", List.of("fail-first-attempt")));
+      ess = pool.submit(() -> run(onYarn, job, "default-queue-job", "default", List.of()));
+    } catch (Exception | AssertionError e) {
+      stop();
+      throw e;
+    }
+  }
+
+  static Job run(SparkOnYarn onYarn, JobJar job, String name, String queue, List<String> extraArgs) throws Exception {
+    Path eventLogDir = Files.createDirectories(yarn.workDir().resolve("runs").resolve(name).resolve("eventlog"));
+    Map<String, String> user = new LinkedHashMap<>(onYarn.baseConf(eventLogDir));
+    user.remove("spark.yarn.maxAppAttempts");
+    user.put("spark.app.name", name);
+    // Spark push-based shuffle with one merger host (ess-throttle-patch/yarn/README.md)
+    user.put("spark.shuffle.push.mergersMinStaticThreshold", "1");
+    user.put("spark.shuffle.push.mergersMinThresholdRatio", "0.01");
+    user.put("spark.shuffle.push.minShuffleSizeToWait", "0");
+    user.put("spark.shuffle.push.finalize.timeout", "2s");
+    user.put("spark.driver.extraClassPath", userClassPath.toString());
+    user.put("spark.executor.extraClassPath", userClassPath.toString());
+    List<String> args = new java.util.ArrayList<>(JOB_ARGS);
+    args.addAll(extraArgs);
+    Planned planned = Planned.of(tuner.url(), CLUSTER, queue, job.mainClass(), job.jar(), args, user,
+        work.resolve("sluice-state"));
+    SparkOnYarn.Submission s = SparkOnYarn.Submission.of(name, job, args.toArray(String[]::new)).queue(queue);
+    planned.conf().forEach(s::conf);
+    return new Job(planned, onYarn.run(s, Duration.ofMinutes(8)), eventLogDir);
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    try {
+      if (pool != null) {
+        pool.shutdownNow();
+        pool.awaitTermination(30, TimeUnit.SECONDS);
+      }
+    } finally {
+      try {
+        if (yarn != null) {
+          yarn.close();
+        }
+      } finally {
+        if (tuner != null) {
+          tuner.close();
+        }
+      }
+    }
+  }
+
+  @Test
+  void aJobInTheOptedInQueueRunsWithSparkPushBasedShuffleThroughTheFallbackManager() throws Exception {
+    Job j = push.get(10, TimeUnit.MINUTES);
+    Map<String, String> c = j.planned().conf();
+    assertThat(c).as(j.planned().note())
+        .containsEntry("spark.sluice.tier", "SPARK_PUSH")
+        .containsEntry("spark.sluice.tier.rule", "push-queue")
+        .containsEntry("spark.shuffle.manager", SLUICE_MANAGER)
+        .containsEntry("spark.sluice.tier.shuffleManager", SORT)
+        .containsEntry("spark.shuffle.push.enabled", "true")
+        .containsEntry("spark.yarn.maxAppAttempts", "2")
+        .containsEntry("spark.executor.extraClassPath", managerJar + ":" + userClassPath)
+        .containsEntry("spark.sluice.original.spark.executor.extraClassPath", userClassPath.toString());
+    assertThat(c.get("spark.sluice.tier.reason")).contains("admitted");
+    assertThat(j.run().succeeded()).as("%s\n%s", j.run(), j.run().tail()).isTrue();
+
+    AttemptLog log = AttemptLog.of(j.eventLogDir(), j.run().appId(), 1);
+    assertThat(log.sparkProperties())
+        .containsEntry("spark.sluice.tier.outcome", "SPARK_PUSH")
+        .containsEntry("spark.shuffle.manager", SORT) // the manager's choice, as the executors got it
+        .containsEntry("spark.shuffle.push.enabled", "true")
+        .doesNotContainKey("spark.sluice.tier.fallbackReason");
+    assertThat(log.pushEnabledStages()).as("stages run with push enabled of %s", log.stages()).isPositive();
+    assertThat(log.mergedBlocks()).as("merged shuffle blocks read: %s", log.reads()).isPositive();
+  }
+
+  @Test
+  void aJobInAnotherQueueStaysOnTheEss() throws Exception {
+    Job j = ess.get(12, TimeUnit.MINUTES);
+    assertThat(j.planned().conf()).as(j.planned().note()).containsKey("spark.sluice.submission.id")
+        .doesNotContainKeys("spark.sluice.tier", "spark.shuffle.manager", "spark.shuffle.push.enabled");
+    assertThat(j.run().succeeded()).as("%s\n%s", j.run(), j.run().tail()).isTrue();
+    AttemptLog log = AttemptLog.of(j.eventLogDir(), j.run().appId(), 1);
+    assertThat(log.pushEnabledStages()).isZero();
+    assertThat(log.mergedBlocks()).isZero();
+    assertThat(log.reads().remoteBlocks()).as("blocks served by the ESS: %s", log.reads()).isPositive();
+  }
+
+  @Test
+  void aPushTierJobWhoseFirstAttemptFailsIsCompletedByAttemptTwoOnTheEssWithTheOriginalConf() throws Exception {
+    Job j = failFirst.get(12, TimeUnit.MINUTES);
+    assertThat(j.planned().conf()).as(j.planned().note()).containsEntry("spark.sluice.tier", "SPARK_PUSH")
+        .containsEntry("spark.shuffle.manager", SLUICE_MANAGER);
+    assertThat(j.run().succeeded()).as("%s\n%s", j.run(), j.run().tail()).isTrue();
+    assertThat(yarn.report(j.run().appId()).getCurrentApplicationAttemptId().getAttemptId()).isEqualTo(2);
+    assertThat(yarn.containerLogContains(j.run().appId(), "stdout", "SLUICE_PUSH_JOB attempt=2 keys=97 total=200000"))
+        .isTrue();
+
+    AttemptLog first = AttemptLog.of(j.eventLogDir(), j.run().appId(), 1);
+    assertThat(first.sparkProperties()).containsEntry("spark.sluice.tier.outcome", "SPARK_PUSH")
+        .containsEntry("spark.executor.extraClassPath", managerJar + ":" + userClassPath);
+    assertThat(first.mergedBlocks()).as("attempt 1 pushed: %s", first.reads()).isPositive();
+
+    AttemptLog second = AttemptLog.of(j.eventLogDir(), j.run().appId(), 2);
+    assertThat(second.sparkProperties())
+        .containsEntry("spark.sluice.tier.outcome", "ESS")
+        .containsEntry("spark.sluice.tier.fallbackReason", "LATER_ATTEMPT")
+        .containsEntry("spark.shuffle.manager", SORT)
+        .containsEntry("spark.shuffle.push.enabled", "false")
+        // the user's own class paths, as submitted
+        .containsEntry("spark.executor.extraClassPath", userClassPath.toString())
+        .containsEntry("spark.driver.extraClassPath", userClassPath.toString());
+    assertThat(second.sparkProperties().get("spark.sluice.tier.fallbackDetail")).contains("attempt 2");
+    assertThat(second.pushEnabledStages()).as("stages with push enabled of %s", second.stages()).isZero();
+    assertThat(second.mergedBlocks()).as("no merged reads: %s", second.reads()).isZero();
+    assertThat(second.reads().remoteBlocks()).as("read through the ESS: %s", second.reads()).isPositive();
+  }
+}
