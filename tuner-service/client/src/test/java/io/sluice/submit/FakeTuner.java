@@ -20,6 +20,7 @@ public final class FakeTuner implements AutoCloseable {
   private final HttpServer server;
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final List<String> reports = new CopyOnWriteArrayList<>();
+  private final List<String> tierReports = new CopyOnWriteArrayList<>();
   private volatile int status = 200;
   private volatile String body = "{}";
   private volatile long delayMs;
@@ -58,7 +59,23 @@ public final class FakeTuner implements AutoCloseable {
       ex.sendResponseHeaders(201, -1);
       ex.close();
     });
+    server.createContext("/api/v1/tiers/outcomes", ex -> {
+      try (InputStream in = ex.getRequestBody()) {
+        tierReports.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      byte[] out = "{}".getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, out.length);
+      try (OutputStream os = ex.getResponseBody()) {
+        os.write(out);
+      }
+      ex.close();
+    });
     server.start();
+  }
+
+  /** Bodies of {@code POST /api/v1/tiers/outcomes} (run reports), answered 200. */
+  public List<String> tierReports() {
+    return tierReports;
   }
 
   /** Bodies of {@code POST /api/v1/throttle/apps} (the app reporter's reports), answered 201. */

@@ -74,6 +74,44 @@ class SluiceSubmitLauncherITCase {
   }
 
   @Test
+  void aFailedPushTierLaunchWithoutYarnIsReRunOnceWithTheOriginalConfAndBothRunsAreReported() throws Exception {
+    // a fake spark-submit whose first run fails (exit 1) and second succeeds; each run's argv in argv.<n>
+    Path fake = dir.resolve("flaky-spark-submit");
+    java.nio.file.Files.writeString(fake, "#!/usr/bin/env bash\nn=$(( $(cat \"$FAKE_DIR/count\" 2>/dev/null || echo 0) + 1 ))"
+        + "\necho $n > \"$FAKE_DIR/count\"\n: > \"$FAKE_DIR/argv.$n\"\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> "
+        + "\"$FAKE_DIR/argv.$n\"; done\n[ \"$n\" = 1 ] && exit 1\nexit 0\n");
+    java.nio.file.Files.setPosixFilePermissions(fake, java.nio.file.attribute.PosixFilePermissions.fromString(
+        "rwxr-xr-x"));
+    env.put("SLUICE_SPARK_SUBMIT", fake.toString());
+    env.put("FAKE_DIR", dir.toString());
+    try (FakeTuner tuner = new FakeTuner().answer(200, "{\"submissionId\":\"s-5\",\"jobKey\":\"k\",\"state\":\"NEW\","
+        + "\"overlay\":{},\"changes\":[],\"reasons\":[],\"platform\":{\"confs\":{\"spark.sluice.tier\":\"CELEBORN\","
+        + "\"spark.shuffle.manager\":\"io.sluice.fallback.SluiceShuffleManager\"},\"jars\":[],\"plugins\":[],"
+        + "\"reasons\":[]}}")) {
+      List<String> user = List.of("--master", "spark://127.0.0.1:7077", "--conf", "spark.yarn.queue=root.etl", "job.py");
+      List<String> args = new java.util.ArrayList<>(List.of("--sluice-url", tuner.url()));
+      args.addAll(user);
+      Launcher.Run run = Launcher.run(args, env, dir, 60);
+      assertThat(run.exitCode()).as(run.stderr()).isZero();
+      assertThat(Launcher.recordedArgv(dir.resolve("argv.1"))).contains("spark.sluice.tier=CELEBORN",
+          "spark.shuffle.manager=io.sluice.fallback.SluiceShuffleManager");
+      assertThat(Launcher.recordedArgv(dir.resolve("argv.2"))).containsExactly("--master", "spark://127.0.0.1:7077",
+          "--conf", "spark.yarn.queue=root.etl", "--conf", "spark.sluice.submission.id=s-5",
+          "--conf", "spark.sluice.job.key=k", "--conf", "spark.sluice.tier.outcome=ESS",
+          "--conf", "spark.sluice.tier.fallbackReason=RERUN_AFTER_TIER_FAILURE",
+          "--conf", "spark.sluice.tier.fallbackDetail=exit 1 in CELEBORN", "job.py");
+      assertThat(java.nio.file.Files.exists(dir.resolve("argv.3"))).as("never a second re-run").isFalse();
+      assertThat(tuner.requests()).as("no new advice for the re-run").hasSize(1);
+      assertThat(tuner.tierReports()).hasSize(2);
+      assertThat(tuner.tierReports().get(0)).contains("\"attempt\":1", "\"status\":\"FAILED\"", "\"exitCode\":1",
+          "\"requestedTier\":\"CELEBORN\"", "\"queue\":\"root.etl\"");
+      assertThat(tuner.tierReports().get(1)).contains("\"attempt\":2", "\"status\":\"SUCCEEDED\"",
+          "\"ranTier\":\"ESS\"", "\"fallbackReason\":\"RERUN_AFTER_TIER_FAILURE\"");
+      assertThat(run.stderr()).contains("re-running once with your original conf on the ESS");
+    }
+  }
+
+  @Test
   void serviceDownRunsTheUnchangedCommandQuickly() throws Exception {
     env.put("SLUICE_TUNER_URL", FakeTuner.deadUrl());
     Launcher.Run run = Launcher.run(USER_ARGS, env, dir, 60);

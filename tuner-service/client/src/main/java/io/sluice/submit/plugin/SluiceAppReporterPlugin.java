@@ -127,17 +127,21 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
           return null;
         }
         OutcomeSender out = new OutcomeSender(settings.url(), TIMEOUT);
-        Thread t = new Thread(() -> err.println("sluice: app reporter: " + appId + ": " + out.send(report.get())),
-            "sluice-tier-reporter");
-        t.setDaemon(true);
-        t.start();
-        tierSender = t;
-        return t;
+        tierSender = daemon("sluice-tier-reporter",
+            () -> err.println("sluice: app reporter: " + appId + ": " + out.send(report.get())));
+        return tierSender;
       } catch (Throwable t) {
         rethrowFatal(t);
         err.println("sluice: app reporter: tier outcome not reported (" + t + ")");
         return null;
       }
+    }
+
+    private static Thread daemon(String name, Runnable work) {
+      Thread t = new Thread(work, name);
+      t.setDaemon(true);
+      t.start();
+      return t;
     }
 
     /** The thread of the last tier report (tests). */
@@ -162,11 +166,8 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
         payload.put("appId", appId);
         payload.put("submissionId", submissionId);
         String body = JSON.writeValueAsString(payload);
-        Thread t = new Thread(() -> send(uri, body, appId, submissionId), "sluice-app-reporter");
-        t.setDaemon(true);
-        t.start();
-        sender = t;
-        return t;
+        sender = daemon("sluice-app-reporter", () -> send(uri, body, appId, submissionId));
+        return sender;
       } catch (Throwable t) {
         rethrowFatal(t);
         err.println("sluice: app reporter: not reported (" + t + ")");

@@ -45,6 +45,14 @@ class SluiceAppReporterPluginTest {
       ex.sendResponseHeaders(status, -1);
       ex.close();
     });
+    server.createContext("/api/v1/tiers/outcomes", ex -> {
+      try (InputStream in = ex.getRequestBody()) {
+        bodies.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " "
+            + new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      ex.sendResponseHeaders(status, -1);
+      ex.close();
+    });
     server.start();
   }
 
@@ -108,5 +116,24 @@ class SluiceAppReporterPluginTest {
     t.join(10_000);
     assertThat(t.isAlive()).isFalse();
     assertThat(err()).contains("app-4 not reported (").contains("the ESS throttle gives it the default priority");
+  }
+
+  @Test
+  void theTierOutcomeOfARoutedJobIsReportedAndOthersAreNot() throws Exception {
+    status = 200;
+    SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
+    assertThat(d.reportTier("app-5", 1, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.tier", "ESS")))
+        .isNull();
+    Thread t = d.reportTier("app-5", 2, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.tier", "UNIFFLE",
+        "spark.sluice.tier.outcome", "ESS", "spark.sluice.tier.fallbackReason", "LATER_ATTEMPT"));
+    t.join(10_000);
+    assertThat(t.isDaemon()).isTrue();
+    assertThat(bodies).containsExactly("POST /api/v1/tiers/outcomes {\"attempt\":2,\"source\":\"DRIVER\","
+        + "\"cluster\":\"default\",\"requestedTier\":\"UNIFFLE\",\"status\":\"STARTED\",\"appId\":\"app-5\","
+        + "\"ranTier\":\"ESS\",\"fallbackReason\":\"LATER_ATTEMPT\"}");
+    assertThat(err()).contains("app-5: tier outcome reported (STARTED, attempt 2)");
+    assertThat(SluiceAppReporterPlugin.Driver.attempt("2")).isEqualTo(2);
+    assertThat(SluiceAppReporterPlugin.Driver.attempt(null)).isEqualTo(1);
+    assertThat(SluiceAppReporterPlugin.Driver.attempt("x")).isEqualTo(1);
   }
 }
