@@ -6,14 +6,10 @@ import io.sluice.store.HistoryStoreException;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
 import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -38,32 +34,10 @@ final class H2DecisionLog implements DecisionLog {
 
   static H2DecisionLog open(String url, String where) {
     try {
-      Connection c = DriverManager.getConnection(url);
-      try (Statement st = c.createStatement()) {
-        String script = ddl().replaceAll("--[^\n]*", "");
-        for (String sql : script.split(";")) {
-          if (!sql.isBlank()) {
-            st.execute(sql.trim());
-          }
-        }
-      } catch (SQLException e) {
-        c.close();
-        throw e;
-      }
+      Connection c = H2Tables.open(url, DDL);
       return new H2DecisionLog(c, where);
     } catch (SQLException e) {
       throw new HistoryStoreException("cannot open the decision log at " + where + ": " + e.getMessage(), e);
-    }
-  }
-
-  private static String ddl() {
-    try (InputStream in = H2DecisionLog.class.getClassLoader().getResourceAsStream(DDL)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + DDL);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + DDL, e);
     }
   }
 

@@ -1,11 +1,8 @@
 package io.sluice.tuner.tier;
 
 import io.sluice.model.Json;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
+import io.sluice.tuner.store.H2Tables;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -23,10 +20,9 @@ final class H2TierStore implements TierStore {
   static final int DECISIONS_PER_JOB = 100;
   private static final String DDL = "io/sluice/tuner/tier/h2-tier.sql";
 
-  private final String url;
+  private final H2Tables tables;
   private final String where;
   private final int keep;
-  private Connection conn;
 
   H2TierStore(String url, String where) {
     this(url, where, DECISIONS_PER_JOB);
@@ -34,38 +30,13 @@ final class H2TierStore implements TierStore {
 
   /** @param keep decisions kept per job */
   H2TierStore(String url, String where, int keep) {
-    this.url = url;
+    this.tables = new H2Tables(url, DDL);
     this.where = where;
     this.keep = keep;
   }
 
   private Connection conn() throws SQLException {
-    if (conn == null) {
-      Connection c = DriverManager.getConnection(url);
-      try (Statement st = c.createStatement()) {
-        for (String sql : ddl().replaceAll("--[^\n]*", "").split(";")) {
-          if (!sql.isBlank()) {
-            st.execute(sql.trim());
-          }
-        }
-      } catch (SQLException e) {
-        c.close();
-        throw e;
-      }
-      conn = c;
-    }
-    return conn;
-  }
-
-  private static String ddl() {
-    try (InputStream in = H2TierStore.class.getClassLoader().getResourceAsStream(DDL)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + DDL);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + DDL, e);
-    }
+    return tables.get();
   }
 
   @Override
@@ -217,14 +188,7 @@ final class H2TierStore implements TierStore {
   }
 
   private void closeQuietly() {
-    if (conn != null) {
-      try {
-        conn.close();
-      } catch (SQLException ignored) {
-        // reopened on the next call
-      }
-      conn = null;
-    }
+    tables.drop();
   }
 
   @Override

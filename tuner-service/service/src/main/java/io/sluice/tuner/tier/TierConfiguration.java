@@ -2,11 +2,11 @@ package io.sluice.tuner.tier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.store.H2Tables;
 import io.sluice.tuner.store.StoreGateway;
 import java.net.URI;
 import java.time.Clock;
 import java.util.EnumMap;
-import java.util.Locale;
 import java.util.Map;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -26,8 +26,8 @@ class TierConfiguration {
   @Bean(destroyMethod = "close")
   TierStore tierStore(TunerProperties tuner) {
     String url = tuner.getStoreUrl();
-    String where = url.replaceAll("(?i)(password|user)=[^;&]*", "$1=***");
-    if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
+    String where = H2Tables.redact(url);
+    if (H2Tables.isH2(url)) {
       return new H2TierStore(url, where);
     }
     LOG.warn("push-tier rules, audit and decisions kept in memory for {} (lost on restart)", where);

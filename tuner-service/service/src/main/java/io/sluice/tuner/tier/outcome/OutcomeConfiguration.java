@@ -2,8 +2,8 @@ package io.sluice.tuner.tier.outcome;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.store.H2Tables;
 import java.time.Clock;
-import java.util.Locale;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,12 +18,13 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class OutcomeConfiguration {
   private static final Logger LOG = LoggerFactory.getLogger(OutcomeConfiguration.class);
+  static final long RESTORE_RETRY_MS = 5_000;
 
   @Bean(destroyMethod = "close")
   OutcomeStore outcomeStore(TunerProperties tuner) {
     String url = tuner.getStoreUrl();
-    String where = url.replaceAll("(?i)(password|user)=[^;&]*", "$1=***");
-    if (url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
+    String where = H2Tables.redact(url);
+    if (H2Tables.isH2(url)) {
       return new OutcomeStore(url, where);
     }
     LOG.warn("push-tier outcomes and alerts kept in memory for {} (lost on restart)", where);
@@ -39,6 +40,8 @@ class OutcomeConfiguration {
   @Bean
   OutcomeService outcomeService(OutcomeStore store, TierAlertProperties p, AlertWebhook webhook, MeterRegistry meters,
       Clock clock) {
-    return new OutcomeService(store, p, webhook, meters, clock);
+    OutcomeService s = new OutcomeService(store, p, webhook, meters, clock);
+    s.restoreInBackground(RESTORE_RETRY_MS);
+    return s;
   }
 }

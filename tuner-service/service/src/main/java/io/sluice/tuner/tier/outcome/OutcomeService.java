@@ -5,15 +5,18 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.tier.Tier;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Takes run reports: merges each into its attempt ({@link OutcomeMerge}), stores the attempt and its counts in the
- * {@link OutcomeStore}, adds the counts to {@code sluice.tier.outcomes} (tags tier, queue, outcome, reason — restored
- * from the store's totals at start, so the Prometheus counters carry on after a restart), and checks the alert rules
+ * {@link OutcomeStore}, adds the counts to {@code sluice.tier.outcomes} (tags tier, queue, outcome, reason — the
+ * store's totals are added by a background thread once the store answers, so the Prometheus counters carry on after
+ * a restart), and checks the alert rules
  * for the tier and queue a fallback or failure was counted for. A report about attempt N > 1 closes the run's
  * earlier attempts that have no final status as {@code FAILED} (source {@code INFERRED}): on YARN, a second attempt
  * means the first one failed. Reports are serialised (one lock): they come once or twice per run, never on the
@@ -27,6 +30,9 @@ public final class OutcomeService {
   private final AlertWebhook webhook;
   private final MeterRegistry meters;
   private final Clock clock;
+  /** Counts added by this process, per meter (for {@link #restoreTotals()}). */
+  private final Map<String, Long> countedHere = new HashMap<>();
+  private boolean restored;
 
   public OutcomeService(OutcomeStore store, TierAlertProperties props, AlertWebhook webhook, MeterRegistry meters,
       Clock clock) {
@@ -37,13 +43,47 @@ public final class OutcomeService {
     this.clock = clock;
     props.fallbackRule(); // fail start-up on an invalid rule, naming the value
     props.failureRule();
-    try {
-      for (OutcomeStore.CountRow c : store.counts(0, null, null)) {
-        outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment(c.count());
-      }
-    } catch (RuntimeException e) {
-      LOG.warn("tier outcome totals not restored ({}); sluice_tier_outcomes_total starts from 0", e.getMessage());
+  }
+
+  /**
+   * Adds the store's all-time totals to {@code sluice.tier.outcomes}, minus what this process already counted (so
+   * nothing is counted twice). Called once by a background thread ({@link #restoreInBackground}): never on start-up's
+   * path, since a store that does not answer must not stop the service from starting.
+   */
+  public synchronized void restoreTotals() {
+    if (restored) {
+      return;
     }
+    for (OutcomeStore.CountRow c : store.counts(0, null, null)) {
+      String key = key(c.tier(), c.queue(), c.kind(), c.reason());
+      long missing = c.count() - countedHere.getOrDefault(key, 0L);
+      if (missing > 0) {
+        outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment(missing);
+      }
+    }
+    restored = true;
+  }
+
+  /** Restores the totals from a daemon thread, retrying every {@code retryMs} until the store answers. */
+  public Thread restoreInBackground(long retryMs) {
+    Thread t = new Thread(() -> {
+      while (true) {
+        try {
+          restoreTotals();
+          return;
+        } catch (RuntimeException e) {
+          LOG.warn("tier outcome totals not restored yet ({}); retrying in {} ms", e.getMessage(), retryMs);
+        }
+        try {
+          Thread.sleep(retryMs);
+        } catch (InterruptedException e) {
+          return;
+        }
+      }
+    }, "sluice-tier-outcome-totals");
+    t.setDaemon(true);
+    t.start();
+    return t;
   }
 
   /** Merges, stores and counts the report; returns the attempt as now known. Store failures are thrown. */
@@ -70,6 +110,7 @@ public final class OutcomeService {
     store.save(m.outcome(), m.counts(), now);
     for (OutcomeMerge.Count c : m.counts()) {
       outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment();
+      countedHere.merge(key(c.tier(), c.queue(), c.kind(), c.reason()), 1L, Long::sum);
     }
     for (OutcomeMerge.Count c : m.counts()) {
       if (c.kind() == OutcomeMerge.Kind.FELL_BACK) {
@@ -114,6 +155,10 @@ public final class OutcomeService {
         LOG.warn("delivery state of tier alert {} not stored: {}", done.seq(), e.getMessage());
       }
     });
+  }
+
+  private static String key(Tier tier, String queue, OutcomeMerge.Kind kind, String reason) {
+    return tier + "\0" + queue + "\0" + kind + "\0" + reason;
   }
 
   private Counter outcomes(Tier tier, String queue, OutcomeMerge.Kind kind, String reason) {

@@ -1,12 +1,9 @@
 package io.sluice.tuner.tier.outcome;
 
 import io.sluice.model.Json;
+import io.sluice.tuner.store.H2Tables;
 import io.sluice.tuner.tier.Tier;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
-import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -27,42 +24,16 @@ public final class OutcomeStore implements AutoCloseable {
   /** A windowed count. */
   public record CountRow(Tier tier, String queue, OutcomeMerge.Kind kind, String reason, long count) {}
 
-  private final String url;
+  private final H2Tables tables;
   private final String where;
-  private Connection conn;
 
   public OutcomeStore(String url, String where) {
-    this.url = url;
+    this.tables = new H2Tables(url, DDL);
     this.where = where;
   }
 
   private Connection conn() throws SQLException {
-    if (conn == null) {
-      Connection c = DriverManager.getConnection(url);
-      try (Statement st = c.createStatement()) {
-        for (String sql : ddl().replaceAll("--[^\n]*", "").split(";")) {
-          if (!sql.isBlank()) {
-            st.execute(sql.trim());
-          }
-        }
-      } catch (SQLException e) {
-        c.close();
-        throw e;
-      }
-      conn = c;
-    }
-    return conn;
-  }
-
-  private static String ddl() {
-    try (InputStream in = OutcomeStore.class.getClassLoader().getResourceAsStream(DDL)) {
-      if (in == null) {
-        throw new IllegalStateException("missing resource " + DDL);
-      }
-      return new String(in.readAllBytes(), StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new IllegalStateException("cannot read " + DDL, e);
-    }
+    return tables.get();
   }
 
   public synchronized Optional<RunOutcome> run(String runKey, int attempt) {
@@ -132,24 +103,9 @@ public final class OutcomeStore implements AutoCloseable {
 
   /** Counts since {@code since} (epoch ms; 0 = all time), optionally of one tier and/or queue. */
   public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
-    StringBuilder sql = new StringBuilder("SELECT tier, queue, outcome, reason, COUNT(*) FROM tier_outcome_events "
-        + "WHERE at >= ?");
-    if (tier != null) {
-      sql.append(" AND tier = ?");
-    }
-    if (queue != null) {
-      sql.append(" AND queue = ?");
-    }
-    sql.append(" GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, reason");
-    try (PreparedStatement ps = conn().prepareStatement(sql.toString())) {
-      int i = 1;
-      ps.setLong(i++, since);
-      if (tier != null) {
-        ps.setString(i++, tier.name());
-      }
-      if (queue != null) {
-        ps.setString(i, queue);
-      }
+    try (PreparedStatement ps = filtered("SELECT tier, queue, outcome, reason, COUNT(*) FROM tier_outcome_events "
+        + "WHERE at >= ?", since, tier, queue, " GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, "
+        + "reason")) {
       List<CountRow> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -234,24 +190,8 @@ public final class OutcomeStore implements AutoCloseable {
 
   /** Alerts raised since {@code since}, newest first, optionally of one tier and/or queue. */
   public synchronized List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
-    StringBuilder sql = new StringBuilder("SELECT json FROM tier_alerts WHERE raised_at >= ?");
-    if (tier != null) {
-      sql.append(" AND tier = ?");
-    }
-    if (queue != null) {
-      sql.append(" AND queue = ?");
-    }
-    sql.append(" ORDER BY seq DESC LIMIT ?");
-    try (PreparedStatement ps = conn().prepareStatement(sql.toString())) {
-      int i = 1;
-      ps.setLong(i++, since);
-      if (tier != null) {
-        ps.setString(i++, tier.name());
-      }
-      if (queue != null) {
-        ps.setString(i++, queue);
-      }
-      ps.setInt(i, limit);
+    try (PreparedStatement ps = filtered("SELECT json FROM tier_alerts WHERE raised_at >= ?", since, tier, queue,
+        " ORDER BY seq DESC LIMIT " + limit)) {
       List<TierAlert> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -262,6 +202,22 @@ public final class OutcomeStore implements AutoCloseable {
     } catch (SQLException | RuntimeException e) {
       throw failed("listing alerts", e);
     }
+  }
+
+  /** {@code head} (ending in a {@code >= ?} on the time) with optional tier and queue conditions, then {@code tail}. */
+  private PreparedStatement filtered(String head, long since, Tier tier, String queue, String tail)
+      throws SQLException {
+    String sql = head + (tier == null ? "" : " AND tier = ?") + (queue == null ? "" : " AND queue = ?") + tail;
+    PreparedStatement ps = conn().prepareStatement(sql);
+    int i = 1;
+    ps.setLong(i++, since);
+    if (tier != null) {
+      ps.setString(i++, tier.name());
+    }
+    if (queue != null) {
+      ps.setString(i, queue);
+    }
+    return ps;
   }
 
   private static List<RunOutcome> list(PreparedStatement ps) throws SQLException {
@@ -280,14 +236,7 @@ public final class OutcomeStore implements AutoCloseable {
   }
 
   private void closeQuietly() {
-    if (conn != null) {
-      try {
-        conn.close();
-      } catch (SQLException ignored) {
-        // reopened on the next call
-      }
-      conn = null;
-    }
+    tables.drop();
   }
 
   public String describe() {
