@@ -2,13 +2,14 @@ package io.sluice.throttle.ess;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
 import io.sluice.throttle.gate.GateConfig;
+import io.sluice.throttle.settings.DeclaredSettings;
+import io.sluice.throttle.settings.DeclaredSettings.Setting;
 
 /**
  * Settings of the standalone ESS adapter itself (the gate's own knobs are {@link GateConfig}'s). Each is declared
@@ -21,9 +22,6 @@ import io.sluice.throttle.gate.GateConfig;
  */
 public final class EssSettings {
   public static final String PREFIX = GateConfig.PREFIX + "ess.";
-
-  /** One adapter setting: key, default (as text) and meaning. */
-  public record Setting(String key, String defaultValue, String description) {}
 
   public static final Setting HTTP_HOST = new Setting(PREFIX + "http.host", "127.0.0.1",
       "Address of the ESS's metrics endpoint (GET /metrics: Prometheus text, GET /gate: the gate's JSON snapshot).");
@@ -45,10 +43,10 @@ public final class EssSettings {
   public static final List<Setting> SETTINGS = List.of(HTTP_HOST, HTTP_PORT, KAFKA_BOOTSTRAP, KAFKA_TOPIC,
       KAFKA_QUEUE, NODE, CLUSTER);
 
-  private final Map<String, String> values;
+  private final DeclaredSettings values;
 
-  private EssSettings(Map<String, String> values) {
-    this.values = Collections.unmodifiableMap(values);
+  private EssSettings(DeclaredSettings values) {
+    this.values = values;
   }
 
   /**
@@ -56,21 +54,7 @@ public final class EssSettings {
    * the prefix or a value that does not parse fails with a message naming it.
    */
   public static EssSettings fromMap(Map<String, String> props) {
-    Map<String, String> v = new LinkedHashMap<>();
-    for (Setting s : SETTINGS) {
-      v.put(s.key(), s.defaultValue());
-    }
-    for (Map.Entry<String, String> e : props.entrySet()) {
-      if (!e.getKey().startsWith(PREFIX)) {
-        continue;
-      }
-      if (!v.containsKey(e.getKey())) {
-        throw new IllegalArgumentException("unknown ESS adapter key " + e.getKey() + " (known: "
-            + String.join(", ", v.keySet()) + ")");
-      }
-      v.put(e.getKey(), e.getValue().trim());
-    }
-    EssSettings s = new EssSettings(v);
+    EssSettings s = new EssSettings(DeclaredSettings.parse(PREFIX, "ESS adapter", SETTINGS, props));
     s.httpPort();
     s.kafkaQueue();
     return s;
@@ -78,13 +62,7 @@ public final class EssSettings {
 
   /** The gate's part of {@code props}: everything except this adapter's own keys. */
   public static Map<String, String> gateProperties(Map<String, String> props) {
-    Map<String, String> m = new LinkedHashMap<>();
-    props.forEach((k, v) -> {
-      if (!k.startsWith(PREFIX)) {
-        m.put(k, v);
-      }
-    });
-    return m;
+    return DeclaredSettings.without(PREFIX, props);
   }
 
   /**
@@ -98,16 +76,11 @@ public final class EssSettings {
         m.put(k, system.getProperty(k));
       }
     }
-    for (Map.Entry<String, String> e : sparkConf) {
-      if (e.getKey().startsWith("spark." + GateConfig.PREFIX)) {
-        m.put(e.getKey().substring("spark.".length()), e.getValue());
-      }
-    }
-    return m;
+    return DeclaredSettings.putSparkPrefixed(GateConfig.PREFIX, sparkConf, m);
   }
 
   public String get(Setting s) {
-    return values.get(s.key());
+    return values.get(s);
   }
 
   public String httpHost() {
@@ -147,16 +120,6 @@ public final class EssSettings {
   }
 
   private int intValue(Setting s, int min, int max) {
-    String raw = get(s);
-    int v;
-    try {
-      v = Integer.parseInt(raw);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(s.key() + "=" + raw + " is not an integer");
-    }
-    if (v < min || v > max) {
-      throw new IllegalArgumentException(s.key() + "=" + raw + " must be in [" + min + ", " + max + "]");
-    }
-    return v;
+    return values.intValue(s, min, max);
   }
 }

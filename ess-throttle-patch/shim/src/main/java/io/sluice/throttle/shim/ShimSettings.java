@@ -2,7 +2,9 @@ package io.sluice.throttle.shim;
 
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
+
+import io.sluice.throttle.settings.DeclaredSettings;
+import io.sluice.throttle.settings.DeclaredSettings.Setting;
 
 /**
  * The shim's settings, each declared once here with its default and meaning; read from the application's Spark conf
@@ -18,9 +20,6 @@ import java.util.function.Function;
  */
 public record ShimSettings(long maxSleepPerTaskMillis, int maxDirectivesPerFetch, boolean hello) {
   public static final String PREFIX = "spark.sluice.shim.";
-
-  /** One setting: key, default (as text) and meaning. */
-  public record Setting(String key, String defaultValue, String description) {}
 
   public static final Setting MAX_SLEEP_PER_TASK_MS = new Setting(PREFIX + "maxSleepPerTaskMs", "60000",
       "Total SLEEP time one task honours (ms); beyond it the affected blocks are re-issued at once.");
@@ -47,31 +46,10 @@ public record ShimSettings(long maxSleepPerTaskMillis, int maxDirectivesPerFetch
 
   /** From Spark conf entries (other keys are ignored; an unknown {@code spark.sluice.shim.*} key fails). */
   public static ShimSettings from(Map<String, String> conf) {
-    for (String k : conf.keySet()) {
-      if (k.startsWith(PREFIX) && SETTINGS.stream().noneMatch(s -> s.key().equals(k))) {
-        throw new IllegalArgumentException("unknown shim setting " + k + " (known: "
-            + String.join(", ", SETTINGS.stream().map(Setting::key).toList()) + ")");
-      }
-    }
+    DeclaredSettings v = DeclaredSettings.parse(PREFIX, "shim", SETTINGS, conf);
     return new ShimSettings(
-        value(conf, MAX_SLEEP_PER_TASK_MS, Long::parseLong),
-        value(conf, MAX_DIRECTIVES_PER_FETCH, Integer::parseInt),
-        value(conf, HELLO, ShimSettings::bool));
-  }
-
-  private static <T> T value(Map<String, String> conf, Setting s, Function<String, T> parse) {
-    String raw = conf.getOrDefault(s.key(), s.defaultValue()).trim();
-    try {
-      return parse.apply(raw);
-    } catch (RuntimeException e) {
-      throw new IllegalArgumentException(s.key() + "=" + raw + " is not valid: " + e.getMessage(), e);
-    }
-  }
-
-  private static boolean bool(String raw) {
-    if (raw.equalsIgnoreCase("true") || raw.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(raw);
-    }
-    throw new IllegalArgumentException("expected true or false");
+        v.longValue(MAX_SLEEP_PER_TASK_MS, 0, Long.MAX_VALUE, "milliseconds"),
+        v.intValue(MAX_DIRECTIVES_PER_FETCH, 1, Integer.MAX_VALUE),
+        v.boolValue(HELLO));
   }
 }

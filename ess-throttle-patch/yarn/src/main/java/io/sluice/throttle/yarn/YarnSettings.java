@@ -1,11 +1,12 @@
 package io.sluice.throttle.yarn;
 
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 import io.sluice.throttle.gate.GateConfig;
+import io.sluice.throttle.settings.DeclaredSettings;
+import io.sluice.throttle.settings.DeclaredSettings.Setting;
 
 /**
  * Settings of the YARN adapter itself (the gate's knobs are {@link GateConfig}'s, the metrics endpoint's and Kafka's are
@@ -20,9 +21,6 @@ public final class YarnSettings {
   /** The prefix of the adapter's keys in yarn-site.xml. */
   public static final String YARN_SITE_PREFIX = "spark." + GateConfig.PREFIX;
 
-  /** One adapter setting: key, default (as text) and meaning. */
-  public record Setting(String key, String defaultValue, String description) {}
-
   public static final Setting SELF_CHECK_TIMEOUT_MS = new Setting(PREFIX + "selfCheck.timeoutMs", "5000",
       "How long the start-up self-check waits for its HELLO round trip through the shuffle port (milliseconds).");
 
@@ -33,29 +31,15 @@ public final class YarnSettings {
 
   public static final List<Setting> SETTINGS = List.of(SELF_CHECK_TIMEOUT_MS, RM_PRIORITIES_URL);
 
-  private final Map<String, String> values;
+  private final DeclaredSettings values;
 
-  private YarnSettings(Map<String, String> values) {
-    this.values = Collections.unmodifiableMap(values);
+  private YarnSettings(DeclaredSettings values) {
+    this.values = values;
   }
 
   /** The adapter settings among {@code props} (others ignored); unknown keys under the prefix or bad values fail. */
   public static YarnSettings fromMap(Map<String, String> props) {
-    Map<String, String> v = new LinkedHashMap<>();
-    for (Setting s : SETTINGS) {
-      v.put(s.key(), s.defaultValue());
-    }
-    for (Map.Entry<String, String> e : props.entrySet()) {
-      if (!e.getKey().startsWith(PREFIX)) {
-        continue;
-      }
-      if (!v.containsKey(e.getKey())) {
-        throw new IllegalArgumentException("unknown YARN adapter key " + e.getKey() + " (known: "
-            + String.join(", ", v.keySet()) + ")");
-      }
-      v.put(e.getKey(), e.getValue().trim());
-    }
-    YarnSettings s = new YarnSettings(v);
+    YarnSettings s = new YarnSettings(DeclaredSettings.parse(PREFIX, "YARN adapter", SETTINGS, props));
     s.selfCheckTimeoutMillis();
     return s;
   }
@@ -65,24 +49,12 @@ public final class YarnSettings {
    * {@code sluice.throttle.X}; everything else is ignored.
    */
   public static Map<String, String> collect(Iterable<Map.Entry<String, String>> hadoopConf) {
-    Map<String, String> m = new LinkedHashMap<>();
-    for (Map.Entry<String, String> e : hadoopConf) {
-      if (e.getKey().startsWith(YARN_SITE_PREFIX)) {
-        m.put(e.getKey().substring("spark.".length()), e.getValue());
-      }
-    }
-    return m;
+    return DeclaredSettings.putSparkPrefixed(GateConfig.PREFIX, hadoopConf, new LinkedHashMap<>());
   }
 
   /** {@code props} without this adapter's keys (what the ESS adapter and the gate get). */
   public static Map<String, String> withoutYarnKeys(Map<String, String> props) {
-    Map<String, String> m = new LinkedHashMap<>();
-    props.forEach((k, v) -> {
-      if (!k.startsWith(PREFIX)) {
-        m.put(k, v);
-      }
-    });
-    return m;
+    return DeclaredSettings.without(PREFIX, props);
   }
 
   /**
@@ -90,7 +62,7 @@ public final class YarnSettings {
    * {@code rmWebAppAddress} (host:port from yarn-site, may be null), with http:// added when it has no scheme.
    */
   public String rmPrioritiesUrl(String rmWebAppAddress) {
-    String v = values.get(RM_PRIORITIES_URL.key());
+    String v = values.get(RM_PRIORITIES_URL);
     if (v.equalsIgnoreCase("off")) {
       return null;
     }
@@ -103,16 +75,6 @@ public final class YarnSettings {
   }
 
   public long selfCheckTimeoutMillis() {
-    String v = values.get(SELF_CHECK_TIMEOUT_MS.key());
-    long ms;
-    try {
-      ms = Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(SELF_CHECK_TIMEOUT_MS.key() + "=" + v + " is not a whole number (milliseconds)");
-    }
-    if (ms < 1 || ms > 600_000) {
-      throw new IllegalArgumentException(SELF_CHECK_TIMEOUT_MS.key() + "=" + v + " is outside [1, 600000] (milliseconds)");
-    }
-    return ms;
+    return values.longValue(SELF_CHECK_TIMEOUT_MS, 1, 600_000, "milliseconds");
   }
 }
