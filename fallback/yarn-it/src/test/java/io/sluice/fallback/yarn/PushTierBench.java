@@ -42,7 +42,7 @@ class PushTierBench {
     Path script = root.resolve("deploy/jobs/tiny_blocks.py");
     List<String> lines = new ArrayList<>();
     lines.add("round\ttier\tapp\tsucceeded\twall_ms\tfetch_wait_ms\tremote_blocks\tlocal_blocks\tmerged_blocks"
-        + "\tmerged_fallbacks\treading_tasks");
+        + "\tmerged_fallbacks\treading_tasks\tmap_stage_ms\tgap_ms\treduce_stage_ms");
     Map<String, List<Long>> waits = new LinkedHashMap<>(Map.of("ESS", new ArrayList<>(), "SPARK_PUSH",
         new ArrayList<>()));
     Map<String, List<Long>> walls = new LinkedHashMap<>(Map.of("ESS", new ArrayList<>(), "SPARK_PUSH",
@@ -68,7 +68,7 @@ class PushTierBench {
           String line = r + "\t" + tier + "\t" + run.appId() + "\t" + run.succeeded() + "\t" + run.elapsedMs() + "\t"
               + t.fetchWaitMs() + "\t" + t.remoteBlocks() + "\t" + t.localBlocks() + "\t"
               + (t.mergedLocalBlocks() + t.mergedRemoteBlocks()) + "\t" + t.mergedFetchFallbacks() + "\t"
-              + t.readingTasks();
+              + t.readingTasks() + "\t" + (run.eventLog() == null ? "-" : stageTimes(run.eventLog()));
           System.out.println("PUSH_TIER_BENCH " + line);
           lines.add(line);
           if (run.succeeded()) {
@@ -87,6 +87,29 @@ class PushTierBench {
     }
     Files.write(out, lines);
     System.out.println("PUSH_TIER_BENCH results: " + out);
+  }
+
+  /**
+   * The shuffle's two stages from the event log: the map stage's duration, the gap from its completion to the reduce
+   * stage's submission (where push-based shuffle finalizes its merges) and the reduce stage's duration, TAB-separated.
+   */
+  static String stageTimes(Path eventLog) throws IOException {
+    com.fasterxml.jackson.databind.ObjectMapper json = new com.fasterxml.jackson.databind.ObjectMapper();
+    List<long[]> stages = new ArrayList<>(); // stage id, submitted, completed
+    for (String line : Files.readAllLines(eventLog)) {
+      if (line.contains("\"SparkListenerStageCompleted\"")) {
+        com.fasterxml.jackson.databind.JsonNode i = json.readTree(line).path("Stage Info");
+        stages.add(new long[] {i.path("Stage ID").asLong(), i.path("Submission Time").asLong(),
+            i.path("Completion Time").asLong()});
+      }
+    }
+    stages.sort(java.util.Comparator.comparingLong(a -> a[0]));
+    if (stages.size() < 2) {
+      return "-\t-\t-";
+    }
+    long[] map = stages.get(stages.size() - 2);
+    long[] reduce = stages.get(stages.size() - 1);
+    return (map[2] - map[1]) + "\t" + (reduce[1] - map[2]) + "\t" + (reduce[2] - reduce[1]);
   }
 
   /** The SPARK_PUSH overlay's keys (tuner-service Overlays) and the one-merger-host settings of the harness. */
