@@ -34,6 +34,26 @@ public final class H2Tables {
     return conn;
   }
 
+  /** Work on the connection that may fail with an {@link SQLException}. */
+  public interface Work {
+    void run(Connection c) throws SQLException;
+  }
+
+  /** Runs {@code work} in one transaction: committed when it returns, rolled back when it throws. */
+  public void transaction(Work work) throws SQLException {
+    Connection c = get();
+    c.setAutoCommit(false);
+    try {
+      work.run(c);
+      c.commit();
+    } catch (SQLException | RuntimeException e) {
+      c.rollback();
+      throw e;
+    } finally {
+      c.setAutoCommit(true);
+    }
+  }
+
   /** Closes the connection, quietly; the next {@link #get()} opens a new one. */
   public void drop() {
     if (conn != null) {

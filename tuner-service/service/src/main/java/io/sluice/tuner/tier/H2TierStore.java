@@ -74,9 +74,7 @@ final class H2TierStore implements TierStore {
   @Override
   public synchronized void save(RuleSet next, AuditEntry a) {
     try {
-      Connection c = conn();
-      c.setAutoCommit(false);
-      try {
+      tables.transaction(c -> {
         try (Statement st = c.createStatement()) {
           st.executeUpdate("DELETE FROM tier_items");
         }
@@ -110,13 +108,7 @@ final class H2TierStore implements TierStore {
           ps.setLong(7, a.version());
           ps.executeUpdate();
         }
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
+      });
     } catch (SQLException | RuntimeException e) {
       throw failed("saving the rollout rules", e);
     }

@@ -63,9 +63,7 @@ public final class OutcomeStore implements AutoCloseable {
   /** Stores the attempt and its counts, atomically. */
   public synchronized void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
     try {
-      Connection c = conn();
-      c.setAutoCommit(false);
-      try {
+      tables.transaction(c -> {
         try (PreparedStatement ps = c.prepareStatement("MERGE INTO tier_runs (run_key, attempt, first_at, updated_at, "
             + "json) KEY (run_key, attempt) VALUES (?, ?, ?, ?, ?)")) {
           ps.setString(1, o.runKey());
@@ -89,13 +87,7 @@ public final class OutcomeStore implements AutoCloseable {
             ps.executeBatch();
           }
         }
-        c.commit();
-      } catch (SQLException | RuntimeException e) {
-        c.rollback();
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
+      });
     } catch (SQLException | RuntimeException e) {
       throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
     }
