@@ -65,13 +65,16 @@ class CelebornFallbackITCase {
       ex.close();
     });
     webhook.start();
-    // the real tuner-service, alerting on the first fallback of a queue (production: at least 3 and 20 %)
-    tuner = TunerService.start(Path.of(System.getProperty("sluice.tuner.jar")), tmp.resolve("tuner"), List.of(
+    // the real tuner-service, alerting on the first fallback of a queue (production: at least 3 and 20 %); it
+    // starts while the cluster does
+    tuner = TunerService.launch(Path.of(System.getProperty("sluice.tuner.jar")), tmp.resolve("tuner"), List.of(
         "sluice.tier.alerts.fallback-min-count=1",
-        "sluice.tier.alerts.webhook-url=http://127.0.0.1:" + webhook.getAddress().getPort() + "/alerts"),
-        Duration.ofSeconds(120));
+        "sluice.tier.alerts.webhook-url=http://127.0.0.1:" + webhook.getAddress().getPort() + "/alerts"));
     cluster = new SparkStandalone(root, tmp.resolve("spark"));
     cluster.start();
+    long t0 = System.nanoTime();
+    tuner.awaitReady(Duration.ofSeconds(120));
+    System.out.println("TUNER_SERVICE_WAIT_AFTER_CLUSTER_MS=" + (System.nanoTime() - t0) / 1_000_000);
   }
 
   @AfterAll

@@ -29,37 +29,44 @@ public final class TunerService implements AutoCloseable {
     this.log = log;
   }
 
-  /** Starts the service with {@code --key=value} properties added; waits until its API answers. */
-  public static TunerService start(Path jar, Path dir, List<String> properties, Duration timeout)
-      throws IOException, InterruptedException {
+  /**
+   * Starts the service with {@code --key=value} properties added and returns at once: call {@link #awaitReady}
+   * before using it (so the caller can start other things meanwhile).
+   */
+  public static TunerService launch(Path jar, Path dir, List<String> properties) throws IOException {
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException("tuner-service jar missing: " + jar + " (mvn -pl tuner-service/service install)");
     }
     Files.createDirectories(dir);
     int port = SparkStandalone.freePort();
     List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-Xmx256m", "-XX:+UseSerialGC", "-jar", jar.toString(), "--server.address=127.0.0.1", "--server.port=" + port,
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", jar.toString(),
+        "--server.address=127.0.0.1", "--server.port=" + port,
         "--sluice.tuner.store-url=jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath()));
     properties.forEach(p -> cmd.add("--" + p));
     Path log = dir.resolve("tuner-service.log");
     Process p = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
-    TunerService s = new TunerService(p, port, log);
+    return new TunerService(p, port, log);
+  }
+
+  /** Waits until the API answers; fails (and stops the process) if it exits or does not answer in time. */
+  public TunerService awaitReady(Duration timeout) throws InterruptedException {
     long end = System.nanoTime() + timeout.toNanos();
     while (System.nanoTime() < end) {
-      if (!p.isAlive()) {
-        throw new IllegalStateException("tuner-service exited with " + p.exitValue() + ":\n" + s.logTail());
+      if (!process.isAlive()) {
+        throw new IllegalStateException("tuner-service exited with " + process.exitValue() + ":\n" + logTail());
       }
       try {
-        if (s.get("/api/v1/tiers/alerts").statusCode() == 200) {
-          return s;
+        if (get("/api/v1/tiers/alerts").statusCode() == 200) {
+          return this;
         }
       } catch (IOException e) {
         // not listening yet
       }
       Thread.sleep(250);
     }
-    s.close();
-    throw new IllegalStateException("tuner-service did not answer within " + timeout + ":\n" + s.logTail());
+    close();
+    throw new IllegalStateException("tuner-service did not answer within " + timeout + ":\n" + logTail());
   }
 
   public String url() {

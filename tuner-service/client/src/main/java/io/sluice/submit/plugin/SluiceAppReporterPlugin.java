@@ -42,6 +42,8 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
   public static final String PATH = "/api/v1/throttle/apps";
   /** Deadline of the report (connect + answer). */
   public static final Duration TIMEOUT = Duration.ofSeconds(3);
+  /** Spark's own key for the application attempt (set by SparkContext once the task scheduler has started). */
+  public static final String APP_ATTEMPT_ID = "spark.app.attempt.id";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @Override
@@ -71,12 +73,7 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
     @Override
     public Map<String, String> init(org.apache.spark.SparkContext sc, PluginContext ctx) {
       try {
-        SparkConf c = ctx.conf();
-        Map<String, String> m = new LinkedHashMap<>();
-        for (Tuple2<String, String> t : c.getAll()) {
-          m.put(t._1(), t._2());
-        }
-        conf = m;
+        conf = snapshot(ctx.conf());
         this.sc = sc;
       } catch (Throwable t) {
         rethrowFatal(t);
@@ -87,12 +84,31 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
     @Override
     public void registerMetrics(String appId, PluginContext ctx) {
       report(appId, conf);
-      reportTier(appId, attempt(attemptId()), conf);
+      // the conf as it is now: the shuffle manager's decision is in it whether SparkEnv created the manager before
+      // the plugins (Spark 3.5) or after them (Spark 4), and so is the attempt id (spark.app.attempt.id)
+      Map<String, String> now = conf;
+      try {
+        now = snapshot(ctx.conf());
+      } catch (Throwable t) {
+        rethrowFatal(t);
+      }
+      reportTier(appId, attempt(attemptId(now)), now);
     }
 
-    /** The application attempt: YARN's, as the driver's conf or SparkContext has it (set once the scheduler runs). */
-    private String attemptId() {
-      String id = conf.get(io.sluice.fallback.conf.TierKeys.YARN_ATTEMPT_ID);
+    private static Map<String, String> snapshot(SparkConf c) {
+      Map<String, String> m = new LinkedHashMap<>();
+      for (Tuple2<String, String> t : c.getAll()) {
+        m.put(t._1(), t._2());
+      }
+      return m;
+    }
+
+    /**
+     * The application attempt as the driver knows it once the scheduler runs: {@code spark.app.attempt.id} (Spark sets
+     * it from the cluster manager's attempt), {@code spark.yarn.app.attemptId}, or SparkContext's.
+     */
+    private String attemptId(Map<String, String> conf) {
+      String id = conf.getOrDefault(APP_ATTEMPT_ID, conf.get(io.sluice.fallback.conf.TierKeys.YARN_ATTEMPT_ID));
       try {
         if (id == null && sc != null && sc.applicationAttemptId() != null && sc.applicationAttemptId().isDefined()) {
           id = sc.applicationAttemptId().get();
