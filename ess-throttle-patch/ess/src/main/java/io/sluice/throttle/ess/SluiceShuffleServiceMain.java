@@ -34,6 +34,7 @@ public final class SluiceShuffleServiceMain {
     public ExternalShuffleService apply(SparkConf conf, SecurityManager securityManager) {
       Map<String, String> props = EssSettings.collect(System.getProperties(),
           Arrays.stream(conf.getAll()).map(SluiceShuffleServiceMain::entry).toList());
+      props = ServerIdleTimeout.capHold(props, ServerIdleTimeout.millis(k -> conf.get(k, null)));
       GateRuntime runtime = GateRuntime.start(props);
       Runtime.getRuntime().addShutdownHook(new Thread(runtime::close, "sluice-gate-stop"));
       LOG.info("Starting the External Shuffle Service with the Sluice throttle gate");

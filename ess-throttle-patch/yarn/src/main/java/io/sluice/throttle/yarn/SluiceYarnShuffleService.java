@@ -10,6 +10,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.throttle.ess.EssSettings;
 import io.sluice.throttle.ess.GateRuntime;
 import io.sluice.throttle.ess.GatedRpcHandler;
+import io.sluice.throttle.ess.ServerIdleTimeout;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.GateMode;
 import io.sluice.throttle.gate.PrioritySource;
@@ -63,7 +64,8 @@ public class SluiceYarnShuffleService extends YarnShuffleService {
   private void hookIn(Configuration conf) {
     Map<String, String> props = YarnSettings.collect(conf);
     YarnSettings settings = YarnSettings.fromMap(props);
-    Map<String, String> gateProps = YarnSettings.withoutYarnKeys(props);
+    Map<String, String> gateProps = ServerIdleTimeout.capHold(YarnSettings.withoutYarnKeys(props),
+        ServerIdleTimeout.millis(conf::get));
     ServerHook hook = serverHook();
 
     TransportServer server = null;
