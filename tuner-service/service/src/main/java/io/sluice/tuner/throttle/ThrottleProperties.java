@@ -52,7 +52,8 @@ public class ThrottleProperties {
   /**
    * Path or URL of the tuner client jar (sluice-tuner-client-*-all.jar) that carries the app reporter, the driver
    * plugin that tells this service which application a submission became. Without it no app is ever registered
-   * and the priority map stays empty. Default none.
+   * and the priority map stays empty. The push tier uses the same plugin to report which tier a run really used
+   * (added to every job admitted to a push tier, also with {@code sluice.throttle.enabled=false}). Default none.
    */
   private String reporterJar;
 

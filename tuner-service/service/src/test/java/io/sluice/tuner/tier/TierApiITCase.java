@@ -29,7 +29,10 @@ import org.springframework.test.context.DynamicPropertySource;
     "sluice.tier.celeborn.master-endpoints=127.0.0.1:19097", "sluice.tier.celeborn.free-capacity=40GB",
     "sluice.tier.overlay.manager-jar=/opt/sluice/sluice-fallback-manager.jar",
     "sluice.tier.rules[0].id=seed-adhoc", "sluice.tier.rules[0].queue=root.adhoc",
-    "sluice.tier.rules[0].tier=CELEBORN", "sluice.tier.rules[0].percent=100"})
+    "sluice.tier.rules[0].tier=CELEBORN", "sluice.tier.rules[0].percent=100",
+    // the tier adds the app reporter itself (it reports the run's tier outcome), with or without the throttle
+    "sluice.throttle.enabled=false", "sluice.throttle.reporter-jar=/opt/sluice/client-all.jar",
+    "sluice.throttle.report-url=http://127.0.0.1:19094"})
 class TierApiITCase {
   static final long GIB = 1L << 30;
   static final String OPS = "Bearer ops-secret-1";
@@ -207,6 +210,10 @@ class TierApiITCase {
     assertThat(confs.has("spark.yarn.maxAppAttempts")).isFalse(); // the user's 3 is kept
     assertThat(small.get("platform").get("reasons").get(0).asText()).startsWith("tier CELEBORN (ADMITTED): rule "
         + "etl-submit");
+    assertThat(small.get("platform").get("plugins")).singleElement().satisfies(p -> assertThat(p.asText())
+        .isEqualTo("io.sluice.submit.plugin.SluiceAppReporterPlugin"));
+    assertThat(small.get("platform").get("jars").toString()).contains("/opt/sluice/client-all.jar");
+    assertThat(confs.get("spark.sluice.tuner.url").asText()).isEqualTo("http://127.0.0.1:19094");
 
     JsonNode big = api.post("/api/v1/submissions", submit.formatted("big-job")).json();
     JsonNode bigConfs = big.get("platform").get("confs");
@@ -214,6 +221,7 @@ class TierApiITCase {
     assertThat(bigConfs.has("spark.shuffle.manager")).isFalse();
     assertThat(bigConfs.get("spark.sluice.tier.reason").asText()).contains("does not fit CELEBORN");
     assertThat(big.get("platform").get("reasons").get(0).asText()).startsWith("tier ESS (REFUSED): ");
+    assertThat(big.get("platform").path("plugins")).as("a refused job runs as it would without Sluice's tier").isEmpty();
 
     // a job no rule covers gets no platform additions from the tier
     JsonNode other = api.post("/api/v1/submissions", submit.formatted("other").replace("root.etl", "root.none"))
