@@ -37,7 +37,13 @@ class PushTierBench {
         root.resolve("bench/push-tier/results/push-tier-" + Instant.now().toString().replace(':', '-') + ".tsv")
             .toString()));
     Files.createDirectories(out.getParent());
-    Path work = Files.createDirectories(root.resolve("fallback/yarn-it/target/push-tier-bench"));
+    Path work = root.resolve("fallback/yarn-it/target/push-tier-bench");
+    if (Files.exists(work)) { // a fresh work dir: the runs' event log dirs are reused by name
+      try (java.util.stream.Stream<Path> old = Files.walk(work)) {
+        old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+      }
+    }
+    Files.createDirectories(work);
     Path managerJar = Path.of(System.getProperty("sluice.jars")).resolve("sluice-fallback-manager.jar");
     Path script = root.resolve("deploy/jobs/tiny_blocks.py");
     List<String> lines = new ArrayList<>();
