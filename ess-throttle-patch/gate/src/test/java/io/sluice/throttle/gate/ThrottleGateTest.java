@@ -202,7 +202,11 @@ class ThrottleGateTest {
 
   /** x at 40 blocks/s, then ABNORMAL with 20 blocks in flight: budget 36 x 2.5 = 90, all of it x's range. */
   private static GateHarness overshootSetup(RangeRule rule) {
-    GateHarness h = new GateHarness(GateHarness.littleConfig().with(GateConfig.RANGE_RULE, rule));
+    return xAbnormalWithRange90(GateHarness.littleConfig().with(GateConfig.RANGE_RULE, rule));
+  }
+
+  private static GateHarness xAbnormalWithRange90(GateConfig cfg) {
+    GateHarness h = new GateHarness(cfg);
     h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
     h.fetchN("x", 2, 10);
     h.run(1_000);
@@ -246,17 +250,15 @@ class ThrottleGateTest {
    * 20 blocks in flight; each big request (100 blocks) is over range while the other is in flight.
    */
   private static GateHarness activitySetup() {
-    GateHarness h = new GateHarness(GateHarness.littleConfig()
+    return activitySetup(1);
+  }
+
+  private static GateHarness activitySetup(long laneMinInFlight) {
+    return xAbnormalWithRange90(GateHarness.littleConfig()
         .with(GateConfig.RANGE_RULE, RangeRule.FIT)
         .with(GateConfig.HOLD_CONNECTION_IDLE_MS, 10_000L)
-        .with(GateConfig.HOLD_CONNECTION_MAX_MS, 30_000L));
-    h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
-    h.fetchN("x", 2, 10);
-    h.run(1_000);
-    h.feed(5, 1_500);
-    h.gate.tick();
-    assertThat(h.gate.budgetBlocks()).isEqualTo(90);
-    return h;
+        .with(GateConfig.HOLD_CONNECTION_MAX_MS, 30_000L)
+        .with(GateConfig.LANE_MIN_IN_FLIGHT, laneMinInFlight));
   }
 
   @Test
@@ -358,19 +360,13 @@ class ThrottleGateTest {
 
   @Test
   void laneMinInFlightZeroLeavesLanesToTheRanges() {
-    GateHarness h = new GateHarness(GateHarness.littleConfig()
-        .with(GateConfig.RANGE_RULE, RangeRule.FIT)
-        .with(GateConfig.LANE_MIN_IN_FLIGHT, 0L));
-    h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
-    h.fetchN("x", 2, 10);
-    h.run(1_000);
-    h.feed(5, 1_500);
-    h.gate.tick();
+    GateHarness h = activitySetup(0);
     Lane idle = new Lane();
     GateHarness.Req held = h.fetch("x", 100, new Connection(idle));
     assertThat(held.decision()).isEqualTo(Decision.HOLD);
     h.run(1_000);
-    assertThat(held.runs).as("no lane release; its connection deadline is 100 s away").isZero();
+    assertThat(held.runs).as("no lane release; its connection deadline is 10 s away").isZero();
+    assertThat(idle.inFlight()).isZero();
   }
 
   @Test
