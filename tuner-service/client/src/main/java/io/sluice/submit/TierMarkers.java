@@ -15,8 +15,9 @@ public final class TierMarkers {
   public static final String REASON = "spark.sluice.tier.reason";
 
   /**
-   * The push tier's own ShuffleManager class (e.g. Celeborn's or Uniffle's) as the overlay set it, for a delegating
-   * manager that wraps it; absent for {@code SPARK_PUSH} (Spark's sort shuffle manager does the pushing).
+   * The push tier's own ShuffleManager class, which the overlay's {@code spark.shuffle.manager}
+   * ({@code io.sluice.fallback.SluiceShuffleManager}) runs on a first attempt when the tier is healthy: Celeborn's or
+   * Uniffle's manager, or for {@code SPARK_PUSH} Spark's {@code SortShuffleManager} (which does the pushing).
    */
   public static final String SHUFFLE_MANAGER = "spark.sluice.tier.shuffleManager";
 
