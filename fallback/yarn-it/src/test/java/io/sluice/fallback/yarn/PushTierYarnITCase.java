@@ -2,6 +2,10 @@ package io.sluice.fallback.yarn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.model.AppRun;
+import io.sluice.model.StageProfile;
+import io.sluice.store.HistoryStore;
+import io.sluice.store.HistoryStores;
 import io.sluice.testing.yarn.JobJar;
 import io.sluice.testing.yarn.MiniYarn;
 import io.sluice.testing.yarn.SparkDist;
@@ -26,10 +30,12 @@ import org.junit.jupiter.api.Test;
  * {@code default}).
  *
  * <p><b>Where each job's conf comes from:</b> the real decision path, not a hand-written overlay. A real
- * tuner-service process (its boot jar as built) holds one rollout rule, queue {@code push} → SPARK_PUSH, with
- * admission for jobs without history ({@code unknown-jobs=ADMIT_IF_ROOM}: these jobs have never run, so admission
- * decides on the tier's configured free capacity, not on a job history), the cluster declared YARN with the merge
- * manager on its ESS, and the fallback manager jar's path. Each job's spark-submit command line goes through
+ * tuner-service process (its boot jar as built) holds one rollout rule, queue {@code push} → SPARK_PUSH, the tier's
+ * free capacity (100 GB; a job may take half), the cluster declared YARN with the merge manager on its ESS, and the
+ * fallback manager jar's path; admission is history-based with the default for unknown jobs (refused): before the
+ * service starts, its H2 history store gets two earlier runs of each push job (small shuffles, admitted) and of a
+ * {@code push-big-job} (90 GB peak stage write, refused with the reason). Each job's spark-submit command line goes
+ * through
  * {@code SluiceSubmit.plan} (sluice-submit's own code, in this JVM) against that service; the application then runs
  * with exactly the {@code --conf}s that plan produced. The user's conf is the harness's (minus its
  * {@code spark.yarn.maxAppAttempts=1}, which the overlay would refuse), the one-merger-host push settings from the
@@ -54,6 +60,8 @@ class PushTierYarnITCase {
   static Future<Job> push;
   static Future<Job> ess;
   static Future<Job> failFirst;
+  static SparkOnYarn onYarn;
+  static JobJar job;
 
   /** A planned and finished application. */
   record Job(Planned planned, SparkOnYarn.Run run, Path eventLogDir) {}
@@ -72,14 +80,18 @@ class PushTierYarnITCase {
     props.put("sluice.tier.clusters." + CLUSTER + ".yarn", "true");
     props.put("sluice.tier.clusters." + CLUSTER + ".push-merge-on-ess", "true");
     props.put("sluice.tier.spark-push.free-capacity", "100GB");
-    props.put("sluice.tier.spark-push.unknown-jobs", "ADMIT_IF_ROOM");
-    props.put("sluice.tier.spark-push.unknown-percent", "100");
     props.put("sluice.tier.overlay.manager-jar", managerJar.toString());
     props.put("sluice.tier.rules[0].id", "push-queue");
     props.put("sluice.tier.rules[0].queue", "push");
     props.put("sluice.tier.rules[0].tier", "SPARK_PUSH");
     props.put("sluice.tier.rules[0].percent", "100");
-    tuner = TunerServiceProcess.start(jars.resolve("sluice-tuner-service.jar"), work.resolve("tuner"), props);
+    Path tunerDir = work.resolve("tuner");
+    try (HistoryStore store = HistoryStores.open(TunerServiceProcess.storeUrl(tunerDir))) {
+      store.upsert(List.of(earlierRun("push-queue-job", 1, 6 * MIB), earlierRun("push-queue-job", 2, 7 * MIB),
+          earlierRun("push-fail-first", 1, 6 * MIB), earlierRun("push-fail-first", 2, 7 * MIB),
+          earlierRun("push-big-job", 1, 80 * GIB), earlierRun("push-big-job", 2, 90 * GIB)));
+    }
+    tuner = TunerServiceProcess.start(jars.resolve("sluice-tuner-service.jar"), tunerDir, props);
     try {
       yarn = MiniYarn.builder("push-tier-it", work.resolve("yarn"))
           .auxClasspath(List.of(Path.of(System.getProperty("sluice.yarn.auxClasspath"))))
@@ -90,6 +102,8 @@ class PushTierYarnITCase {
       SparkDist spark = SparkDist.installed();
       JobJar job = JobJar.compile(spark, work, "sluice-push-jobs/PushTierJob.java", JOB);
       SparkOnYarn onYarn = new SparkOnYarn(yarn, spark);
+      PushTierYarnITCase.onYarn = onYarn;
+      PushTierYarnITCase.job = job;
       pool = Executors.newFixedThreadPool(3);
       push = pool.submit(() -> run(onYarn, job, "push-queue-job", "push", List.of()));
       failFirst = pool.submit(() -> run(onYarn, job, "push-fail-first", "push", List.of("fail-first-attempt")));
@@ -100,11 +114,25 @@ class PushTierYarnITCase {
     }
   }
 
-  static Job run(SparkOnYarn onYarn, JobJar job, String name, String queue, List<String> extraArgs) throws Exception {
-    Path eventLogDir = Files.createDirectories(yarn.workDir().resolve("runs").resolve(name).resolve("eventlog"));
+  static final long MIB = 1L << 20;
+  static final long GIB = 1L << 30;
+
+  /** An earlier successful run of job {@code jobKey} in queue {@code push} whose one shuffle wrote {@code bytes}. */
+  static AppRun earlierRun(String jobKey, int index, long bytes) {
+    String appId = "application_1700000000000_" + jobKey.hashCode() % 1000 + index;
+    long start = 1_700_000_000_000L + index * 3_600_000L;
+    StageProfile map = new StageProfile(appId, 0, 0, "map", 4, 4, 0, 0, bytes, 200_000, 0, 0, 0, 0, 0, 0, 0, 0, 4_000,
+        1_500, 0, 0, 1, 4, 4, 10, start, start + 20_000, 0, 0);
+    return new AppRun(CLUSTER, appId, "1", jobKey, jobKey, "root", "push", null, start, start + 60_000, "SUCCEEDED",
+        "3.5.7", Map.of("spark.sluice.job.key", jobKey), Map.of(), List.of(map), List.of(), start + 60_000);
+  }
+
+  /** The user's conf of job {@code name}: the harness's, the one-merger-host push settings, own class paths. */
+  static Map<String, String> userConf(SparkOnYarn onYarn, Path eventLogDir, String name) {
     Map<String, String> user = new LinkedHashMap<>(onYarn.baseConf(eventLogDir));
     user.remove("spark.yarn.maxAppAttempts");
     user.put("spark.app.name", name);
+    user.put("spark.sluice.job.key", name);
     // Spark push-based shuffle with one merger host (ess-throttle-patch/yarn/README.md)
     user.put("spark.shuffle.push.mergersMinStaticThreshold", "1");
     user.put("spark.shuffle.push.mergersMinThresholdRatio", "0.01");
@@ -112,6 +140,12 @@ class PushTierYarnITCase {
     user.put("spark.shuffle.push.finalize.timeout", "2s");
     user.put("spark.driver.extraClassPath", userClassPath.toString());
     user.put("spark.executor.extraClassPath", userClassPath.toString());
+    return user;
+  }
+
+  static Job run(SparkOnYarn onYarn, JobJar job, String name, String queue, List<String> extraArgs) throws Exception {
+    Path eventLogDir = Files.createDirectories(yarn.workDir().resolve("runs").resolve(name).resolve("eventlog"));
+    Map<String, String> user = userConf(onYarn, eventLogDir, name);
     List<String> args = new java.util.ArrayList<>(JOB_ARGS);
     args.addAll(extraArgs);
     Planned planned = Planned.of(tuner.url(), CLUSTER, queue, job.mainClass(), job.jar(), args, user,
@@ -154,7 +188,8 @@ class PushTierYarnITCase {
         .containsEntry("spark.yarn.maxAppAttempts", "2")
         .containsEntry("spark.executor.extraClassPath", managerJar + ":" + userClassPath)
         .containsEntry("spark.sluice.original.spark.executor.extraClassPath", userClassPath.toString());
-    assertThat(c.get("spark.sluice.tier.reason")).contains("admitted");
+    assertThat(c.get("spark.sluice.tier.reason")).containsPattern("admitted: p90 peak stage shuffle write [67][.0-9]* MiB "
+        + "over 2 runs fits SPARK_PUSH");
     assertThat(j.run().succeeded()).as("%s\n%s", j.run(), j.run().tail()).isTrue();
 
     AttemptLog log = AttemptLog.of(j.eventLogDir(), j.run().appId(), 1);
@@ -165,6 +200,19 @@ class PushTierYarnITCase {
         .doesNotContainKey("spark.sluice.tier.fallbackReason");
     assertThat(log.pushEnabledStages()).as("stages run with push enabled of %s", log.stages()).isPositive();
     assertThat(log.mergedBlocks()).as("merged shuffle blocks read: %s", log.reads()).isPositive();
+  }
+
+  @Test
+  void aPushQueueJobWhoseHistoryDoesNotFitIsRefusedAndSaysWhy() throws Exception {
+    Path eventLogDir = Files.createDirectories(work.resolve("planned-only"));
+    Planned p = Planned.of(tuner.url(), CLUSTER, "push", job.mainClass(), job.jar(), JOB_ARGS,
+        userConf(onYarn, eventLogDir, "push-big-job"), work.resolve("sluice-state"));
+    assertThat(p.conf()).as(p.note()).containsEntry("spark.sluice.tier", "ESS")
+        .containsEntry("spark.sluice.tier.rule", "push-queue")
+        .doesNotContainKeys("spark.shuffle.manager", "spark.shuffle.push.enabled")
+        .containsEntry("spark.executor.extraClassPath", userClassPath.toString()); // the user's, untouched
+    assertThat(p.conf().get("spark.sluice.tier.reason")).containsPattern("refused: p90 peak stage shuffle write "
+        + "[89][.0-9]* GiB over 2 runs does not fit SPARK_PUSH");
   }
 
   @Test

@@ -40,12 +40,17 @@ final class TunerServiceProcess implements AutoCloseable {
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:TieredStopAtLevel=1", "-jar", bootJar.toString(),
         "--server.address=127.0.0.1", "--server.port=" + port,
-        "--sluice.tuner.store-url=jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath()));
+        "--sluice.tuner.store-url=" + storeUrl(dir)));
     properties.forEach((k, v) -> cmd.add("--" + k + "=" + v));
     Path log = dir.resolve("tuner-service.log");
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
     return new TunerServiceProcess(p, "http://127.0.0.1:" + port, log);
+  }
+
+  /** The JDBC URL of the H2 history store the service started in {@code dir} uses. */
+  static String storeUrl(Path dir) {
+    return "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath();
   }
 
   /** Waits until {@code /actuator/health} answers 200; fails with the log's tail otherwise. */
