@@ -3,7 +3,10 @@ package io.sluice.tuner.tier.outcome;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.store.H2Tables;
+import io.sluice.tuner.store.StoreAccess;
+import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.UUID;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -12,13 +15,14 @@ import org.springframework.context.annotation.Configuration;
 
 /**
  * The outcome beans: the store (the history store's H2 database; a private in-memory H2 database, lost on restart,
- * for other stores), the webhook and the service. ({@link TierAlertProperties} is bound by the application's
+ * for other stores), the webhook, the service (reaching the store through the {@link StoreGateway}) and its
+ * background work. ({@link TierAlertProperties} and {@link TierOutcomeProperties} are bound by the application's
  * {@code @ConfigurationPropertiesScan}.)
  */
 @Configuration(proxyBeanMethods = false)
 class OutcomeConfiguration {
   private static final Logger LOG = LoggerFactory.getLogger(OutcomeConfiguration.class);
-  static final long RESTORE_RETRY_MS = 5_000;
+  static final Duration RESTORE_RETRY = Duration.ofSeconds(5);
 
   @Bean(destroyMethod = "close")
   OutcomeStore outcomeStore(TunerProperties tuner) {
@@ -38,10 +42,14 @@ class OutcomeConfiguration {
   }
 
   @Bean
-  OutcomeService outcomeService(OutcomeStore store, TierAlertProperties p, AlertWebhook webhook, MeterRegistry meters,
-      Clock clock) {
-    OutcomeService s = new OutcomeService(store, p, webhook, meters, clock);
-    s.restoreInBackground(RESTORE_RETRY_MS);
-    return s;
+  OutcomeService outcomeService(OutcomeStore store, StoreGateway gateway, TierOutcomeProperties outcomes,
+      TierAlertProperties p, AlertWebhook webhook, MeterRegistry meters, Clock clock) {
+    return new OutcomeService(StoreAccess.through(gateway, outcomes.getStoreTimeout(), store), outcomes, p, webhook,
+        meters, clock);
+  }
+
+  @Bean(destroyMethod = "close")
+  OutcomeBackground outcomeBackground(OutcomeService service, TierOutcomeProperties outcomes) {
+    return new OutcomeBackground(service, RESTORE_RETRY, outcomes.getPruneInterval()).start();
   }
 }

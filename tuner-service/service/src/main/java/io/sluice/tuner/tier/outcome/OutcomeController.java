@@ -68,7 +68,8 @@ class OutcomeController {
     long since = until - w.toMillis();
     Map<String, long[]> sums = new TreeMap<>();
     Map<String, Map<String, Long>> reasons = new TreeMap<>();
-    for (OutcomeStore.CountRow c : service.counts(since, t, q)) {
+    OutcomeService.Window read = service.window(since, t, q, limit(limit));
+    for (OutcomeStore.CountRow c : read.counts()) {
       String key = c.tier().name() + "\0" + c.queue();
       long[] s = sums.computeIfAbsent(key, k -> new long[5]);
       s[c.kind().ordinal()] += c.count();
@@ -86,7 +87,7 @@ class OutcomeController {
           s[OutcomeMerge.Kind.SUCCEEDED.ordinal()], routed == 0 ? null : (double) fellBack / routed,
           routed == 0 ? null : (double) failed / routed, reasons.getOrDefault(key, Map.of())));
     });
-    return new Outcomes(since, until, w.toSeconds(), groups, service.runs(since, t, q, limit(limit)));
+    return new Outcomes(since, until, w.toSeconds(), groups, read.runs());
   }
 
   @GetMapping("/alerts")

@@ -2,13 +2,18 @@ package io.sluice.tuner.tier.outcome;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.tuner.store.StoreAccess;
+import io.sluice.tuner.store.StoreGateway;
 import io.sluice.tuner.tier.Tier;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,11 +26,30 @@ import org.slf4j.LoggerFactory;
  * earlier attempts that have no final status as {@code FAILED} (source {@code INFERRED}): on YARN, a second attempt
  * means the first one failed. Reports are serialised (one lock): they come once or twice per run, never on the
  * submission path.
+ *
+ * <p>Every call reaches the store through a {@link StoreAccess} (in the service: the {@link StoreGateway}'s store
+ * threads, {@code sluice.tier.outcomes.store-timeout} and the store's circuit breaker), so a hung or dead store makes
+ * the API answer 503 at the time limit instead of holding its threads. A report that is not stored is counted in
+ * {@code sluice.tier.outcome.reports.lost} (tag reason: timeout, circuit_open, busy or error); one abandoned at the
+ * time limit is skipped when its turn comes, unless it had already started writing (then it may still be stored once
+ * the store answers, and is counted both ways). {@link #prune} deletes rows older than
+ * {@code sluice.tier.outcomes.retention}.
  */
 public final class OutcomeService {
   private static final Logger LOG = LoggerFactory.getLogger(OutcomeService.class);
 
-  private final OutcomeStore store;
+  /** Rows deleted per store call of a prune (each a separate call, so none holds the store for long). */
+  static final int PRUNE_BATCH = 1_000;
+
+  /** What a prune deleted, and the cut-off (epoch ms). */
+  public record Pruned(long before, long runs, long events, long alerts) {
+    public boolean any() {
+      return runs + events + alerts > 0;
+    }
+  }
+
+  private final StoreAccess<OutcomeStore> store;
+  private final Duration retention;
   private final TierAlertProperties props;
   private final AlertWebhook webhook;
   private final MeterRegistry meters;
@@ -34,9 +58,11 @@ public final class OutcomeService {
   private final Map<String, Long> countedHere = new HashMap<>();
   private boolean restored;
 
-  public OutcomeService(OutcomeStore store, TierAlertProperties props, AlertWebhook webhook, MeterRegistry meters,
-      Clock clock) {
+  public OutcomeService(StoreAccess<OutcomeStore> store, TierOutcomeProperties outcomes, TierAlertProperties props,
+      AlertWebhook webhook, MeterRegistry meters, Clock clock) {
+    outcomes.check(props);
     this.store = store;
+    this.retention = outcomes.getRetention();
     this.props = props;
     this.webhook = webhook;
     this.meters = meters;
@@ -47,62 +73,78 @@ public final class OutcomeService {
 
   /**
    * Adds the store's all-time totals to {@code sluice.tier.outcomes}, minus what this process already counted (so
-   * nothing is counted twice). Called once by a background thread ({@link #restoreInBackground}): never on start-up's
-   * path, since a store that does not answer must not stop the service from starting.
+   * nothing is counted twice), once. Called by {@link OutcomeBackground}: never on start-up's path, since a store
+   * that does not answer must not stop the service from starting.
    */
-  public synchronized void restoreTotals() {
-    if (restored) {
-      return;
-    }
-    for (OutcomeStore.CountRow c : store.counts(0, null, null)) {
-      String key = key(c.tier(), c.queue(), c.kind(), c.reason());
-      long missing = c.count() - countedHere.getOrDefault(key, 0L);
-      if (missing > 0) {
-        outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment(missing);
+  public void restoreTotals() {
+    call("tier-outcome-totals", st -> {
+      if (restored) {
+        return null;
       }
-    }
-    restored = true;
+      for (OutcomeStore.CountRow c : st.totals()) {
+        String key = key(c.tier(), c.queue(), c.kind(), c.reason());
+        long missing = c.count() - countedHere.getOrDefault(key, 0L);
+        if (missing > 0) {
+          outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment(missing);
+        }
+      }
+      restored = true;
+      return null;
+    });
   }
 
-  /** Restores the totals from a daemon thread, retrying every {@code retryMs} until the store answers. */
-  public Thread restoreInBackground(long retryMs) {
-    Thread t = new Thread(() -> {
-      while (true) {
-        try {
-          restoreTotals();
-          return;
-        } catch (RuntimeException e) {
-          LOG.warn("tier outcome totals not restored yet ({}); retrying in {} ms", e.getMessage(), retryMs);
-        }
-        try {
-          Thread.sleep(retryMs);
-        } catch (InterruptedException e) {
-          return;
-        }
-      }
-    }, "sluice-tier-outcome-totals");
-    t.setDaemon(true);
-    t.start();
-    return t;
+  /**
+   * Deletes attempts last updated, counted events and alerts raised more than the retention ago, in batches of
+   * {@link #PRUNE_BATCH} (one store call each); the events are added to the stored all-time totals first.
+   */
+  public Pruned prune() {
+    long before = clock.millis() - retention.toMillis();
+    return new Pruned(before, drain("tier-outcome-prune-runs", st -> st.pruneRuns(before, PRUNE_BATCH)),
+        drain("tier-outcome-prune-events", st -> st.pruneEvents(before, PRUNE_BATCH)),
+        drain("tier-outcome-prune-alerts", st -> st.pruneAlerts(before, PRUNE_BATCH)));
+  }
+
+  private long drain(String op, Function<OutcomeStore, Integer> batch) {
+    long total = 0;
+    int n;
+    do {
+      n = call(op, batch);
+      total += n;
+    } while (n >= PRUNE_BATCH);
+    return total;
   }
 
   /** Merges, stores and counts the report; returns the attempt as now known. Store failures are thrown. */
-  public synchronized RunOutcome report(RunReport r) {
-    long now = clock.millis();
+  public RunOutcome report(RunReport r) {
     Counter.builder("sluice.tier.outcome.reports").description("Tier run reports received, by reporter")
         .tag("source", r.source().name()).register(meters).increment();
+    AtomicBoolean givenUp = new AtomicBoolean();
+    try {
+      // null: the caller gave up before the report's turn came (it is already counted as lost)
+      return call("tier-outcome-report", st -> givenUp.get() ? null : report(st, r));
+    } catch (RuntimeException e) {
+      givenUp.set(true);
+      Counter.builder("sluice.tier.outcome.reports.lost")
+          .description("Tier run reports not stored: the store did not answer in time or at all, by reason")
+          .tag("reason", e instanceof StoreGateway.Unavailable u ? u.reason() : "error").register(meters).increment();
+      throw e;
+    }
+  }
+
+  private RunOutcome report(OutcomeStore st, RunReport r) {
+    long now = clock.millis();
     if (r.attempt() > 1) {
-      for (RunOutcome earlier : store.attempts(r.runKey())) {
+      for (RunOutcome earlier : st.attempts(r.runKey())) {
         if (earlier.attempt() < r.attempt() && !earlier.status().isFinal()) {
-          apply(earlier, new RunReport(null, null, earlier.attempt(), RunReport.Source.INFERRED, null, null, null,
+          apply(st, earlier, new RunReport(null, null, earlier.attempt(), RunReport.Source.INFERRED, null, null, null,
               null, null, null, null, null, RunReport.Status.FAILED, null), now);
         }
       }
     }
-    return apply(store.run(r.runKey(), r.attempt()).orElse(null), r, now);
+    return apply(st, st.run(r.runKey(), r.attempt()).orElse(null), r, now);
   }
 
-  private RunOutcome apply(RunOutcome before, RunReport r, long now) {
+  private RunOutcome apply(OutcomeStore store, RunOutcome before, RunReport r, long now) {
     OutcomeMerge.Merged m = OutcomeMerge.merge(before, r, now);
     if (!m.changed()) {
       return before;
@@ -114,15 +156,15 @@ public final class OutcomeService {
     }
     for (OutcomeMerge.Count c : m.counts()) {
       if (c.kind() == OutcomeMerge.Kind.FELL_BACK) {
-        check(props.fallbackRule(), c, m.outcome(), now);
+        check(store, props.fallbackRule(), c, m.outcome(), now);
       } else if (c.kind() == OutcomeMerge.Kind.FAILED && c.tier().isPush()) {
-        check(props.failureRule(), c, m.outcome(), now);
+        check(store, props.failureRule(), c, m.outcome(), now);
       }
     }
     return m.outcome();
   }
 
-  private void check(AlertRule rule, OutcomeMerge.Count c, RunOutcome o, long now) {
+  private void check(OutcomeStore store, AlertRule rule, OutcomeMerge.Count c, RunOutcome o, long now) {
     if (!props.isEnabled()) {
       return;
     }
@@ -150,7 +192,14 @@ public final class OutcomeService {
     LOG.warn("tier alert raised: {}", stored.summary());
     webhook.send(stored, done -> {
       try {
-        store.updateAlert(done);
+        if (Thread.holdsLock(this)) {
+          store.updateAlert(done); // answered at once (no webhook, queue full): still inside this report's call
+        } else {
+          call("tier-alert-delivery", st -> {
+            st.updateAlert(done);
+            return null;
+          });
+        }
       } catch (RuntimeException e) {
         LOG.warn("delivery state of tier alert {} not stored: {}", done.seq(), e.getMessage());
       }
@@ -169,16 +218,32 @@ public final class OutcomeService {
         .register(meters);
   }
 
+  /** The counts and the newest attempts of a window, read in one store call. */
+  public record Window(List<OutcomeStore.CountRow> counts, List<RunOutcome> runs) {}
+
+  public Window window(long since, Tier tier, String queue, int limit) {
+    return call("tier-outcomes", st -> new Window(st.counts(since, tier, queue), st.runs(since, tier, queue, limit)));
+  }
+
   public List<OutcomeStore.CountRow> counts(long since, Tier tier, String queue) {
-    return store.counts(since, tier, queue);
+    return call("tier-outcome-counts", st -> st.counts(since, tier, queue));
   }
 
   public List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
-    return store.runs(since, tier, queue, limit);
+    return call("tier-outcome-runs", st -> st.runs(since, tier, queue, limit));
   }
 
   public List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
-    return new ArrayList<>(store.alerts(since, tier, queue, limit));
+    return new ArrayList<>(call("tier-alerts", st -> st.alerts(since, tier, queue, limit)));
+  }
+
+  /** Runs {@code work} on the store through the access, under this service's lock (one store connection). */
+  private <T> T call(String op, Function<OutcomeStore, T> work) {
+    return store.call(op, st -> {
+      synchronized (this) {
+        return work.apply(st);
+      }
+    });
   }
 
   public long now() {

@@ -93,21 +93,94 @@ public final class OutcomeStore implements AutoCloseable {
     }
   }
 
-  /** Counts since {@code since} (epoch ms; 0 = all time), optionally of one tier and/or queue. */
+  /**
+   * Counts of the stored events since {@code since} (epoch ms; 0 = as far back as kept), optionally of one tier
+   * and/or queue.
+   */
   public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
     try (PreparedStatement ps = filtered("SELECT tier, queue, outcome, reason, COUNT(*) FROM tier_outcome_events "
         + "WHERE at >= ?", since, tier, queue, " GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, "
         + "reason")) {
-      List<CountRow> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new CountRow(Tier.valueOf(rs.getString(1)), rs.getString(2),
-              OutcomeMerge.Kind.ofLabel(rs.getString(3)), rs.getString(4), rs.getLong(5)));
-        }
-      }
-      return out;
+      return countRows(ps);
     } catch (SQLException | RuntimeException e) {
       throw failed("counting outcomes", e);
+    }
+  }
+
+  /** All-time counts: the events still stored plus those the prune folded into the totals. */
+  public synchronized List<CountRow> totals() {
+    try (PreparedStatement ps = conn().prepareStatement("SELECT tier, queue, outcome, reason, SUM(n) FROM ("
+        + "SELECT tier, queue, outcome, reason, COUNT(*) AS n FROM tier_outcome_events "
+        + "GROUP BY tier, queue, outcome, reason UNION ALL SELECT tier, queue, outcome, reason, pruned AS n "
+        + "FROM tier_outcome_totals) GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, reason")) {
+      return countRows(ps);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("reading the outcome totals", e);
+    }
+  }
+
+  /**
+   * Deletes up to {@code batch} of the oldest counted events from before {@code before} (epoch ms), adding them to
+   * the all-time totals in the same transaction; returns how many were deleted.
+   */
+  public synchronized int pruneEvents(long before, int batch) {
+    int[] deleted = {0};
+    try {
+      tables.transaction(c -> {
+        long bound;
+        try (PreparedStatement ps = c.prepareStatement("SELECT MAX(seq) FROM (SELECT seq FROM tier_outcome_events "
+            + "WHERE at < ? ORDER BY seq FETCH FIRST ? ROWS ONLY)")) {
+          ps.setLong(1, before);
+          ps.setInt(2, batch);
+          try (ResultSet rs = ps.executeQuery()) {
+            rs.next();
+            bound = rs.getLong(1);
+            if (rs.wasNull()) {
+              return;
+            }
+          }
+        }
+        try (PreparedStatement ps = c.prepareStatement("MERGE INTO tier_outcome_totals t USING (SELECT tier, queue, "
+            + "outcome, reason, COUNT(*) AS n FROM tier_outcome_events WHERE at < ? AND seq <= ? "
+            + "GROUP BY tier, queue, outcome, reason) s ON t.tier = s.tier AND t.queue = s.queue "
+            + "AND t.outcome = s.outcome AND t.reason = s.reason WHEN MATCHED THEN UPDATE SET pruned = t.pruned + s.n "
+            + "WHEN NOT MATCHED THEN INSERT (tier, queue, outcome, reason, pruned) "
+            + "VALUES (s.tier, s.queue, s.outcome, s.reason, s.n)")) {
+          ps.setLong(1, before);
+          ps.setLong(2, bound);
+          ps.executeUpdate();
+        }
+        try (PreparedStatement ps = c.prepareStatement(
+            "DELETE FROM tier_outcome_events WHERE at < ? AND seq <= ?")) {
+          ps.setLong(1, before);
+          ps.setLong(2, bound);
+          deleted[0] = ps.executeUpdate();
+        }
+      });
+      return deleted[0];
+    } catch (SQLException | RuntimeException e) {
+      throw failed("pruning counted events", e);
+    }
+  }
+
+  /** Deletes up to {@code batch} attempts last updated before {@code before} (epoch ms); returns how many. */
+  public synchronized int pruneRuns(long before, int batch) {
+    return deleteOlder("tier_runs", "updated_at", before, batch);
+  }
+
+  /** Deletes up to {@code batch} alerts raised before {@code before} (epoch ms); returns how many. */
+  public synchronized int pruneAlerts(long before, int batch) {
+    return deleteOlder("tier_alerts", "raised_at", before, batch);
+  }
+
+  private int deleteOlder(String table, String column, long before, int batch) {
+    try (PreparedStatement ps = conn().prepareStatement(
+        "DELETE FROM " + table + " WHERE " + column + " < ? FETCH FIRST ? ROWS ONLY")) {
+      ps.setLong(1, before);
+      ps.setInt(2, batch);
+      return ps.executeUpdate();
+    } catch (SQLException | RuntimeException e) {
+      throw failed("pruning " + table, e);
     }
   }
 
@@ -210,6 +283,17 @@ public final class OutcomeStore implements AutoCloseable {
       ps.setString(i, queue);
     }
     return ps;
+  }
+
+  private static List<CountRow> countRows(PreparedStatement ps) throws SQLException {
+    List<CountRow> out = new ArrayList<>();
+    try (ResultSet rs = ps.executeQuery()) {
+      while (rs.next()) {
+        out.add(new CountRow(Tier.valueOf(rs.getString(1)), rs.getString(2),
+            OutcomeMerge.Kind.ofLabel(rs.getString(3)), rs.getString(4), rs.getLong(5)));
+      }
+    }
+    return out;
   }
 
   private static List<RunOutcome> list(PreparedStatement ps) throws SQLException {

@@ -3,6 +3,7 @@
 -- (run_key, attempt): reports are merged into it, which makes them idempotent. tier_outcome_events holds one row per
 -- count (routed, ran, fell_back, failed, succeeded) at the moment it was counted: the windowed counts and the
 -- Prometheus totals after a restart come from it. tier_alerts holds the alerts raised (JSON TierAlert).
+-- tier_outcome_totals holds, per count key, the events the retention prune deleted (so all-time totals stay exact).
 CREATE TABLE IF NOT EXISTS tier_runs (
   run_key     VARCHAR(300)   NOT NULL,
   attempt     INT            NOT NULL,
@@ -30,3 +31,11 @@ CREATE TABLE IF NOT EXISTS tier_alerts (
   json        VARCHAR(16384) NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tier_alerts_key ON tier_alerts (tier, queue, kind, raised_at);
+CREATE TABLE IF NOT EXISTS tier_outcome_totals (
+  tier        VARCHAR(16)    NOT NULL,
+  queue       VARCHAR(256)   NOT NULL,
+  outcome     VARCHAR(16)    NOT NULL,
+  reason      VARCHAR(64)    NOT NULL,
+  pruned      BIGINT         NOT NULL,   -- events of this key deleted by the prune
+  PRIMARY KEY (tier, queue, outcome, reason)
+);

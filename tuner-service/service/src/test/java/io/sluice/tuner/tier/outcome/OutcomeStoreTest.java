@@ -3,18 +3,22 @@ package io.sluice.tuner.tier.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.tuner.store.StoreAccess;
 import io.sluice.tuner.tier.Tier;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
+import java.util.List;
+import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link OutcomeService} over a real H2 file: counts, runs and alerts survive reopening, and the service's
- * Prometheus counters start from the stored totals; a second YARN attempt closes the first as failed.
+ * Prometheus counters start from the stored totals; a second YARN attempt closes the first as failed; the prune
+ * deletes exactly the rows past the retention and keeps the all-time totals.
  */
 class OutcomeStoreTest {
   @TempDir
@@ -30,7 +34,75 @@ class OutcomeStoreTest {
   }
 
   OutcomeService service(OutcomeStore store, SimpleMeterRegistry meters, AlertWebhook webhook) {
-    return new OutcomeService(store, props(), webhook, meters, CLOCK);
+    return service(store, meters, webhook, CLOCK);
+  }
+
+  OutcomeService service(OutcomeStore store, SimpleMeterRegistry meters, AlertWebhook webhook, Clock clock) {
+    return new OutcomeService(StoreAccess.direct(store), new TierOutcomeProperties(), props(), webhook, meters, clock);
+  }
+
+  static double counted(SimpleMeterRegistry meters, String tier, String outcome) {
+    return meters.get("sluice.tier.outcomes").tag("tier", tier).tag("outcome", outcome).counter().count();
+  }
+
+  @Test
+  void pruneDeletesRowsPastTheRetentionInBatchesAndKeepsTheTotals() {
+    String url = "jdbc:h2:file:" + dir.resolve("p").toAbsolutePath();
+    SimpleMeterRegistry meters = new SimpleMeterRegistry();
+    Clock old = Clock.offset(CLOCK, Duration.ofDays(-31)); // the default retention is 30 days
+    try (OutcomeStore store = new OutcomeStore(url, "test");
+        AlertWebhook off = new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, meters)) {
+      // 31 days ago: 2 attempts, 6 counted events (routed, ran CELEBORN; failed inferred; routed, ran ESS,
+      // fell_back), 2 alerts
+      OutcomeService then = service(store, meters, off, old);
+      then.report(OutcomeMergeTest.driver(1, Tier.CELEBORN, null));
+      then.report(OutcomeMergeTest.driver(2, Tier.ESS, "LATER_ATTEMPT"));
+      // now: 1 attempt, 2 events (routed, ran CELEBORN), no alert
+      OutcomeService now = service(store, meters, off, CLOCK);
+      now.report(new RunReport("s-9", "app-9", 1, RunReport.Source.DRIVER, "prod", "root.etl", "job", Tier.CELEBORN,
+          Tier.CELEBORN, null, null, null, RunReport.Status.STARTED, null));
+      List<OutcomeStore.CountRow> totals = store.totals();
+      long cut = CLOCK.millis() - Duration.ofDays(30).toMillis();
+
+      // a batch deletes at most its size, oldest first, and folds them into the totals
+      assertThat(store.pruneEvents(cut, 4)).isEqualTo(4);
+      assertThat(store.totals()).isEqualTo(totals);
+      assertThat(now.prune()).isEqualTo(new OutcomeService.Pruned(cut, 2, 2, 2));
+      assertThat(now.prune()).isEqualTo(new OutcomeService.Pruned(cut, 0, 0, 0));
+
+      assertThat(now.runs(0, null, null, 10)).extracting(RunOutcome::runKey).containsExactly("sub:s-9");
+      assertThat(now.counts(0, null, null)).extracting(OutcomeStore.CountRow::kind, OutcomeStore.CountRow::count)
+          .containsExactly(Tuple.tuple(OutcomeMerge.Kind.RAN, 1L), Tuple.tuple(OutcomeMerge.Kind.ROUTED, 1L));
+      assertThat(now.alerts(0, null, null, 10)).isEmpty();
+      assertThat(store.totals()).isEqualTo(totals);
+      assertThat(totals).extracting(OutcomeStore.CountRow::tier, OutcomeStore.CountRow::kind,
+          OutcomeStore.CountRow::count).containsExactly(
+          Tuple.tuple(Tier.CELEBORN, OutcomeMerge.Kind.FAILED, 1L),
+          Tuple.tuple(Tier.CELEBORN, OutcomeMerge.Kind.FELL_BACK, 1L),
+          Tuple.tuple(Tier.CELEBORN, OutcomeMerge.Kind.RAN, 2L),
+          Tuple.tuple(Tier.CELEBORN, OutcomeMerge.Kind.ROUTED, 3L),
+          Tuple.tuple(Tier.ESS, OutcomeMerge.Kind.RAN, 1L));
+    }
+    // after a restart the counters carry on from the totals, pruned events included
+    SimpleMeterRegistry after = new SimpleMeterRegistry();
+    try (OutcomeStore reopened = new OutcomeStore(url, "test");
+        AlertWebhook off = new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, after)) {
+      service(reopened, after, off).restoreTotals();
+      assertThat(counted(after, "CELEBORN", "routed")).isEqualTo(3);
+      assertThat(counted(after, "CELEBORN", "ran")).isEqualTo(2);
+      assertThat(counted(after, "ESS", "ran")).isEqualTo(1);
+      assertThat(counted(after, "CELEBORN", "failed")).isEqualTo(1);
+      assertThat(counted(after, "CELEBORN", "fell_back")).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void aRetentionShorterThanTheAlertRulesNeedFailsNamingTheValue() {
+    TierOutcomeProperties p = new TierOutcomeProperties();
+    p.setRetention(Duration.ofMinutes(20));
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.check(props()))
+        .hasMessage("sluice.tier.outcomes.retention must be at least the alert window and cool-down (PT1H), "
+            + "was PT20M");
   }
 
   @Test
