@@ -20,7 +20,10 @@ import javax.tools.ToolProvider;
  * against the distribution's own jars, so the test JVM (which hosts Hadoop 3.4) never has Spark core on its classpath.
  */
 public final class JobJar {
-  /** The bundled shuffle job: {@code ShuffleJob ROWS KEYS PARTITIONS}, fails its application on a wrong answer. */
+  /**
+   * The bundled shuffle job: {@code ShuffleJob ROWS KEYS PARTITIONS [fail-first-attempt | WAIT_FILE [WAIT_SECONDS]]},
+   * fails its application on a wrong answer and prints {@code SLUICE_YARN_JOB attempt=… keys=… total=…}.
+   */
   public static final String SHUFFLE_JOB = "io.sluice.testing.yarn.jobs.ShuffleJob";
 
   private final Path jar;
@@ -39,7 +42,7 @@ public final class JobJar {
     return mainClass;
   }
 
-  /** Compiles the bundled {@link #SHUFFLE_JOB} into {@code workDir/shuffle-job.jar}. */
+  /** Compiles the bundled {@link #SHUFFLE_JOB} into {@code workDir/ShuffleJob.jar}. */
   public static JobJar shuffleJob(SparkDist spark, Path workDir) throws IOException {
     return compile(spark, workDir, "sluice-yarn-jobs/ShuffleJob.java", SHUFFLE_JOB);
   }

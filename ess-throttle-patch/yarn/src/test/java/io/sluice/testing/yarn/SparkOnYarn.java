@@ -155,9 +155,13 @@ public final class SparkOnYarn {
     }
 
     public static Submission of(String name, JobJar job, String... args) {
-      Submission s = new Submission(name, job.jar(), job.mainClass());
-      s.args.addAll(List.of(args));
-      return s;
+      return new Submission(name, job.jar(), job.mainClass()).args(args);
+    }
+
+    /** Appends application arguments (after the jar or script on spark-submit's command line). */
+    public Submission args(String... args) {
+      this.args.addAll(List.of(args));
+      return this;
     }
 
     public Submission conf(String key, String value) {

@@ -67,7 +67,7 @@ class PushTierBench {
           if (tier.equals("SPARK_PUSH")) {
             pushTier(managerJar).forEach(s::conf);
           }
-          addArgs(s, "--app-name", name, "--rows", rows, "--maps", maps);
+          s.args("--app-name", name, "--rows", rows, "--maps", maps);
           SparkOnYarn.Run run = onYarn.run(s, Duration.ofMinutes(10));
           ShuffleReadTotals t = run.eventLog() == null ? new ShuffleReadTotals(0, 0, 0, 0, 0, 0, 0, 0)
               : ShuffleReadTotals.of(run.eventLog());
@@ -135,18 +135,6 @@ class PushTierBench {
     c.put("spark.shuffle.push.minShuffleSizeToWait", "0");
     c.put("spark.shuffle.push.finalize.timeout", "2s");
     return c;
-  }
-
-  private static void addArgs(SparkOnYarn.Submission s, String... args) throws IOException {
-    try {
-      java.lang.reflect.Field f = SparkOnYarn.Submission.class.getDeclaredField("args");
-      f.setAccessible(true);
-      @SuppressWarnings("unchecked")
-      List<String> list = (List<String>) f.get(s);
-      list.addAll(List.of(args));
-    } catch (ReflectiveOperationException e) {
-      throw new IOException(e);
-    }
   }
 
   static long median(List<Long> xs) {

@@ -46,7 +46,6 @@ import org.junit.jupiter.api.Test;
  */
 class PushTierYarnITCase {
   static final String CLUSTER = "mini";
-  static final String JOB = "io.sluice.fallback.yarn.jobs.PushTierJob";
   static final List<String> JOB_ARGS = List.of("200000", "97", "4");
   static final String SLUICE_MANAGER = "io.sluice.fallback.SluiceShuffleManager";
   static final String SORT = "org.apache.spark.shuffle.sort.SortShuffleManager";
@@ -100,7 +99,7 @@ class PushTierYarnITCase {
           .start();
       tuner.awaitHealthy(Duration.ofMinutes(3));
       SparkDist spark = SparkDist.installed();
-      JobJar job = JobJar.compile(spark, work, "sluice-push-jobs/PushTierJob.java", JOB);
+      JobJar job = JobJar.shuffleJob(spark, work);
       SparkOnYarn onYarn = new SparkOnYarn(yarn, spark);
       PushTierYarnITCase.onYarn = onYarn;
       PushTierYarnITCase.job = job;
@@ -234,7 +233,7 @@ class PushTierYarnITCase {
         .containsEntry("spark.shuffle.manager", SLUICE_MANAGER);
     assertThat(j.run().succeeded()).as("%s\n%s", j.run(), j.run().tail()).isTrue();
     assertThat(yarn.report(j.run().appId()).getCurrentApplicationAttemptId().getAttemptId()).isEqualTo(2);
-    assertThat(yarn.containerLogContains(j.run().appId(), "stdout", "SLUICE_PUSH_JOB attempt=2 keys=97 total=200000"))
+    assertThat(yarn.containerLogContains(j.run().appId(), "stdout", "SLUICE_YARN_JOB attempt=2 keys=97 total=200000"))
         .isTrue();
 
     AttemptLog first = AttemptLog.of(j.eventLogDir(), j.run().appId(), 1);
