@@ -3,16 +3,27 @@ package io.sluice.tuner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.store.EmbeddedStoreServer;
 import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.PausableProxy;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.Socket;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.h2.tools.Server;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Nested;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 import org.springframework.boot.test.autoconfigure.actuate.observability.AutoConfigureObservability;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalServerPort;
@@ -22,13 +33,57 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * Fail-open: with the store down (nothing listens on its port) or hung (a loopback socket that accepts and never
  * answers), {@code POST /api/v1/submissions} still answers 200 within the default 200 ms limit plus a margin, with
- * an empty overlay and the reason; the circuit breaker then opens and answers at once.
+ * an empty overlay and the reason; the circuit breaker then opens and answers at once. The push-tier outcome API
+ * ({@code /api/v1/tiers/outcomes}, {@code /alerts}) answers 503 naming the store problem within its own time limit,
+ * counts each report it could not store as lost, and works again once a hung store is back.
  */
 class StoreFaultITCase {
   static final long LIMIT_MS = 200;
   static final long MARGIN_MS = 400;
   static final String BODY = "{\"cluster\":\"c\",\"queue\":\"q\",\"user\":\"u\",\"appName\":\"nightly\","
       + "\"jobKey\":null,\"conf\":{\"spark.sql.shuffle.partitions\":\"200\"}}";
+
+  static final String OUTCOMES = "/api/v1/tiers/outcomes";
+  static final String ALERTS = "/api/v1/tiers/alerts";
+  static final Pattern LOST = Pattern.compile("sluice_tier_outcome_reports_lost_total\\{reason=\"([a-z_]+)\",?\\} "
+      + "([0-9.]+)");
+
+  /** A driver's report that its run fell back from Celeborn to the ESS. */
+  static String report(String submissionId) {
+    return "{\"submissionId\":\"" + submissionId + "\",\"attempt\":1,\"source\":\"DRIVER\",\"status\":\"STARTED\","
+        + "\"queue\":\"root.etl\",\"requestedTier\":\"CELEBORN\",\"ranTier\":\"ESS\","
+        + "\"fallbackReason\":\"TIER_UNHEALTHY\"}";
+  }
+
+  /**
+   * Posts {@code reports} outcome reports and reads the outcomes and alerts after each; every answer must be a 503
+   * naming the store problem within {@code limitMs} plus the margin. Returns the messages.
+   */
+  static List<String> outcomeCallsFail(Http http, int reports, long limitMs) {
+    List<String> messages = new ArrayList<>();
+    for (int i = 0; i < reports; i++) {
+      for (Http.Answer a : List.of(http.post(OUTCOMES, report("s-lost-" + i)), http.get(OUTCOMES), http.get(ALERTS))) {
+        assertThat(a.status()).as(a.body()).isEqualTo(503);
+        assertThat(a.elapsedMs()).as("answer took %d ms: %s", a.elapsedMs(), a.body()).isLessThan(limitMs + MARGIN_MS);
+        JsonNode j = a.json();
+        assertThat(j.get("status").asInt()).isEqualTo(503);
+        assertThat(j.get("error").asText()).isEqualTo("Service Unavailable");
+        assertThat(j.get("message").asText()).startsWith("history store unavailable (");
+        messages.add(j.get("message").asText());
+      }
+    }
+    return messages;
+  }
+
+  /** sluice_tier_outcome_reports_lost_total summed over its reasons. */
+  static double lostReports(Http http) {
+    Matcher m = LOST.matcher(http.get("/actuator/prometheus").body());
+    double sum = 0;
+    while (m.find()) {
+      sum += Double.parseDouble(m.group(2));
+    }
+    return sum;
+  }
 
   /** Submits repeatedly and checks every answer; returns the reasons seen. */
   static List<String> submitMany(int port, int times) {
@@ -57,6 +112,7 @@ class StoreFaultITCase {
   @Nested
   @AutoConfigureObservability
   @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "server.address=127.0.0.1")
+  @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
   class StoreDown {
     @LocalServerPort
     int port;
@@ -71,11 +127,105 @@ class StoreFaultITCase {
     }
 
     @Test
+    @Order(1) // first: it checks the breaker's reasons from the first call on
     void submissionsAnswerWithAnEmptyOverlayAndTheBreakerOpens() {
       List<String> reasons = submitMany(port, 12);
       // H2's client retries a refused connection for a while: the first answers are errors or time-outs
       assertThat(reasons.get(0)).containsAnyOf("(error", "(timeout");
       assertThat(reasons.get(reasons.size() - 1)).contains("(circuit_open");
+    }
+
+    @Test
+    @Order(2)
+    void outcomeCallsAnswer503AndReportsAreCountedAsLost() {
+      Http http = new Http(port);
+      List<String> messages = outcomeCallsFail(http, 3, 2_000); // sluice.tier.outcomes.store-timeout's default
+      assertThat(messages).allMatch(m -> m.matches("history store unavailable \\((error|timeout|circuit_open)\\): .+"));
+      assertThat(lostReports(http)).isEqualTo(3);
+    }
+  }
+
+  /**
+   * The outcome API over a store that hangs and comes back: a real H2 TCP server (loopback) behind a
+   * {@link PausableProxy}. While it hangs, reports and reads answer 503 within the 300 ms outcome limit (first on the
+   * time limit, then from the open breaker) and each report is counted as lost; resumed, the breaker closes again
+   * (open state 500 ms here) and reports are stored and read back.
+   */
+  @Nested
+  @AutoConfigureObservability
+  @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
+      "server.address=127.0.0.1", "sluice.tier.outcomes.store-timeout=300ms", "sluice.tuner.breaker-warm-up=0s",
+      "resilience4j.circuitbreaker.instances.store.wait-duration-in-open-state=500ms"})
+  class StoreHangsAndComesBack {
+    @LocalServerPort
+    int port;
+
+    @DynamicPropertySource
+    static void store(DynamicPropertyRegistry r) {
+      r.add("sluice.tuner.store-url", () -> "jdbc:h2:tcp://127.0.0.1:" + Stalling.port() + "/sluice-history");
+    }
+
+    @Test
+    void outcomeCallsAnswer503WithinTheLimitWhileItHangsAndWorkAgainAfter() throws InterruptedException {
+      Http http = new Http(port);
+      Http.Answer first = http.post(OUTCOMES, report("s-before"));
+      assertThat(first.status()).as(first.body()).isEqualTo(200);
+      Stalling.proxy.pause();
+      List<String> messages;
+      try {
+        messages = outcomeCallsFail(http, 6, 300);
+      } finally {
+        Stalling.proxy.resume();
+      }
+      assertThat(messages.get(0)).isEqualTo("history store unavailable (timeout): no answer from the store within "
+          + "300 ms");
+      assertThat(messages).anyMatch(m -> m.startsWith("history store unavailable (circuit_open)"));
+      assertThat(lostReports(http)).isEqualTo(6);
+
+      Http.Answer after = http.post(OUTCOMES, report("s-after"));
+      for (int i = 0; i < 50 && after.status() != 200; i++) { // the breaker half-opens 500 ms after it opened
+        Thread.sleep(200);
+        after = http.post(OUTCOMES, report("s-after"));
+      }
+      assertThat(after.status()).as(after.body()).isEqualTo(200);
+      assertThat(after.json().get("ranTier").asText()).isEqualTo("ESS");
+      Http.Answer read = http.get(OUTCOMES + "?queue=root.etl");
+      assertThat(read.status()).as(read.body()).isEqualTo(200);
+      List<String> runs = new ArrayList<>();
+      read.json().get("runs").forEach(n -> runs.add(n.get("runKey").asText()));
+      assertThat(runs).contains("sub:s-before", "sub:s-after");
+      assertThat(http.get(ALERTS).status()).isEqualTo(200);
+    }
+  }
+
+  /** A real H2 TCP server on loopback behind a {@link PausableProxy}, started on first use. */
+  static final class Stalling {
+    private static Path dir;
+    private static Server h2;
+    static PausableProxy proxy;
+
+    static synchronized int port() {
+      if (proxy == null) {
+        // H2 reads h2.bindAddress once per JVM (set for the tests in the pom): the server must listen on loopback
+        assertThat(org.h2.engine.SysProperties.BIND_ADDRESS).isEqualTo("127.0.0.1");
+        try {
+          dir = Files.createTempDirectory("sluice-stalling-store");
+          h2 = EmbeddedStoreServer.start(0, dir);
+          proxy = new PausableProxy(h2.getPort());
+        } catch (IOException | SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      return proxy.port();
+    }
+
+    static synchronized void stop() throws IOException {
+      if (proxy != null) {
+        proxy.close();
+        h2.stop();
+        org.springframework.util.FileSystemUtils.deleteRecursively(dir);
+        proxy = null;
+      }
     }
   }
 
@@ -145,5 +295,6 @@ class StoreFaultITCase {
   @AfterAll
   static void stopSilent() throws IOException {
     Silent.stop();
+    Stalling.stop();
   }
 }
