@@ -6,6 +6,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpServer;
 import io.sluice.fallback.Loopback;
+import io.sluice.fallback.testing.Closing;
+import io.sluice.fallback.testing.TunerServiceProcess;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.InetAddress;
@@ -47,7 +49,7 @@ class CelebornFallbackITCase {
   @TempDir
   static Path tmp;
   private static SparkStandalone cluster;
-  private static TunerService tuner;
+  private static TunerServiceProcess tuner;
   private static HttpServer webhook;
   private static final List<String> ALERTS_RECEIVED = new CopyOnWriteArrayList<>();
 
@@ -67,33 +69,20 @@ class CelebornFallbackITCase {
     webhook.start();
     // the real tuner-service, alerting on the first fallback of a queue (production: at least 3 and 20 %); it
     // starts while the cluster does
-    tuner = TunerService.launch(Path.of(System.getProperty("sluice.tuner.jar")), tmp.resolve("tuner"), List.of(
-        "sluice.tier.alerts.fallback-min-count=1",
-        "sluice.tier.alerts.webhook-url=http://127.0.0.1:" + webhook.getAddress().getPort() + "/alerts"));
+    tuner = TunerServiceProcess.start(Path.of(System.getProperty("sluice.tuner.jar")), tmp.resolve("tuner"), Map.of(
+        "sluice.tier.alerts.fallback-min-count", "1",
+        "sluice.tier.alerts.webhook-url", "http://127.0.0.1:" + webhook.getAddress().getPort() + "/alerts"));
     cluster = new SparkStandalone(root, tmp.resolve("spark"));
     cluster.start();
     long t0 = System.nanoTime();
-    tuner.awaitReady(Duration.ofSeconds(120));
+    tuner.awaitHealthy(Duration.ofSeconds(120));
     System.out.println("TUNER_SERVICE_WAIT_AFTER_CLUSTER_MS=" + (System.nanoTime() - t0) / 1_000_000);
   }
 
   @AfterAll
   static void stopCluster() throws Exception {
-    try {
-      if (cluster != null) {
-        cluster.close();
-      }
-    } finally {
-      try {
-        if (tuner != null) {
-          tuner.close();
-        }
-      } finally {
-        if (webhook != null) {
-          webhook.stop(0);
-        }
-      }
-    }
+    HttpServer hook = webhook;
+    Closing.all(cluster, tuner, hook == null ? null : () -> hook.stop(0));
   }
 
   @Test

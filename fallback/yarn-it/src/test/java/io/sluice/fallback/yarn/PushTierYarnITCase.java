@@ -2,6 +2,8 @@ package io.sluice.fallback.yarn;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.fallback.testing.Closing;
+import io.sluice.fallback.testing.TunerServiceProcess;
 import io.sluice.model.AppRun;
 import io.sluice.model.StageProfile;
 import io.sluice.store.HistoryStore;
@@ -156,22 +158,11 @@ class PushTierYarnITCase {
 
   @AfterAll
   static void stop() throws Exception {
-    try {
-      if (pool != null) {
-        pool.shutdownNow();
-        pool.awaitTermination(30, TimeUnit.SECONDS);
-      }
-    } finally {
-      try {
-        if (yarn != null) {
-          yarn.close();
-        }
-      } finally {
-        if (tuner != null) {
-          tuner.close();
-        }
-      }
-    }
+    ExecutorService runs = pool;
+    Closing.all(runs == null ? null : () -> {
+      runs.shutdownNow();
+      runs.awaitTermination(30, TimeUnit.SECONDS);
+    }, yarn, tuner);
   }
 
   @Test

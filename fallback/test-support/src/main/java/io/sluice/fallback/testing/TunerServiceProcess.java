@@ -1,0 +1,116 @@
+package io.sluice.fallback.testing;
+
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The real tuner-service (its Spring Boot jar as built, {@code java -jar}) in a child JVM on a loopback port, with an
+ * H2 file store in {@code dir} ({@link #storeUrl}) and the given {@code sluice.*} properties. {@link #start} returns at
+ * once, so the caller can start other things while the service boots; call {@link #awaitHealthy} before using it.
+ * {@link #close()} stops the process it started, by its handle: close it in a finally.
+ */
+public final class TunerServiceProcess implements AutoCloseable {
+  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+
+  private final Process process;
+  private final String url;
+  private final Path log;
+
+  private TunerServiceProcess(Process process, String url, Path log) {
+    this.process = process;
+    this.url = url;
+    this.log = log;
+  }
+
+  /** Starts the service with {@code --key=value} for each of {@code properties} (in their order). */
+  public static TunerServiceProcess start(Path bootJar, Path dir, Map<String, String> properties) throws IOException {
+    if (!Files.isRegularFile(bootJar)) {
+      throw new IllegalStateException("tuner-service jar not built: " + bootJar + " (mvn -pl tuner-service/service install)");
+    }
+    Files.createDirectories(dir);
+    int port = freeLoopbackPort();
+    List<String> cmd = new ArrayList<>(List.of(
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+        "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", bootJar.toString(),
+        "--server.address=127.0.0.1", "--server.port=" + port,
+        "--sluice.tuner.store-url=" + storeUrl(dir)));
+    properties.forEach((k, v) -> cmd.add("--" + k + "=" + v));
+    Path log = dir.resolve("tuner-service.log");
+    Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
+        .redirectOutput(log.toFile()).start();
+    return new TunerServiceProcess(p, "http://127.0.0.1:" + port, log);
+  }
+
+  /** The JDBC URL of the H2 history store a service started in {@code dir} uses (tests may seed it first). */
+  public static String storeUrl(Path dir) {
+    return "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath();
+  }
+
+  /**
+   * Waits until {@code /actuator/health} answers 200; fails with the log's tail if the process exits, and stops it
+   * and fails if it does not answer within {@code timeout}.
+   */
+  public TunerServiceProcess awaitHealthy(Duration timeout) throws InterruptedException {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (System.nanoTime() < deadline) {
+      if (!process.isAlive()) {
+        throw new IllegalStateException("tuner-service exited with " + process.exitValue() + ":\n" + logTail());
+      }
+      try {
+        if (get("/actuator/health").statusCode() == 200) {
+          return this;
+        }
+      } catch (IOException e) {
+        // not listening yet
+      }
+      Thread.sleep(250);
+    }
+    close();
+    throw new IllegalStateException("tuner-service not healthy within " + timeout + ":\n" + logTail());
+  }
+
+  public String url() {
+    return url;
+  }
+
+  public HttpResponse<String> get(String path) throws IOException, InterruptedException {
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  /** The last 6,000 characters of the service's log, for assertion messages. */
+  public String logTail() {
+    try {
+      String s = Files.readString(log);
+      return s.length() <= 6000 ? s : s.substring(s.length() - 6000);
+    } catch (IOException e) {
+      return "(no log: " + e + ")";
+    }
+  }
+
+  @Override
+  public void close() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(20, TimeUnit.SECONDS)) {
+      process.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
+    }
+  }
+
+  private static int freeLoopbackPort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
+    }
+  }
+}
