@@ -19,6 +19,8 @@ public final class Connection {
   final LinkedHashSet<Attempt> outstanding = new LinkedHashSet<>();
   /** Server side: the gate's view of this connection (as the ESS adapter keeps it with the channel). */
   public io.sluice.throttle.gate.Connection gateView;
+  /** Server side: this connection's requests waiting on its event-loop thread (the node's own type). */
+  public Object serverQueue;
 
   Connection(ClientExecutor exec, ShuffleServer server, long id, long now) {
     this.exec = exec;

@@ -12,7 +12,8 @@ import java.util.SplittableRandom;
 
 /**
  * One node's external shuffle service as Spark runs it (DESIGN §6): a few Netty event-loop threads, every connection
- * pinned to one of them (round robin), each thread working through its arrivals in order. An open-blocks RPC costs a
+ * pinned to one of them (round robin), each thread serving its connections in turn, a batch of messages at a time
+ * (see {@code LoopThread}). An open-blocks RPC costs a
  * little CPU and is answered with a stream handle; each chunk is then one {@code sendfile} on the connection's thread
  * that blocks it for an HDD random read (the block's disk may itself be busy with another thread's read). So a heavy
  * app's requests occupy threads and everyone pinned to those threads waits. With an {@link Admission} other than
@@ -32,6 +33,8 @@ public final class EssNode implements ShuffleServer {
   private static final int RPC = 0;
   private static final int SERVE = 1;
   private static final int CHUNKS = 2;
+  /** Messages Netty reads from one channel per turn ({@code maxMessagesPerRead}'s default, 16). */
+  static final int BATCH = 16;
 
   private static final class Work {
     final int kind;
@@ -45,12 +48,29 @@ public final class EssNode implements ShuffleServer {
     }
   }
 
+  /**
+   * One event-loop thread as Netty runs it: the connections pinned to it are served in turn, each up to
+   * {@link #BATCH} messages (an RPC or one chunk request) per turn (Netty reads a channel's pending requests in
+   * batches, then moves to the next ready channel), in order within a connection; tasks handed to the loop (a held
+   * request the gate released) run before the next connection's turn.
+   */
   private final class LoopThread {
-    final ArrayDeque<Work> fifo = new ArrayDeque<>();
+    final ArrayDeque<Work> tasks = new ArrayDeque<>();
+    final ArrayDeque<ConnQueue> ready = new ArrayDeque<>();
     boolean busy;
+    int batch;
 
     void add(Work w) {
-      fifo.add(w);
+      if (w.kind == SERVE) {
+        tasks.add(w);
+      } else {
+        ConnQueue q = queueOf(w.a.conn);
+        q.work.add(w);
+        if (!q.listed) {
+          q.listed = true;
+          ready.add(q);
+        }
+      }
       if (!busy) {
         runNext();
       }
@@ -58,33 +78,64 @@ public final class EssNode implements ShuffleServer {
 
     void runNext() {
       while (true) {
-        Work w = fifo.peek();
-        if (w == null) {
+        Work task = tasks.poll();
+        if (task != null) {
+          busy = true;
+          loop.after(params.rpcCpuNanos(), () -> {
+            serve(task.a);
+            runNext();
+          });
+          return;
+        }
+        ConnQueue q = ready.peek();
+        if (q == null) {
           busy = false;
           return;
         }
+        Work w = q.work.peek();
+        if (w == null || batch >= BATCH) {
+          ready.poll();
+          batch = 0;
+          if (w == null) {
+            q.listed = false;
+          } else {
+            ready.add(q); // its turn is over: to the back
+          }
+          continue;
+        }
         busy = true;
-        if (w.kind == RPC || w.kind == SERVE) {
-          fifo.poll();
+        if (w.kind == RPC) {
+          q.work.poll();
+          batch++;
           loop.after(params.rpcCpuNanos(), () -> {
-            if (w.kind == RPC) {
-              handleRpc(w.a);
-            } else {
-              serve(w.a);
-            }
+            handleRpc(w.a);
             runNext();
           });
           return;
         }
         if (!w.a.conn.open() || w.a.serverFinished) {
-          fifo.poll();
+          q.work.poll();
           continue;
         }
+        batch++;
         Disk d = disks[rnd.nextInt(disks.length)];
-        d.read(params.hdd().sampleNanos(w.a.blockBytes(), rnd), () -> chunkRead(this, w));
+        d.read(params.hdd().sampleNanos(w.a.blockBytes(), rnd), () -> chunkRead(this, q, w));
         return;
       }
     }
+  }
+
+  /** A connection's requests waiting on its thread, in order. */
+  private static final class ConnQueue {
+    final ArrayDeque<Work> work = new ArrayDeque<>();
+    boolean listed;
+  }
+
+  private static ConnQueue queueOf(Connection c) {
+    if (c.serverQueue == null) {
+      c.serverQueue = new ConnQueue();
+    }
+    return (ConnQueue) c.serverQueue;
   }
 
   private final class Disk {
@@ -251,7 +302,7 @@ public final class EssNode implements ShuffleServer {
     client.streamOpened(a);
   }
 
-  private void chunkRead(LoopThread t, Work w) {
+  private void chunkRead(LoopThread t, ConnQueue q, Work w) {
     Attempt a = w.a;
     if (a.conn.open() && !a.serverFinished) {
       pass(a).chunkSent();
@@ -268,11 +319,11 @@ public final class EssNode implements ShuffleServer {
       }
       client.chunkArrived(a);
       if (--w.left == 0) {
-        t.fifo.poll();
+        q.work.poll();
         finish(a, true);
       }
     } else {
-      t.fifo.poll();
+      q.work.poll();
     }
     t.runNext();
   }
