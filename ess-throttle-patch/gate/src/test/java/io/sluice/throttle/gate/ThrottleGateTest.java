@@ -284,14 +284,17 @@ class ThrottleGateTest {
   void trafficOnTheConnectionExtendsTheHoldUpToConnectionMaxMs() {
     GateHarness h = activitySetup();
     Connection c = new Connection();
-    GateHarness.Req busy = h.fetch("y", 1, c); // another app's request on the same channel, admitted
+    GateHarness.Req busy = h.fetch("y", 100, c); // another app's request on the same channel, admitted
     assertThat(busy.decision()).isEqualTo(Decision.ADMIT);
     GateHarness.Req held = h.fetch("x", 100, c);
     assertThat(held.decision()).isEqualTo(Decision.HOLD);
-    // a chunk on the connection every 5 s keeps it from going quiet: released only at arrival + 30 s
+    // 16 chunks on the connection every 5 s keep it from going quiet (the gate reads the clock every 16th chunk):
+    // released only at arrival + 30 s
     for (int i = 0; i < 5; i++) {
       h.run(5_000);
-      busy.ticket.chunkSent();
+      for (int k = 0; k < 16; k++) {
+        busy.ticket.chunkSent();
+      }
       assertThat(held.runs).as("after %d s", (i + 1) * 5).isZero();
     }
     h.run(3_800);
