@@ -37,7 +37,8 @@ import org.slf4j.LoggerFactory;
  *       thread never waits), and the gate's later release runs the delegate on the client channel's event loop;
  *       SLEEP (only ever decided for shim apps) answers with the directive string.</li>
  *   <li>Everything else (executor registration, removals, local dirs, push/merge messages, finalisation, ...) goes to
- *       the delegate untouched and at once.</li>
+ *       the delegate untouched and at once; executor registrations are counted by their shuffle manager class
+ *       ({@link ExecutorRegistrations}).</li>
  *   <li>A Sluice HELLO (see {@link SluiceHello}) is answered here: the app is marked as a shim app; Spark never sees
  *       it.</li>
  * </ul>
@@ -53,6 +54,7 @@ public final class GatedRpcHandler extends RpcHandler {
   private final RpcHandler delegate;
   private final ThrottleGate gate;
   private final TimedStreamManager streams;
+  private final ExecutorRegistrations registrations;
   /** The gate's view of each server event loop (a handful, fixed for the server's life). */
   private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
   /** Held requests per channel, so a closed connection cancels its own. */
@@ -67,6 +69,7 @@ public final class GatedRpcHandler extends RpcHandler {
     this.delegate = delegate;
     this.gate = gate;
     this.streams = new TimedStreamManager(delegate.getStreamManager(), ioDelayMillis);
+    this.registrations = new ExecutorRegistrations(gate.meters().registry());
   }
 
   public ThrottleGate gate() {
@@ -95,6 +98,7 @@ public final class GatedRpcHandler extends RpcHandler {
     }
     FetchRequest fetch = FetchRequest.classify(message);
     if (fetch == null) {
+      registrations.observe(message);
       delegate.receive(client, message, callback);
       return;
     }

@@ -87,6 +87,10 @@ class GatedRpcHandlerITCase {
         assertThat(node.meters.get("sluice.throttle.request.latency").timer().count()).isEqualTo(7);
         assertThat(node.meters.get("sluice.throttle.service.time").timer().count()).isEqualTo(7);
         assertThat(decisions(node, "ADMIT", true)).isEqualTo(7);
+        // the registration went to the real handler and was counted by the class the executor reported
+        assertThat(node.meters.get("sluice.ess.executor.registrations")
+            .tag("shuffle_manager", "org.apache.spark.shuffle.sort.SortShuffleManager").counter().count())
+            .isEqualTo(1);
         assertThat(node.events.events()).noneMatch(e -> e.startsWith("held") || e.startsWith("directive"));
         node.gate.tick();
         GateSnapshot.App a = node.gate.snapshot().app(LIGHT);
