@@ -3,7 +3,8 @@ package io.sluice.throttle.gate;
 /**
  * A client connection, as the gate sees it: the adapter makes one per channel ({@code new Connection()}, kept with
  * the channel) and passes it with every fetch request that arrives on that channel. The gate notes when the
- * connection last carried bytes it knows of (a request read, a chunk sent, a request finished, a SLEEP reply) or when
+ * connection last carried bytes it knows of (a request read, a request finished, a SLEEP reply; chunks sent are
+ * counted and seen as activity by the next tick that looks at the connection's held requests) or when
  * it last released a request on it because the connection had gone quiet, and uses that for activity-aware hold
  * deadlines ({@code hold.connectionIdleMs}): Spark's client closes a connection only when it has carried no byte for
  * its idle timeout, so a request may stay held as long as its connection is not left silent that long.
@@ -14,6 +15,10 @@ package io.sluice.throttle.gate;
 public final class Connection {
   /** The gate clock's nanoTime of the last activity; {@link Long#MIN_VALUE} before the first request. */
   volatile long lastActivity = Long.MIN_VALUE;
+  /** Chunks sent on this connection (written on the chunk path, no clock read there). */
+  volatile long chunks;
+  /** {@link #chunks} as the gate's tick last saw it (tick thread only). */
+  long chunksSeen;
   final Lane lane;
 
   /** A connection whose serving thread the adapter does not name. */

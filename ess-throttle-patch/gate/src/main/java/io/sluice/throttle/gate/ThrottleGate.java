@@ -602,7 +602,7 @@ public final class ThrottleGate {
             continue;
           }
           boolean ok = !ranged || fits(a, r.blocks);
-          boolean due = deadline(r) - now < tickNanos;
+          boolean due = deadline(r, now) - now < tickNanos;
           if (!ok && !due) {
             break;
           }
@@ -623,7 +623,7 @@ public final class ThrottleGate {
           Req r = a.plainQ.peekFirst();
           if (r.state != Req.HELD) {
             a.plainQ.pollFirst();
-          } else if (deadline(r) - now < tickNanos) {
+          } else if (deadline(r, now) - now < tickNanos) {
             a.plainQ.pollFirst();
             unholdLocked(a, r);
             admitLocked(a, r, now);
@@ -636,7 +636,7 @@ public final class ThrottleGate {
           long horizon = now + HOUSEKEEPING_NANOS + tickNanos;
           boolean any = false;
           for (Req r : a.heldQ) {
-            if (r.state == Req.HELD && r.conn != null && deadline(r) < horizon) {
+            if (r.state == Req.HELD && r.conn != null && deadline(r, now) < horizon) {
               unholdLocked(a, r);
               admitLocked(a, r, now);
               any = true;
@@ -716,10 +716,15 @@ public final class ThrottleGate {
    * (activity-aware holds on), when its connection will have been quiet for hold.connectionIdleMs, but no later than
    * arrival + hold.connectionMaxMs.
    */
-  private long deadline(Req r) {
+  private long deadline(Req r, long now) {
     Connection c = r.conn;
     if (c == null || connIdleNanos == 0) {
       return r.arrival + holdNanos;
+    }
+    long chunks = c.chunks;
+    if (chunks != c.chunksSeen) {
+      c.chunksSeen = chunks; // chunks were sent since the tick last looked: the connection was active until now
+      c.lastActivity = Math.max(c.lastActivity, now);
     }
     return Math.min(r.arrival + connMaxNanos, Math.max(c.lastActivity, r.arrival) + connIdleNanos);
   }
@@ -727,7 +732,8 @@ public final class ThrottleGate {
   /** Whether the request's deadline is its connection going quiet (rather than a fixed bound). */
   private boolean quietDeadline(Req r) {
     Connection c = r.conn;
-    return c != null && connIdleNanos > 0 && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
+    return c != null && connIdleNanos > 0
+        && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
   }
 
   /** Re-computes the budget (every budget.adaptMs while it is in effect). */
@@ -1028,19 +1034,17 @@ public final class ThrottleGate {
 
     @Override
     public void chunkSent() {
-      int left;
       synchronized (app) {
         if (state == ADMITTED && remaining > 1) {
           remaining--;
           app.outstandingBlocks--;
           blocksSent.increment();
         }
-        left = remaining;
       }
-      // activity on the connection, read from the clock every 16th chunk only (the per-chunk path stays a decrement;
-      // 16 chunks are far inside hold.connectionIdleMs's margin)
-      if (conn != null && (left & 15) == 0) {
-        conn.lastActivity = clock.nanoTime();
+      // activity on the connection: a counter only (no clock read on the per-chunk path); tick() turns a change of
+      // it into "active now" when it looks at the connection's held requests
+      if (conn != null) {
+        conn.chunks++;
       }
     }
 
