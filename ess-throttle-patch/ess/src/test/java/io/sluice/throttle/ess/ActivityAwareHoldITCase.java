@@ -87,39 +87,45 @@ class ActivityAwareHoldITCase {
   @Test
   void aRequestHeldOnAQuietConnectionIsReleasedBeforeTheClientTimesOutAndCompletes() throws Exception {
     // 1.5 s without a byte: half the client's 3 s idle timeout
-    try (GatedNode node = new GatedNode(config(1_500), PRIORITIES, SERVER);
-         Anchor anchor = new Anchor(node)) {
-      ShuffleApp app = new ShuffleApp(tmp.resolve("app"), APP, "1", 4, 30);
-      ExternalBlockStoreClient setup = app.client(node.conf);
-      ExternalBlockStoreClient executor = app.client(clientConf());
-      try {
-        turnAbnormal(node, app, setup);
-        anchor.open(APP, "1");
-        awaitRanged(node, 1);
-
-        BlockCheck held = app.fetch(executor, node.port(), app.blocks(40, 4));
-        assertThat(held.await(60, TimeUnit.SECONDS)).as("the held fetch was answered: %s", held).isTrue();
-
-        assertThat(held.allGood()).as(held.toString()).isTrue();
-        assertThat(node.events.events("held")).hasSize(1);
-        assertThat(node.events.events("released")).as("released because its connection went quiet")
-            .singleElement().asString().startsWith("released " + APP).endsWith(" CONNECTION_QUIET");
-        // the held fetch's ticket finishes just after its last chunk is written; the anchor stays admitted, so the
-        // request was never in range
-        Await.until(() -> node.gate.snapshot().app(APP).outstandingRequests() == 1, Duration.ofSeconds(30),
-            () -> "only the anchor outstanding: " + node.gate.snapshot().app(APP));
-      } finally {
-        setup.close();
-        executor.close();
-      }
-    }
+    fetchHeldOnAQuietConnection(1_500, (node, held) -> {
+      assertThat(held.allGood()).as(held.toString()).isTrue();
+      assertThat(node.events.events("held")).hasSize(1);
+      assertThat(node.events.events("released")).as("released because its connection went quiet")
+          .singleElement().asString().startsWith("released " + APP).endsWith(" CONNECTION_QUIET");
+      // the held fetch's ticket finishes just after its last chunk is written; the anchor stays admitted, so the
+      // request was never in range
+      Await.until(() -> node.gate.snapshot().app(APP).outstandingRequests() == 1, Duration.ofSeconds(30),
+          () -> "only the anchor outstanding: " + node.gate.snapshot().app(APP));
+    });
   }
 
   @Test
   void aRequestHeldOnAConnectionThatStaysQuietLongerThanTheClientTimeoutFails() throws Exception {
     // The counter-case, so the test above can fail: a connection idle limit above the client's timeout lets the
     // client close its quiet connection first (Spark's own "Connection from ... closed"); the gate cancels the hold.
-    try (GatedNode node = new GatedNode(config(20_000), PRIORITIES, SERVER);
+    fetchHeldOnAQuietConnection(20_000, (node, held) -> {
+      assertThat(held.succeeded()).isEmpty();
+      assertThat(held.failed()).hasSize(4).allSatisfy((id, e) -> assertThat(e).isInstanceOf(IOException.class)
+          .hasMessageContaining("closed"));
+      Await.until(() -> node.handler.parkedRequests() == 0 && node.gate.heldCount() == 0, Duration.ofSeconds(30),
+          () -> "the hold of the closed connection cancelled");
+      assertThat(node.events.events("released")).as("cancelled, never released").isEmpty();
+    });
+  }
+
+  /** What a quiet-connection test checks once its held fetch has been answered (or failed). */
+  @FunctionalInterface
+  interface QuietCheck {
+    void check(GatedNode node, BlockCheck held) throws Exception;
+  }
+
+  /**
+   * The quiet-connection set-up: a node with {@code hold.connectionIdleMs} = {@code connectionIdleMs}, turned
+   * ABNORMAL; the anchor keeps the app out of range; one 4-block fetch on the executor's otherwise quiet connection,
+   * awaited; then {@code check}.
+   */
+  private void fetchHeldOnAQuietConnection(long connectionIdleMs, QuietCheck check) throws Exception {
+    try (GatedNode node = new GatedNode(config(connectionIdleMs), PRIORITIES, SERVER);
          Anchor anchor = new Anchor(node)) {
       ShuffleApp app = new ShuffleApp(tmp.resolve("app"), APP, "1", 4, 30);
       ExternalBlockStoreClient setup = app.client(node.conf);
@@ -131,13 +137,7 @@ class ActivityAwareHoldITCase {
 
         BlockCheck held = app.fetch(executor, node.port(), app.blocks(40, 4));
         assertThat(held.await(60, TimeUnit.SECONDS)).as("the held fetch was answered: %s", held).isTrue();
-
-        assertThat(held.succeeded()).isEmpty();
-        assertThat(held.failed()).hasSize(4).allSatisfy((id, e) -> assertThat(e).isInstanceOf(IOException.class)
-            .hasMessageContaining("closed"));
-        Await.until(() -> node.handler.parkedRequests() == 0 && node.gate.heldCount() == 0, Duration.ofSeconds(30),
-            () -> "the hold of the closed connection cancelled");
-        assertThat(node.events.events("released")).as("cancelled, never released").isEmpty();
+        check.check(node, held);
       } finally {
         setup.close();
         executor.close();
