@@ -168,6 +168,7 @@ submit() {
   local t0=$SECONDS
   # shellcheck disable=SC2086
   env SLUICE_SUBMIT_VIA="$([ "$via" = sluice ] && echo sluice || echo plain)" SLUICE_TUNER_URL="$tuner_url" \
+    SLUICE_TUNER_TOKEN_FILE="$stack/credentials/reporter-token" \
     SLUICE_CLUSTER=local SLUICE_STATE_DIR="$stack/submit-state" SLUICE_TUNER_TIMEOUT_MS=5000 \
     SLUICE_OVERRIDE_USER_CONF=true SLUICE_CLIENT_JAR="$stack/sluice-tuner-client-all.jar" \
     timeout 900 "$root/deploy/jobs/submit.sh" --version "$spark_version" --state-dir "$stack/spark" \
@@ -205,7 +206,7 @@ for w in "${workloads[@]}"; do
     if [ -z "$app" ]; then say "$name run $i: no event log (exit $rc, log $dir/$n.submit.log)"; continue; fi
     [ "$rc" = 0 ] || say "$name run $i: spark-submit exited $rc (log $dir/$n.submit.log)"
     stored_run "$app" "$dir/$n.apprun.json" || continue
-    curl -sS --max-time 20 "$tuner_url/api/v1/jobs/history?jobKey=$key&limit=50" > "$dir/$n.history.json" \
+    curl -sS --max-time 20 -H "@$stack/credentials/admin-auth.header" "$tuner_url/api/v1/jobs/history?jobKey=$key&limit=50" > "$dir/$n.history.json" \
       || say "$name run $i: history unavailable"
     python3 "$here/report.py" line "$dir/$n.apprun.json" "$dir/$n.history.json" >&2 || true
     state="$(python3 "$here/report.py" state "$dir/$n.history.json" "$app")"

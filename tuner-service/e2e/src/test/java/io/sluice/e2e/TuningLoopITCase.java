@@ -225,7 +225,8 @@ class TuningLoopITCase {
 
     // ---- a deliberately harmful operator trial: back up to 300 partitions
     HttpResponse<String> trial = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/api/v1/jobs/trial?jobKey="
-        + JOB)).header("Content-Type", "application/json").timeout(Duration.ofSeconds(10))
+        + JOB)).header("Content-Type", "application/json").header("Authorization", adminAuthorization())
+        .timeout(Duration.ofSeconds(10))
         .POST(HttpRequest.BodyPublishers.ofString("{\"" + PARTITIONS + "\":\"" + HARMFUL + "\"}")).build(),
         HttpResponse.BodyHandlers.ofString());
     assertThat(trial.statusCode()).as(trial.body()).isEqualTo(200);
@@ -252,6 +253,7 @@ class TuningLoopITCase {
     Map<String, String> e = new HashMap<>(env);
     e.put("SLUICE_SUBMIT_VIA", "sluice");
     e.put("SLUICE_TUNER_URL", tunerUrl);
+    e.put("SLUICE_TUNER_TOKEN_FILE", state.resolve("credentials/reporter-token").toString());
     e.put("SLUICE_TUNER_TIMEOUT_MS", "5000");
     e.put("SLUICE_LISTENER_JAR", ROOT.resolve("event-ingest/listener/target/sluice-spark-listener-0.1.0-SNAPSHOT.jar")
         .toString());
@@ -315,11 +317,17 @@ class TuningLoopITCase {
 
   static JsonNode history() throws Exception {
     HttpResponse<String> h = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/api/v1/jobs/history?jobKey="
-        + JOB + "&limit=20")).timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        + JOB + "&limit=20")).header("Authorization", adminAuthorization()).timeout(Duration.ofSeconds(10)).GET()
+        .build(), HttpResponse.BodyHandlers.ofString());
     if (h.statusCode() != 200) {
       return JSON.createObjectNode();
     }
     return JSON.readTree(h.body());
+  }
+
+  /** The admin token sluice-stack generated for its tuner-service (credentials/admin-token of its state dir). */
+  static String adminAuthorization() throws IOException {
+    return "Bearer " + java.nio.file.Files.readString(state.resolve("credentials/admin-token")).strip();
   }
 
   static int freePort() throws IOException {

@@ -66,7 +66,7 @@ class OperatorTrialITCase extends ServiceOnH2 {
   void aPendingTrialCanBeCancelled() {
     assertThat(http.post("/api/v1/jobs/trial?jobKey=bad-request-job", "{\"" + PARTITIONS + "\":\"400\"}").status())
         .isEqualTo(200);
-    Http.Answer d = http.delete("/api/v1/jobs/trial?jobKey=bad-request-job", null);
+    Http.Answer d = http.delete("/api/v1/jobs/trial?jobKey=bad-request-job");
     assertThat(d.status()).isEqualTo(200);
     assertThat(d.json().get("trial").get(PARTITIONS).asText()).isEqualTo("400");
     assertThat(submission("bad-request-job").get("overlay").toString()).doesNotContain("\"400\"");

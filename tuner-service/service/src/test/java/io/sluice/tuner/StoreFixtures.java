@@ -14,7 +14,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /** Real runs folded from the Spark 3.5.7 fixtures of deploy/fixtures, and variations of them for histories. */
-final class StoreFixtures {
+public final class StoreFixtures {
   private StoreFixtures() {}
 
   static Path fixtures() {
@@ -28,7 +28,7 @@ final class StoreFixtures {
   }
 
   /** The fixture's run, as the folder produces it (no diagnoses: the service re-diagnoses). */
-  static AppRun fold(String fixture) {
+  public static AppRun fold(String fixture) {
     ReadReport report = new ReadReport();
     List<EventLogSource> sources = EventLogs.discover(List.of(fixtures().resolve(fixture)), report);
     if (sources.size() != 1) {
@@ -42,7 +42,7 @@ final class StoreFixtures {
    * with {@code injected} in force (conf and markers as the client writes them), wall time scaled by
    * {@code wallFactor} and every stage's fetch wait scaled by {@code waitFactor}.
    */
-  static AppRun variant(AppRun base, String jobKey, int index, Map<String, String> injected, double wallFactor,
+  public static AppRun variant(AppRun base, String jobKey, int index, Map<String, String> injected, double wallFactor,
       double waitFactor) {
     Map<String, String> conf = new TreeMap<>(base.conf());
     conf.put("spark.sluice.job.key", jobKey);

@@ -55,7 +55,15 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code TUNER_BENCH} line per scenario; {@code states} counts answers by tuning state and tier marker.
  */
 public final class SubmissionLatencyBench {
+  /** The service's one bench credential (an ADMIN token, random per run). */
+  static final String TOKEN = java.util.HexFormat.of().formatHex(randomBytes());
   private static final ObjectMapper JSON = new ObjectMapper();
+
+  private static byte[] randomBytes() {
+    byte[] b = new byte[24];
+    new java.security.SecureRandom().nextBytes(b);
+    return b;
+  }
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = new TreeMap<>();
@@ -197,7 +205,9 @@ public final class SubmissionLatencyBench {
     } else {
       cmd.add("--sluice.tier.enabled=false");
     }
-    Process service = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("SLUICE_SECURITY_TOKENS", "bench:ADMIN:" + TOKEN); // from the environment, not argv
+    Process service = pb.start();
     try {
       String base = "http://127.0.0.1:" + port;
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
@@ -239,6 +249,7 @@ public final class SubmissionLatencyBench {
   static void meters(HttpClient client, String base, String name) {
     try {
       HttpResponse<String> p = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/prometheus"))
+          .header("Authorization", "Bearer " + TOKEN)
           .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.ofString());
       for (String line : p.body().split("\n")) {
         if ((line.startsWith("sluice_tier_decision_seconds") || line.startsWith("sluice_tuner_submissions_seconds"))
@@ -280,7 +291,7 @@ public final class SubmissionLatencyBench {
     String body = "{\"cluster\":\"bench\",\"appName\":\"" + job + "\",\"jobKey\":\"" + job
         + "\",\"conf\":{\"spark.executor.memory\":\"4g\"}}";
     return HttpRequest.newBuilder(URI.create(base + "/api/v1/submissions")).timeout(Duration.ofSeconds(10))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + TOKEN).POST(HttpRequest.BodyPublishers.ofString(body)).build();
   }
 
   record Result(long[] latenciesUs, long errors, Map<String, Long> states, long late) {

@@ -50,6 +50,28 @@ public final class HttpPrioritySource implements PrioritySource {
     return uri;
   }
 
+  /**
+   * The bearer token for tuner-service, provided by the platform: {@code SLUICE_TUNER_TOKEN}, else the file named by
+   * {@code SLUICE_TUNER_TOKEN_FILE}, else the file named by the system property {@code sluice.tuner.token-file}
+   * (read at each pull, so a rotated token is picked up). None: the pull goes without credentials.
+   */
+  static java.util.Optional<String> token(Map<String, String> env, java.util.Properties system) {
+    String direct = env.get("SLUICE_TUNER_TOKEN");
+    if (direct != null && !direct.isBlank()) {
+      return java.util.Optional.of(direct.strip());
+    }
+    String file = env.getOrDefault("SLUICE_TUNER_TOKEN_FILE", system.getProperty("sluice.tuner.token-file"));
+    if (file == null || file.isBlank()) {
+      return java.util.Optional.empty();
+    }
+    try {
+      String t = java.nio.file.Files.readString(java.nio.file.Path.of(file.strip())).strip();
+      return t.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(t);
+    } catch (IOException e) {
+      return java.util.Optional.empty();
+    }
+  }
+
   @JsonIgnoreProperties(ignoreUnknown = true)
   record Body(Integer defaultPriority, List<Entry> apps) {}
 
@@ -58,7 +80,9 @@ public final class HttpPrioritySource implements PrioritySource {
 
   @Override
   public Map<String, AppInfo> fetch() throws IOException, InterruptedException {
-    HttpRequest req = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET().build();
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
+    token(System.getenv(), System.getProperties()).ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    HttpRequest req = b.build();
     HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
     if (resp.statusCode() != 200) {
       throw new IOException("GET " + uri + " returned HTTP " + resp.statusCode());

@@ -31,6 +31,7 @@ class HttpPrioritySourceTest {
   private final AtomicInteger status = new AtomicInteger(200);
   private final AtomicInteger delayMs = new AtomicInteger();
   private final AtomicReference<String> lastPath = new AtomicReference<>();
+  private final AtomicReference<String> lastAuthorization = new AtomicReference<>();
   private final CountDownLatch release = new CountDownLatch(1);
 
   @BeforeEach
@@ -38,6 +39,7 @@ class HttpPrioritySourceTest {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
     server.createContext("/", ex -> {
       lastPath.set(ex.getRequestURI().getPath());
+      lastAuthorization.set(ex.getRequestHeaders().getFirst("Authorization"));
       try {
         if (delayMs.get() > 0) {
           release.await(delayMs.get(), TimeUnit.MILLISECONDS);
@@ -92,6 +94,33 @@ class HttpPrioritySourceTest {
       assertThat(m.lookup("a")).isEqualTo(new AppInfo("a", 4, "q", false));
       assertThat(m.lookup("b").priority()).isEqualTo(2);
     }
+  }
+
+  @Test
+  void thePullCarriesThePlatformsTokenFromTheTokenFile(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path file = java.nio.file.Files.writeString(dir.resolve("token"), "gate-token-1\n");
+    java.util.Properties sys = new java.util.Properties();
+    sys.setProperty("sluice.tuner.token-file", file.toString());
+    assertThat(HttpPrioritySource.token(Map.of(), sys)).contains("gate-token-1");
+    assertThat(HttpPrioritySource.token(Map.of("SLUICE_TUNER_TOKEN", "env-token"), sys)).contains("env-token");
+    assertThat(HttpPrioritySource.token(Map.of(), new java.util.Properties())).isEmpty();
+
+    body.set("{\"defaultPriority\":2,\"apps\":[]}");
+    String before = System.getProperty("sluice.tuner.token-file");
+    System.setProperty("sluice.tuner.token-file", file.toString());
+    try {
+      new HttpPrioritySource(base(), Duration.ofSeconds(5)).fetch();
+    } finally {
+      if (before == null) {
+        System.clearProperty("sluice.tuner.token-file");
+      } else {
+        System.setProperty("sluice.tuner.token-file", before);
+      }
+    }
+    String expected = System.getenv("SLUICE_TUNER_TOKEN") == null ? "Bearer gate-token-1"
+        : "Bearer " + System.getenv("SLUICE_TUNER_TOKEN").strip();
+    assertThat(lastAuthorization.get()).isEqualTo(expected);
   }
 
   @Test

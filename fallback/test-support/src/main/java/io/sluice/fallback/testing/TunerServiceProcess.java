@@ -17,7 +17,10 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * The real tuner-service (its Spring Boot jar as built, {@code java -jar}) in a child JVM on a loopback port, with an
- * H2 file store in {@code dir} ({@link #storeUrl}) and the given {@code sluice.*} properties. {@link #start} returns at
+ * H2 file store in {@code dir} ({@link #storeUrl}) and the given {@code sluice.*} properties. Its credentials are a
+ * tokens file written in {@code dir} (mode 600) with a fresh random ADMIN token ({@link #get} sends it) and REPORTER
+ * token ({@link #reporterTokenFile}: hand it to machine callers as {@code SLUICE_TUNER_TOKEN_FILE} or the system
+ * property {@code sluice.tuner.token-file}). {@link #start} returns at
  * once, so the caller can start other things while the service boots; call {@link #awaitHealthy} before using it.
  * {@link #close()} stops the process it started, by its handle: close it in a finally.
  */
@@ -27,11 +30,15 @@ public final class TunerServiceProcess implements AutoCloseable {
   private final Process process;
   private final String url;
   private final Path log;
+  private final String adminToken;
+  private final Path reporterTokenFile;
 
-  private TunerServiceProcess(Process process, String url, Path log) {
+  private TunerServiceProcess(Process process, String url, Path log, String adminToken, Path reporterTokenFile) {
     this.process = process;
     this.url = url;
     this.log = log;
+    this.adminToken = adminToken;
+    this.reporterTokenFile = reporterTokenFile;
   }
 
   /** Starts the service with {@code --key=value} for each of {@code properties} (in their order). */
@@ -40,17 +47,40 @@ public final class TunerServiceProcess implements AutoCloseable {
       throw new IllegalStateException("tuner-service jar not built: " + bootJar + " (mvn -pl tuner-service/service install)");
     }
     Files.createDirectories(dir);
+    String admin = randomToken();
+    String reporter = randomToken();
+    Path tokens = secret(dir.resolve("tokens"), "test-admin:ADMIN:" + admin + "\ntest-reporter:REPORTER:" + reporter
+        + "\n");
+    Path reporterFile = secret(dir.resolve("reporter-token"), reporter + "\n");
     int port = freeLoopbackPort();
     List<String> cmd = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
         "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1", "-jar", bootJar.toString(),
         "--server.address=127.0.0.1", "--server.port=" + port,
-        "--sluice.tuner.store-url=" + storeUrl(dir)));
+        "--sluice.tuner.store-url=" + storeUrl(dir), "--sluice.security.tokens-file=" + tokens.toAbsolutePath()));
     properties.forEach((k, v) -> cmd.add("--" + k + "=" + v));
     Path log = dir.resolve("tuner-service.log");
     Process p = new ProcessBuilder(cmd).directory(dir.toFile()).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
-    return new TunerServiceProcess(p, "http://127.0.0.1:" + port, log);
+    return new TunerServiceProcess(p, "http://127.0.0.1:" + port, log, admin, reporterFile.toAbsolutePath());
+  }
+
+  /** The file holding the REPORTER token (for sluice-submit, the driver plugins and the gates). */
+  public Path reporterTokenFile() {
+    return reporterTokenFile;
+  }
+
+  private static String randomToken() {
+    byte[] b = new byte[24];
+    new java.security.SecureRandom().nextBytes(b);
+    return java.util.HexFormat.of().formatHex(b);
+  }
+
+  private static Path secret(Path file, String text) throws IOException {
+    Files.deleteIfExists(file);
+    Files.createFile(file, java.nio.file.attribute.PosixFilePermissions.asFileAttribute(
+        java.nio.file.attribute.PosixFilePermissions.fromString("rw-------")));
+    return Files.writeString(file, text);
   }
 
   /** The JDBC URL of the H2 history store a service started in {@code dir} uses (tests may seed it first). */
@@ -85,8 +115,10 @@ public final class TunerServiceProcess implements AutoCloseable {
     return url;
   }
 
+  /** GET with the ADMIN token. */
   public HttpResponse<String> get(String path) throws IOException, InterruptedException {
-    return HTTP.send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10)).GET().build(),
+    return HTTP.send(HttpRequest.newBuilder(URI.create(url + path)).timeout(Duration.ofSeconds(10))
+        .header("Authorization", "Bearer " + adminToken).GET().build(),
         HttpResponse.BodyHandlers.ofString());
   }
 

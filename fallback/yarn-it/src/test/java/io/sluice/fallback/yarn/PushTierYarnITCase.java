@@ -93,6 +93,8 @@ class PushTierYarnITCase {
           earlierRun("push-big-job", 1, 80 * GIB), earlierRun("push-big-job", 2, 90 * GIB)));
     }
     tuner = TunerServiceProcess.start(jars.resolve("sluice-tuner-service.jar"), tunerDir, props);
+    // sluice-submit's plan runs in this JVM: it finds the platform's reporter token through the token-file property
+    System.setProperty("sluice.tuner.token-file", tuner.reporterTokenFile().toString());
     try {
       yarn = MiniYarn.builder("push-tier-it", work.resolve("yarn"))
           .auxClasspath(List.of(Path.of(System.getProperty("sluice.yarn.auxClasspath"))))
@@ -158,6 +160,7 @@ class PushTierYarnITCase {
 
   @AfterAll
   static void stop() throws Exception {
+    System.clearProperty("sluice.tuner.token-file");
     ExecutorService runs = pool;
     Closing.all(runs == null ? null : () -> {
       runs.shutdownNow();

@@ -61,7 +61,7 @@ public final class TunerClient {
           .connectTimeout(Duration.ofMillis(remainingMs))
           .followRedirects(HttpClient.Redirect.NEVER)
           .build();
-      HttpRequest req = HttpRequest.newBuilder(endpoint)
+      HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(endpoint))
           .timeout(Duration.ofMillis(remainingMs))
           .header("Content-Type", "application/json")
           .header("Accept", "application/json")

@@ -1,6 +1,7 @@
 package io.sluice.submit.outcome;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.submit.client.TunerToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -36,7 +37,7 @@ public final class OutcomeSender {
     try {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
           .followRedirects(HttpClient.Redirect.NEVER).build();
-      HttpRequest req = HttpRequest.newBuilder(endpoint).timeout(timeout).header("Content-Type", "application/json")
+      HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(endpoint)).timeout(timeout).header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(report))).build();
       HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
       return r.statusCode() == 200 ? "tier outcome reported (" + report.get("status") + ", attempt "

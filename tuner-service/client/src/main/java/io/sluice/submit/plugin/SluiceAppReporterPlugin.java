@@ -3,6 +3,7 @@ package io.sluice.submit.plugin;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.submit.Injection;
 import io.sluice.submit.client.TunerSettings;
+import io.sluice.submit.client.TunerToken;
 import io.sluice.submit.outcome.OutcomeReports;
 import io.sluice.submit.outcome.OutcomeSender;
 import java.io.PrintStream;
@@ -195,7 +196,7 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
       try {
         HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT)
             .followRedirects(HttpClient.Redirect.NEVER).build();
-        HttpRequest req = HttpRequest.newBuilder(uri).timeout(TIMEOUT).header("Content-Type", "application/json")
+        HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(uri)).timeout(TIMEOUT).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200 || r.statusCode() == 201) {

@@ -35,6 +35,13 @@ class ApiErrors {
 
   @ExceptionHandler(HttpMessageNotReadableException.class)
   ResponseEntity<ApiError> unreadable(HttpMessageNotReadableException e, HttpServletRequest req) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof BodySizeLimit.TooLarge t) {
+        HttpStatus s = HttpStatus.PAYLOAD_TOO_LARGE;
+        return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), "body", t.getMessage(),
+            req.getRequestURI()));
+      }
+    }
     if (e.getCause() instanceof JsonMappingException m && !m.getPath().isEmpty()) {
       String field = m.getPath().stream()
           .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
@@ -55,6 +62,18 @@ class ApiErrors {
   ResponseEntity<ApiError> mismatch(MethodArgumentTypeMismatchException e, HttpServletRequest req) {
     return bad(e.getName(), e.getName() + "=" + e.getValue() + " is not a valid "
         + (e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName()), req);
+  }
+
+  @ExceptionHandler(TooMany.class)
+  ResponseEntity<ApiError> tooMany(TooMany e, HttpServletRequest req) {
+    HttpStatus s = HttpStatus.TOO_MANY_REQUESTS;
+    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), null, e.getMessage(),
+        req.getRequestURI()));
+  }
+
+  @ExceptionHandler(StoreGateway.Rejected.class)
+  ResponseEntity<ApiError> rejected(StoreGateway.Rejected e, HttpServletRequest req) {
+    return bad(null, e.getMessage(), req);
   }
 
   @ExceptionHandler(StoreGateway.Unavailable.class)

@@ -20,7 +20,7 @@ import org.springframework.stereotype.Service;
 /**
  * A job's portrait through the policy: reads the newest runs (re-diagnosed with the service's rules unless
  * {@code sluice.tuner.rediagnose=false}), the decision log and the freeze flag, decides, and logs the new
- * decisions — all in one guarded store call.
+ * decisions — all in one guarded store call. Reads ({@link #view}) decide the same way and write nothing.
  */
 @Service
 public class JobTuning {
@@ -56,6 +56,20 @@ public class JobTuning {
   /** As {@link #evaluate(String, StoreGateway.Budget, String, Map, int)} with an operator trial pending. */
   public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
       int window, Map<String, String> operatorTrial) {
+    return run(op, budget, jobKey, userConf, window, operatorTrial, true);
+  }
+
+  /**
+   * The same decision as {@link #evaluate}, for reads (history, recommendation): nothing is written, the decisions are
+   * logged by the next submission that replays the same runs.
+   */
+  public Snapshot view(String op, StoreGateway.Budget budget, String jobKey, int window,
+      Map<String, String> operatorTrial) {
+    return run(op, budget, jobKey, Map.of(), window, operatorTrial, false);
+  }
+
+  private Snapshot run(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
+      int window, Map<String, String> operatorTrial, boolean record) {
     Snapshot s = gateway.call(op, budget, (store, log) -> {
       List<AppRun> runs = store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize()));
       if (props.isRediagnose()) {
@@ -69,17 +83,20 @@ public class JobTuning {
       TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
           : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
       Outcome o = policy.decide(runs, memory(log.decisions(jobKey)), userConf, mode, operatorTrial);
-      metrics.logged(log.record(jobKey, o.decisions(), clock.millis()));
+      if (record) {
+        metrics.logged(log.record(jobKey, o.decisions(), clock.millis()));
+      }
       return new Snapshot(o, runs, frozen);
     });
     return s;
   }
 
-  /** Freezes or unfreezes a job (stored in the decision log). */
-  public void setFrozen(String jobKey, boolean frozen) {
-    gateway.call(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, (store, log) -> {
+  /** Freezes or unfreezes a job (stored in the decision log); answers whether it was frozen before. */
+  public boolean setFrozen(String jobKey, boolean frozen) {
+    return gateway.call(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, (store, log) -> {
+      boolean before = log.frozen(jobKey);
       log.setFrozen(jobKey, frozen, clock.millis());
-      return null;
+      return before;
     });
   }
 

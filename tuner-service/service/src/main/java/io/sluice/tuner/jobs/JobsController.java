@@ -4,6 +4,8 @@ import io.sluice.model.AppRun;
 import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
 import io.sluice.tuner.api.BadRequest;
+import io.sluice.tuner.audit.Audit;
+import io.sluice.tuner.api.Limits;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.RunVerdict;
 import io.sluice.tuner.policy.TuningPolicy;
@@ -36,7 +38,10 @@ class JobsController {
   private final TuningPolicy policy;
   private final AllowList allowList = AllowList.defaults();
 
-  JobsController(JobTuning tuning, OperatorTrials trials, TuningPolicy policy) {
+  private final Audit audit;
+
+  JobsController(JobTuning tuning, OperatorTrials trials, TuningPolicy policy, Audit audit) {
+    this.audit = audit;
     this.tuning = tuning;
     this.trials = trials;
     this.policy = policy;
@@ -49,7 +54,7 @@ class JobsController {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new BadRequest("limit", "limit must be in 1.." + MAX_LIMIT + ", was " + limit);
     }
-    JobTuning.Snapshot s = tuning.evaluate("history", StoreGateway.Budget.READ, key, Map.of(), limit);
+    JobTuning.Snapshot s = tuning.view("history", StoreGateway.Budget.READ, key, limit, Map.of());
     Map<String, RunVerdict> verdicts = new HashMap<>();
     for (RunVerdict v : s.outcome().verdicts()) {
       verdicts.put(v.runKey(), v);
@@ -68,8 +73,7 @@ class JobsController {
   @Operation(summary = "The overlay the job's next submission would get (with no explicit user confs)")
   JobViews.Recommendation recommendation(@RequestParam String jobKey) {
     String key = jobKey(jobKey);
-    Outcome o = tuning.evaluate("recommendation", StoreGateway.Budget.READ, key, Map.of(), 0, trials.peek(key))
-        .outcome();
+    Outcome o = tuning.view("recommendation", StoreGateway.Budget.READ, key, 0, trials.peek(key)).outcome();
     return new JobViews.Recommendation(key, o.state(), o.overlay(), o.changes(), o.reasons());
   }
 
@@ -110,8 +114,10 @@ class JobsController {
       });
       trial.put(k, value);
     }
+    Map<String, String> before = trials.peek(key);
     trials.put(key, trial);
-    Outcome o = tuning.evaluate("trial", StoreGateway.Budget.READ, key, Map.of(), 0, trial).outcome();
+    audit.record("job.trial", key, before.isEmpty() ? null : before, trial);
+    Outcome o = tuning.view("trial", StoreGateway.Budget.READ, key, 0, trial).outcome();
     return new JobViews.Trial(key, trial, o.state(), o.overlay());
   }
 
@@ -119,20 +125,22 @@ class JobsController {
   @Operation(summary = "Cancel the job's pending operator trial")
   JobViews.Trial cancelTrial(@RequestParam String jobKey) {
     String key = jobKey(jobKey);
-    return new JobViews.Trial(key, trials.cancel(key), null, null);
+    Map<String, String> cancelled = trials.cancel(key);
+    if (!cancelled.isEmpty()) {
+      audit.record("job.trial.cancel", key, cancelled, null);
+    }
+    return new JobViews.Trial(key, cancelled, null, null);
   }
 
   private JobViews.Freeze setFrozen(String key, boolean frozen) {
-    tuning.setFrozen(key, frozen);
-    Outcome o = tuning.evaluate(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, Map.of(), 0)
+    boolean before = tuning.setFrozen(key, frozen);
+    audit.record(frozen ? "job.freeze" : "job.unfreeze", key, Map.of("frozen", before), Map.of("frozen", frozen));
+    Outcome o = tuning.view(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, 0, Map.of())
         .outcome();
     return new JobViews.Freeze(key, frozen, o.state());
   }
 
   private static String jobKey(String jobKey) {
-    if (jobKey == null || jobKey.isBlank()) {
-      throw new BadRequest("jobKey", "jobKey must not be blank");
-    }
-    return jobKey.trim();
+    return Limits.jobKey("jobKey", jobKey);
   }
 }

@@ -64,7 +64,27 @@ public class StoreGateway implements DisposableBean {
     }
   }
 
+  /**
+   * The store refused the call's data (SQL state class 22 "data exception" or 23 "integrity constraint", e.g. a value
+   * longer than its column): a client error, answered 400, that never counts against the circuit breaker.
+   */
+  public static final class Rejected extends RuntimeException {
+    Rejected(String message, Throwable cause) {
+      super(message, cause);
+    }
+  }
+
+  /** Thrown by store work that refuses a request's data itself (a bound reached): handled like {@link Rejected}. */
+  public static final class Refused extends RuntimeException {
+    public Refused(String message) {
+      super(message);
+    }
+  }
+
   private record Handles(HistoryStore store, DecisionLog log) {}
+
+  /** A client-data failure carried out of the breaker as a value, so the breaker records a success. */
+  private record Refusal(RuntimeException error) {}
 
   private final String url;
   private final CircuitBreaker breaker;
@@ -114,19 +134,29 @@ public class StoreGateway implements DisposableBean {
         TimeLimiterConfig.custom().timeoutDuration(t).cancelRunningFuture(false).build())), work);
   }
 
+  @SuppressWarnings("unchecked")
   private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
     try {
-      T result = breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
+      Object result = breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
         Handles h = handles();
         try {
           return work.run(h.store, h.log);
         } catch (RuntimeException e) {
+          if (clientData(e)) {
+            return new Refusal(e); // the store is fine: keep the handles
+          }
           reset(h);
           throw e;
         }
       })));
       breakerWarmUp.succeeded();
-      return result;
+      if (result instanceof Refusal r) {
+        meters.counter("sluice.tuner.store.rejected", "op", op).increment();
+        throw new Rejected("the store refused the request's data: " + rootMessage(r.error()), r.error());
+      }
+      return (T) result;
+    } catch (Rejected e) {
+      throw e;
     } catch (CallNotPermittedException e) {
       throw unavailable(op, "circuit_open", "the store's circuit breaker is open", e);
     } catch (TimeoutException e) {
@@ -139,6 +169,31 @@ public class StoreGateway implements DisposableBean {
       throw unavailable(op, "error", cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
           cause);
     }
+  }
+
+  /** True for a data or constraint error of the SQL standard (state class 22 or 23) anywhere in the chain. */
+  static boolean clientData(Throwable e) {
+    for (Throwable c = e; c != null; c = c.getCause()) {
+      if (c instanceof Refused) {
+        return true;
+      }
+      if (c instanceof java.sql.SQLException s && s.getSQLState() != null
+          && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static String rootMessage(Throwable e) {
+    Throwable c = e;
+    while (c.getCause() != null && c.getCause() != c) {
+      c = c.getCause();
+    }
+    String m = c.getMessage() == null ? c.getClass().getSimpleName() : c.getMessage();
+    int nl = m.indexOf('\n');
+    m = nl < 0 ? m : m.substring(0, nl);
+    return m.length() > 300 ? m.substring(0, 300) + "..." : m;
   }
 
   private Unavailable unavailable(String op, String reason, String message, Throwable cause) {

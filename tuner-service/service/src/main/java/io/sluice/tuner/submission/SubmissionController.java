@@ -3,6 +3,7 @@ package io.sluice.tuner.submission;
 import io.sluice.model.JobKey;
 import io.sluice.tuner.TunerMetrics;
 import io.sluice.tuner.api.BadRequest;
+import io.sluice.tuner.api.Limits;
 import io.sluice.tuner.jobs.JobTuning;
 import io.sluice.tuner.jobs.OperatorTrials;
 import io.sluice.tuner.policy.JobState;
@@ -65,8 +66,8 @@ class SubmissionController {
         user.put(e.getKey(), e.getValue());
       }
     }
-    String jobKey = req.jobKey() != null && !req.jobKey().isBlank() ? req.jobKey().trim()
-        : JobKey.of(conf.get(JobKey.EXPLICIT_KEY), req.cluster(), req.queue(), req.user(), req.appName());
+    String jobKey = Limits.jobKey("jobKey", req.jobKey() != null && !req.jobKey().isBlank() ? req.jobKey().trim()
+        : JobKey.of(conf.get(JobKey.EXPLICIT_KEY), req.cluster(), req.queue(), req.user(), req.appName()));
     String submissionId = UUID.randomUUID().toString();
     PlatformAdditions additions = platform.collect(req, submissionId, jobKey, conf);
     try {

@@ -2,6 +2,8 @@ package io.sluice.tuner.tier;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.sluice.model.JobKey;
+import io.sluice.tuner.audit.Audit;
+import io.sluice.tuner.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -9,20 +11,18 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.springframework.http.HttpHeaders;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PathVariable;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.PutMapping;
 import org.springframework.web.bind.annotation.RequestBody;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code /api/v1/tiers}: the push-tier rollout rules and deny list (changes need a bearer token, are audited and
+ * {@code /api/v1/tiers}: the push-tier rollout rules and deny list (changes need the ADMIN role, are audited and
  * take effect for the next submission), the audit trail, a job's recorded tier decisions, the tiers' capacity as
  * admission sees it, and a preview of the decision for a job (not recorded).
  */
@@ -41,12 +41,13 @@ class TierController {
   record Capacity(Tier tier, long freeBytes, long totalBytes, boolean healthy, String source) {}
 
   private final TierService service;
-  private final BearerAuth auth;
   private final TierMetrics metrics;
 
-  TierController(TierService service, TierProperties props, TierMetrics metrics) {
+  private final Audit audit;
+
+  TierController(TierService service, TierMetrics metrics, Audit audit) {
+    this.audit = audit;
     this.service = service;
-    this.auth = new BearerAuth(props.getApiTokens());
     this.metrics = metrics;
   }
 
@@ -58,38 +59,47 @@ class TierController {
   }
 
   @PutMapping("/rules/{id}")
-  @Operation(summary = "Create or replace a rollout rule (bearer token; audited; effective for the next submission)")
-  Rules putRule(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-      @PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
-    String who = auth.principal(authorization);
+  @Operation(summary = "Create or replace a rollout rule (ADMIN; audited; effective for the next submission)")
+  Rules putRule(@PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+    String who = Caller.current().name();
     Map<String, Object> b = body(body, RULE_FIELDS);
     Tier tier = tier(b.get("tier"));
     double percent = number("percent", b.get("percent"));
     RolloutRule rule = new RolloutRule(id, scope(b), tier, percent, text("note", b.get("note")));
-    return view(service.rules().putRule(who, rule));
+    RolloutRule before = rule(service.rules().current(), id);
+    Rules after = view(service.rules().putRule(who, rule));
+    audit.record("tier.rule.put", id, before, rule);
+    return after;
   }
 
   @DeleteMapping("/rules/{id}")
-  @Operation(summary = "Delete a rollout rule (bearer token; audited)")
-  Rules deleteRule(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-      @PathVariable String id) {
-    return view(service.rules().deleteRule(auth.principal(authorization), id));
+  @Operation(summary = "Delete a rollout rule (ADMIN; audited)")
+  Rules deleteRule(@PathVariable String id) {
+    RolloutRule before = rule(service.rules().current(), id);
+    Rules after = view(service.rules().deleteRule(Caller.current().name(), id));
+    audit.record("tier.rule.delete", id, before, null);
+    return after;
   }
 
   @PutMapping("/denies/{id}")
-  @Operation(summary = "Create or replace a deny entry: matching jobs stay on the ESS (bearer token; audited)")
-  Rules putDeny(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-      @PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
-    String who = auth.principal(authorization);
+  @Operation(summary = "Create or replace a deny entry: matching jobs stay on the ESS (ADMIN; audited)")
+  Rules putDeny(@PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+    String who = Caller.current().name();
     Map<String, Object> b = body(body, DENY_FIELDS);
-    return view(service.rules().putDeny(who, new DenyEntry(id, scope(b), text("reason", b.get("reason")))));
+    DenyEntry deny = new DenyEntry(id, scope(b), text("reason", b.get("reason")));
+    DenyEntry before = deny(service.rules().current(), id);
+    Rules after = view(service.rules().putDeny(who, deny));
+    audit.record("tier.deny.put", id, before, deny);
+    return after;
   }
 
   @DeleteMapping("/denies/{id}")
-  @Operation(summary = "Delete a deny entry (bearer token; audited)")
-  Rules deleteDeny(@RequestHeader(value = HttpHeaders.AUTHORIZATION, required = false) String authorization,
-      @PathVariable String id) {
-    return view(service.rules().deleteDeny(auth.principal(authorization), id));
+  @Operation(summary = "Delete a deny entry (ADMIN; audited)")
+  Rules deleteDeny(@PathVariable String id) {
+    DenyEntry before = deny(service.rules().current(), id);
+    Rules after = view(service.rules().deleteDeny(Caller.current().name(), id));
+    audit.record("tier.deny.delete", id, before, null);
+    return after;
   }
 
   @GetMapping("/audit")
@@ -101,10 +111,7 @@ class TierController {
   @GetMapping("/decisions")
   @Operation(summary = "A job's recorded tier decisions, newest first, with their reasons")
   List<TierDecision> decisions(@RequestParam String jobKey, @RequestParam(defaultValue = "20") int limit) {
-    if (jobKey.isBlank()) {
-      throw new InvalidTierInput("jobKey", "jobKey must not be blank");
-    }
-    return service.decisions(jobKey.trim(), limit(limit));
+    return service.decisions(io.sluice.tuner.api.Limits.jobKey("jobKey", jobKey), limit(limit));
   }
 
   @GetMapping("/capacity")
@@ -145,6 +152,14 @@ class TierController {
       jobKey = JobKey.of(conf.get(JobKey.EXPLICIT_KEY), cluster, queue, text("user", b.get("user")), app);
     }
     return service.evaluate(new JobRef(cluster, queue, jobKey), conf, "preview-" + UUID.randomUUID());
+  }
+
+  private static RolloutRule rule(RuleSet s, String id) {
+    return s == null ? null : s.rules().stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
+  }
+
+  private static DenyEntry deny(RuleSet s, String id) {
+    return s == null ? null : s.denies().stream().filter(d -> d.id().equals(id)).findFirst().orElse(null);
   }
 
   private static Rules view(RuleSet s) {

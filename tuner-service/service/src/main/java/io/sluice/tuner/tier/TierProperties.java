@@ -26,12 +26,6 @@ public class TierProperties {
   /** False: no tier decisions at all (every job stays on the ESS, nothing is added). Default true. */
   private boolean enabled = true;
 
-  /**
-   * Who may change rules through the API: principal name → bearer token. The principal is what the audit records.
-   * Default empty: every change is refused (403).
-   */
-  private Map<String, String> apiTokens = new LinkedHashMap<>();
-
   /** How many of a job's newest runs its shuffle volume (p90 of per-run peak stage shuffle write) is taken over. */
   @Min(1)
   @Max(200)
@@ -511,14 +505,6 @@ public class TierProperties {
 
   public void setEnabled(boolean enabled) {
     this.enabled = enabled;
-  }
-
-  public Map<String, String> getApiTokens() {
-    return apiTokens;
-  }
-
-  public void setApiTokens(Map<String, String> apiTokens) {
-    this.apiTokens = apiTokens;
   }
 
   public int getHistoryRuns() {

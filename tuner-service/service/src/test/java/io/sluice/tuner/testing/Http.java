@@ -9,7 +9,11 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
 
-/** A tiny loopback HTTP client for the API tests (GET, POST, and PUT/DELETE with an optional Authorization). */
+/**
+ * A tiny loopback HTTP client for the API tests. GET, POST and the one-argument DELETE send the client's
+ * {@code Authorization} ({@link TestCredentials#ADMIN} unless {@link #as} chose another, none after
+ * {@code as(null)}); PUT and DELETE with an {@code authorization} argument send exactly that (none when null).
+ */
 public final class Http {
   public static final ObjectMapper JSON = new ObjectMapper();
   private static final HttpClient CLIENT = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
@@ -26,22 +30,49 @@ public final class Http {
   }
 
   private final int port;
+  private final String authorization;
 
   public Http(int port) {
+    this(port, TestCredentials.ADMIN);
+  }
+
+  private Http(int port, String authorization) {
     this.port = port;
+    this.authorization = authorization;
+  }
+
+  /** The same client sending {@code authorization} (none when null). */
+  public Http as(String authorization) {
+    return new Http(port, authorization);
   }
 
   public Answer get(String path) {
-    return send(HttpRequest.newBuilder(uri(path)).GET());
+    return send(authorized(HttpRequest.newBuilder(uri(path)).GET(), authorization));
   }
 
   public Answer post(String path, String json) {
-    return send(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)));
+    return send(authorized(HttpRequest.newBuilder(uri(path)).header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(json)), authorization));
   }
 
   public Answer post(String path) {
-    return send(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()));
+    return send(authorized(HttpRequest.newBuilder(uri(path)).POST(HttpRequest.BodyPublishers.noBody()),
+        authorization));
+  }
+
+  /** DELETE with the client's authorization. */
+  public Answer delete(String path) {
+    return delete(path, authorization);
+  }
+
+  /** Any method, with the client's authorization and an optional JSON body. */
+  public Answer send(String method, String path, String json) {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri(path)).method(method, json == null
+        ? HttpRequest.BodyPublishers.noBody() : HttpRequest.BodyPublishers.ofString(json));
+    if (json != null) {
+      b.header("Content-Type", "application/json");
+    }
+    return send(authorized(b, authorization));
   }
 
   /** PUT with a JSON body; {@code authorization} (e.g. {@code Bearer t}) is sent when not null. */

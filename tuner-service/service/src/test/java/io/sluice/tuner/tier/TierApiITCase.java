@@ -25,7 +25,7 @@ import org.springframework.test.context.DynamicPropertySource;
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
     "server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s", "sluice.tier.history-timeout=10s",
-    "sluice.tier.api-tokens.ops=ops-secret-1", "sluice.tier.api-tokens.ci=ci-secret-2",
+    "sluice.security.tokens=ops:ADMIN:ops-secret-1\\nci:ADMIN:ci-secret-2\\nviewer:VIEWER:viewer-secret-3",
     "sluice.tier.celeborn.master-endpoints=127.0.0.1:19097", "sluice.tier.celeborn.free-capacity=40GB",
     "sluice.tier.overlay.manager-jar=/opt/sluice/sluice-fallback-manager.jar",
     "sluice.tier.rules[0].id=seed-adhoc", "sluice.tier.rules[0].queue=root.adhoc",
@@ -69,22 +69,25 @@ class TierApiITCase {
 
   @BeforeEach
   void client() {
-    api = new Http(port);
+    api = new Http(port).as(OPS);
   }
 
   @Test
-  void changesNeedAKnownBearerToken() {
+  void changesNeedAnAdmin() {
     String rule = "{\"queue\":\"root.auth\",\"tier\":\"CELEBORN\",\"percent\":100}";
     Http.Answer none = api.put("/api/v1/tiers/rules/auth", null, rule);
     assertThat(none.status()).isEqualTo(401);
     assertThat(none.raw().headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
         h -> assertThat(h).startsWith("Bearer"));
     assertThat(api.put("/api/v1/tiers/rules/auth", "Basic b3BzOnNlY3JldA==", rule).status()).isEqualTo(401);
-    Http.Answer wrong = api.put("/api/v1/tiers/rules/auth", "Bearer ops-secret-2", rule);
-    assertThat(wrong.status()).isEqualTo(403);
-    assertThat(wrong.json().get("message").asText()).isEqualTo("the bearer token is not allowed to change rules");
+    assertThat(api.put("/api/v1/tiers/rules/auth", "Bearer ops-secret-2", rule).status()).isEqualTo(401);
+    Http.Answer viewer = api.put("/api/v1/tiers/rules/auth", "Bearer viewer-secret-3", rule);
+    assertThat(viewer.status()).isEqualTo(403);
+    assertThat(viewer.json().get("message").asText()).isEqualTo("not allowed for this principal: PUT "
+        + "/api/v1/tiers/rules/auth");
     assertThat(api.delete("/api/v1/tiers/rules/seed-adhoc", null).status()).isEqualTo(401);
-    assertThat(api.put("/api/v1/tiers/denies/d", "Bearer nope", "{\"queue\":\"x\"}").status()).isEqualTo(403);
+    assertThat(api.put("/api/v1/tiers/denies/d", "Bearer viewer-secret-3", "{\"queue\":\"x\"}").status())
+        .isEqualTo(403);
     // nothing changed
     assertThat(api.get("/api/v1/tiers/rules").json().get("rules").findValuesAsText("id")).doesNotContain("auth");
     assertThat(api.get("/api/v1/tiers/audit").json().findValuesAsText("itemId")).doesNotContain("auth", "d");
