@@ -14,7 +14,7 @@ import java.util.concurrent.TimeUnit;
  * deploy/clickhouse/chdb_http_front.py as a child process on a free loopback port. Never skips: if chdb cannot
  * be installed or the front does not come up, it throws with the reason.
  */
-final class ChdbFront implements AutoCloseable {
+public final class ChdbFront implements AutoCloseable {
   final ChildProcess child;
   final int port;
   final Path log;
@@ -61,7 +61,7 @@ final class ChdbFront implements AutoCloseable {
     return python;
   }
 
-  static ChdbFront start(Path dataDir, Path logFile) throws IOException, InterruptedException {
+  public static ChdbFront start(Path dataDir, Path logFile) throws IOException, InterruptedException {
     Path root = repoRoot();
     Path python = installChdb(root);
     Path front = root.resolve("deploy/clickhouse/chdb_http_front.py");
@@ -69,13 +69,13 @@ final class ChdbFront implements AutoCloseable {
     return new ChdbFront(ChildProcess.start("the chdb HTTP front", command, logFile, Duration.ofSeconds(120)));
   }
 
-  String url(String database) {
+  public String url(String database) {
     // compress=false: the front does not implement ClickHouse's LZ4 block framing (driver property "compress").
     return "jdbc:ch://127.0.0.1:" + port + "/" + database + "?compress=false";
   }
 
   /** SIGTERM, then wait; returns the exit code (force-kills after 30 s and returns -1). */
-  int stop() throws InterruptedException {
+  public int stop() throws InterruptedException {
     return child.stop();
   }
 

@@ -122,7 +122,15 @@ class TunerServiceITCase extends ServiceOnH2 {
     assertThat(rec.get("overlay").get(PARTITIONS).asText()).isEqualTo("50");
     assertThat(rec.get("reasons").toString()).contains("rolled back " + PARTITIONS + "=800");
 
-    // the rollback is in the decision log (same H2 database), and counted
+    // the reads wrote nothing; the next submission logs the rollback (same H2 database), and it is counted
+    try (Connection c = DriverManager.getConnection(storeUrl());
+        Statement st = c.createStatement();
+        ResultSet rs = st.executeQuery("SELECT count(*) FROM tuner_decisions WHERE job_key = 'harm-job'")) {
+      assertThat(rs.next()).isTrue();
+      assertThat(rs.getLong(1)).isZero();
+    }
+    assertThat(submit("{\"cluster\":\"test\",\"appName\":\"harm\",\"jobKey\":\"harm-job\"}").status())
+        .isEqualTo(200);
     try (Connection c = DriverManager.getConnection(storeUrl());
         Statement st = c.createStatement();
         ResultSet rs = st.executeQuery("SELECT kind, conf_key, direction FROM tuner_decisions "

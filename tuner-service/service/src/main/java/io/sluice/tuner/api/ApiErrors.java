@@ -64,6 +64,13 @@ class ApiErrors {
         + (e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName()), req);
   }
 
+  @ExceptionHandler(Forbidden.class)
+  ResponseEntity<ApiError> forbidden(Forbidden e, HttpServletRequest req) {
+    HttpStatus s = HttpStatus.FORBIDDEN;
+    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), null, e.getMessage(),
+        req.getRequestURI()));
+  }
+
   @ExceptionHandler(TooMany.class)
   ResponseEntity<ApiError> tooMany(TooMany e, HttpServletRequest req) {
     HttpStatus s = HttpStatus.TOO_MANY_REQUESTS;

@@ -71,7 +71,7 @@ public class JobTuning {
   private Snapshot run(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
       int window, Map<String, String> operatorTrial, boolean record) {
     Snapshot s = gateway.call(op, budget, (store, log) -> {
-      List<AppRun> runs = store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize()));
+      List<AppRun> runs = owned(store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize())));
       if (props.isRediagnose()) {
         List<AppRun> diagnosed = new ArrayList<>(runs.size());
         for (AppRun r : runs) {
@@ -91,6 +91,14 @@ public class JobTuning {
     return s;
   }
 
+  /** The queue of the job's newest run (empty when it has none). */
+  public java.util.Optional<String> queueOf(String jobKey) {
+    return gateway.call("queue", StoreGateway.Budget.READ, (store, log) -> {
+      List<AppRun> runs = store.runsOfJob(jobKey, 1);
+      return runs.isEmpty() ? java.util.Optional.<String>empty() : java.util.Optional.ofNullable(runs.get(0).queue());
+    });
+  }
+
   /** Freezes or unfreezes a job (stored in the decision log); answers whether it was frozen before. */
   public boolean setFrozen(String jobKey, boolean frozen) {
     return gateway.call(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, (store, log) -> {
@@ -98,6 +106,26 @@ public class JobTuning {
       log.setFrozen(jobKey, frozen, clock.millis());
       return before;
     });
+  }
+
+  /**
+   * A job key is bound to the cluster, queue and user of its oldest run in view: runs of the same key from anyone
+   * else (a user who set another team's {@code spark.sluice.job.key}) are left out of the portrait, so they cannot
+   * steer that job's tuning. Runs are newest first.
+   */
+  static List<AppRun> owned(List<AppRun> runs) {
+    if (runs.size() < 2) {
+      return runs;
+    }
+    AppRun owner = runs.get(runs.size() - 1);
+    List<AppRun> out = new ArrayList<>(runs.size());
+    for (AppRun r : runs) {
+      if (java.util.Objects.equals(r.cluster(), owner.cluster()) && java.util.Objects.equals(r.queue(), owner.queue())
+          && java.util.Objects.equals(r.user(), owner.user())) {
+        out.add(r);
+      }
+    }
+    return out;
   }
 
   /** Rollbacks and the last re-open as the log remembers them. */

@@ -8,6 +8,8 @@ import io.sluice.tuner.policy.Change;
 import io.sluice.tuner.policy.JobState;
 import io.sluice.tuner.policy.RunFigures;
 import io.sluice.tuner.policy.RunVerdict;
+import io.sluice.tuner.security.Caller;
+import io.sluice.tuner.security.Redaction;
 import java.util.List;
 import java.util.Map;
 
@@ -44,10 +46,12 @@ final class JobViews {
       long endTime, String submissionId, Figures figures, Map<String, String> conf, Map<String, String> injected,
       List<Diagnosis> diagnoses, String decision, String evaluation, String reason, Map<String, Double> evidence,
       List<Change> next, JobState stateAfter) {
-    static RunEntry of(AppRun run, RunVerdict v) {
+    /** The run as {@code caller} may see it: its conf through {@link Redaction}. */
+    static RunEntry of(AppRun run, RunVerdict v, Redaction redaction, Caller caller) {
       return new RunEntry(run.cluster(), run.appId(), run.appAttemptId(), run.name(), run.status(), run.startTime(),
-          run.endTime(), run.conf().get("spark.sluice.submission.id"), Figures.of(run, v.figures()), run.conf(),
-          run.injected(), run.diagnoses(), v.decision(), v.evaluation().name(), v.reason(), v.evidence(), v.next(),
+          run.endTime(), run.conf().get("spark.sluice.submission.id"), Figures.of(run, v.figures()),
+          redaction.conf(caller, run.queue(), run.conf()), redaction.conf(caller, run.queue(), run.injected()),
+          run.diagnoses(), v.decision(), v.evaluation().name(), v.reason(), v.evidence(), v.next(),
           v.stateAfter());
     }
   }

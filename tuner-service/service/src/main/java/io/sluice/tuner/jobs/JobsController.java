@@ -4,7 +4,11 @@ import io.sluice.model.AppRun;
 import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
 import io.sluice.tuner.api.BadRequest;
+import io.sluice.tuner.api.Forbidden;
 import io.sluice.tuner.audit.Audit;
+import io.sluice.tuner.security.Caller;
+import io.sluice.tuner.security.Redaction;
+import io.sluice.tuner.security.Role;
 import io.sluice.tuner.api.Limits;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.RunVerdict;
@@ -39,9 +43,11 @@ class JobsController {
   private final AllowList allowList = AllowList.defaults();
 
   private final Audit audit;
+  private final Redaction redaction;
 
-  JobsController(JobTuning tuning, OperatorTrials trials, TuningPolicy policy, Audit audit) {
+  JobsController(JobTuning tuning, OperatorTrials trials, TuningPolicy policy, Audit audit, Redaction redaction) {
     this.audit = audit;
+    this.redaction = redaction;
     this.tuning = tuning;
     this.trials = trials;
     this.policy = policy;
@@ -55,6 +61,7 @@ class JobsController {
       throw new BadRequest("limit", "limit must be in 1.." + MAX_LIMIT + ", was " + limit);
     }
     JobTuning.Snapshot s = tuning.view("history", StoreGateway.Budget.READ, key, limit, Map.of());
+    Caller caller = Caller.current();
     Map<String, RunVerdict> verdicts = new HashMap<>();
     for (RunVerdict v : s.outcome().verdicts()) {
       verdicts.put(v.runKey(), v);
@@ -64,7 +71,7 @@ class JobsController {
       if (runs.size() == limit) {
         break;
       }
-      runs.add(JobViews.RunEntry.of(r, verdicts.get(r.runKey())));
+      runs.add(JobViews.RunEntry.of(r, verdicts.get(r.runKey()), redaction, caller));
     }
     return new JobViews.History(key, s.outcome().state(), s.frozen(), runs);
   }
@@ -80,13 +87,13 @@ class JobsController {
   @PostMapping("/freeze")
   @Operation(summary = "Freeze a job: its last kept overlay is repeated and no new change is tried")
   JobViews.Freeze freeze(@RequestParam String jobKey) {
-    return setFrozen(jobKey(jobKey), true);
+    return setFrozen(operated(jobKey(jobKey)), true);
   }
 
   @PostMapping("/unfreeze")
   @Operation(summary = "Unfreeze a job: tuning resumes from its portrait")
   JobViews.Freeze unfreeze(@RequestParam String jobKey) {
-    return setFrozen(jobKey(jobKey), false);
+    return setFrozen(operated(jobKey(jobKey)), false);
   }
 
   @PostMapping("/trial")
@@ -115,6 +122,7 @@ class JobsController {
       trial.put(k, value);
     }
     Map<String, String> before = trials.peek(key);
+    operated(key);
     trials.put(key, trial);
     audit.record("job.trial", key, before.isEmpty() ? null : before, trial);
     Outcome o = tuning.view("trial", StoreGateway.Budget.READ, key, 0, trial).outcome();
@@ -124,7 +132,7 @@ class JobsController {
   @DeleteMapping("/trial")
   @Operation(summary = "Cancel the job's pending operator trial")
   JobViews.Trial cancelTrial(@RequestParam String jobKey) {
-    String key = jobKey(jobKey);
+    String key = operated(jobKey(jobKey));
     Map<String, String> cancelled = trials.cancel(key);
     if (!cancelled.isEmpty()) {
       audit.record("job.trial.cancel", key, cancelled, null);
@@ -138,6 +146,20 @@ class JobsController {
     Outcome o = tuning.view(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, 0, Map.of())
         .outcome();
     return new JobViews.Freeze(key, frozen, o.state());
+  }
+
+  /** The key, if the caller operates the job's queue (the queue of its newest run); else 403. */
+  private String operated(String key) {
+    Caller caller = Caller.current();
+    if (caller.has(Role.ADMIN) || (caller.has(Role.OPERATOR) && caller.queues().isEmpty())) {
+      return key;
+    }
+    String queue = tuning.queueOf(key).orElse(null);
+    if (!caller.operates(queue)) {
+      throw new Forbidden(caller.name() + " operates queues " + new java.util.TreeSet<>(caller.queues())
+          + "; job " + key + (queue == null ? " has no runs (its queue is unknown)" : " runs in queue " + queue));
+    }
+    return key;
   }
 
   private static String jobKey(String jobKey) {

@@ -26,7 +26,7 @@ public final class LiveApps {
       Instant reportedAt) {}
 
   /** What happened to a report. */
-  public enum Report { REGISTERED, ALREADY_REGISTERED, UNKNOWN_SUBMISSION }
+  public enum Report { REGISTERED, ALREADY_REGISTERED, UNKNOWN_SUBMISSION, CONFLICT }
 
   /** The outcome of a report: the app when registered (or already known). */
   public record Reported(Report outcome, Optional<LiveApp> app) {}
@@ -61,13 +61,17 @@ public final class LiveApps {
   /**
    * The driver of {@code submissionId} reports that it runs as {@code appId}. The same report twice is
    * ALREADY_REGISTERED (drivers may retry); a submission this service does not know (expired, evicted, or answered
-   * before a restart) is UNKNOWN_SUBMISSION.
+   * before a restart) is UNKNOWN_SUBMISSION. An app id registers once: a report of a live app id under another
+   * submission is a CONFLICT and changes nothing (no one takes over another application's priority or shim flag).
    */
   public synchronized Reported report(String appId, String submissionId) {
     expire();
     LiveApp known = apps.get(appId);
     if (known != null && known.submissionId().equals(submissionId)) {
       return new Reported(Report.ALREADY_REGISTERED, Optional.of(known));
+    }
+    if (known != null) {
+      return new Reported(Report.CONFLICT, Optional.empty());
     }
     Submission s = pending.remove(submissionId);
     if (s == null) {

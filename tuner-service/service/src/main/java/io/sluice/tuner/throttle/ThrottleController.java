@@ -54,9 +54,10 @@ class ThrottleController {
   record Priorities(int defaultPriority, List<Entry> apps) {}
 
   @PostMapping("/apps")
-  @Operation(summary = "A driver reports the application id of a submission (sent by the app reporter plugin); 201 "
-      + "when registered, 200 when already registered, 404 when the submission is unknown (expired or answered "
-      + "before a restart: the app gets the default priority)")
+  @Operation(summary = "A driver reports the application id of a submission (sent by the app reporter plugin; "
+      + "REPORTER role); 201 when registered, 200 when already registered, 404 when the submission is unknown (expired "
+      + "or answered before a restart: the app gets the default priority), 409 when the app id is registered under "
+      + "another submission (an app id registers once; nothing changes)")
   ResponseEntity<ReportAnswer> report(@Valid @RequestBody AppReport report) {
     LiveApps.Reported r = apps.report(report.appId().trim(), report.submissionId().trim());
     metrics.report(r.outcome());
@@ -64,6 +65,7 @@ class ThrottleController {
       case REGISTERED -> HttpStatus.CREATED;
       case ALREADY_REGISTERED -> HttpStatus.OK;
       case UNKNOWN_SUBMISSION -> HttpStatus.NOT_FOUND;
+      case CONFLICT -> HttpStatus.CONFLICT;
     };
     return ResponseEntity.status(status).body(new ReportAnswer(r.outcome(), r.app().orElse(null)));
   }

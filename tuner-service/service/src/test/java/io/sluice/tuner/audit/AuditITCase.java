@@ -20,7 +20,8 @@ import org.springframework.boot.test.context.SpringBootTest;
  * filters it.
  */
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s"})
+    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
+        "sluice.test.context=AuditITCase"}) // its own context: the store is in this class's temp dir
 class AuditITCase extends ServiceOnH2 {
   @Test
   void changesThroughTheApiAreAuditedWithWhoWhatBeforeAndAfter() {

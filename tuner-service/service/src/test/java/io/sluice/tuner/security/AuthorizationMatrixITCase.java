@@ -33,7 +33,8 @@ import org.springframework.web.servlet.mvc.method.annotation.RequestMappingHandl
  */
 @AutoConfigureObservability
 @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s"})
+    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
+        "sluice.test.context=AuthorizationMatrixITCase"}) // its own context: the store is in this class's temp dir
 class AuthorizationMatrixITCase extends ServiceOnH2 {
   enum Who {
     ANONYMOUS(null), VIEWER(TestCredentials.VIEWER), OPERATOR(TestCredentials.OPERATOR), ADMIN(TestCredentials.ADMIN),

@@ -80,4 +80,25 @@ class LiveAppsTest {
     assertThat(apps.apps()).extracting(LiveApps.LiveApp::appId).containsExactly("a3", "a4", "a5");
     assertThat(apps.evictedCapacity()).isEqualTo(2);
   }
+
+  @Test
+  void anAppIdRegistersOnceAndAnotherSubmissionCannotTakeItOver() {
+    TestClock clock = new TestClock();
+    LiveApps apps = new LiveApps(clock, Duration.ofHours(1), Duration.ofHours(24), 100);
+    apps.submitted("s-low", "etl/nightly", "etl", 1, false);
+    apps.submitted("s-attacker", "adhoc/me", "adhoc", 9, true);
+    assertThat(apps.report("app-7", "s-low").outcome()).isEqualTo(LiveApps.Report.REGISTERED);
+
+    LiveApps.Reported hijack = apps.report("app-7", "s-attacker");
+    assertThat(hijack.outcome()).isEqualTo(LiveApps.Report.CONFLICT);
+    assertThat(hijack.app()).isEmpty();
+    assertThat(apps.apps()).singleElement().satisfies(a -> {
+      assertThat(a.submissionId()).isEqualTo("s-low");
+      assertThat(a.priority()).isEqualTo(1);
+      assertThat(a.shim()).isFalse();
+    });
+    // the refused report did not use up the attacker's submission either
+    assertThat(apps.pendingCount()).isEqualTo(1);
+    assertThat(apps.report("app-7", "s-low").outcome()).isEqualTo(LiveApps.Report.ALREADY_REGISTERED);
+  }
 }

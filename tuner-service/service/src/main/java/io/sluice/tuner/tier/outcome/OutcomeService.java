@@ -2,6 +2,7 @@ package io.sluice.tuner.tier.outcome;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.tuner.TagValues;
 import io.sluice.tuner.store.StoreAccess;
 import io.sluice.tuner.store.StoreGateway;
 import io.sluice.tuner.tier.Tier;
@@ -58,6 +59,9 @@ public final class OutcomeService {
   private final Map<String, Long> countedHere = new HashMap<>();
   private boolean restored;
 
+  private final TagValues queueTags;
+  private final TagValues reasonTags;
+
   public OutcomeService(StoreAccess<OutcomeStore> store, TierOutcomeProperties outcomes, TierAlertProperties props,
       AlertWebhook webhook, MeterRegistry meters, Clock clock) {
     outcomes.check(props);
@@ -67,6 +71,8 @@ public final class OutcomeService {
     this.webhook = webhook;
     this.meters = meters;
     this.clock = clock;
+    this.queueTags = new TagValues(java.util.Set.copyOf(outcomes.getMetricQueues()), outcomes.getMaxMetricQueues());
+    this.reasonTags = new TagValues(java.util.Set.of(), outcomes.getMaxMetricReasons());
     props.fallbackRule(); // fail start-up on an invalid rule, naming the value
     props.failureRule();
   }
@@ -188,7 +194,7 @@ public final class OutcomeService {
     }
     TierAlert stored = store.addAlert(alert.get());
     Counter.builder("sluice.tier.alerts").description("Tier alerts raised").tag("tier", c.tier().name())
-        .tag("queue", c.queue()).tag("kind", rule.kind().name()).register(meters).increment();
+        .tag("queue", queueTags.of(c.queue())).tag("kind", rule.kind().name()).register(meters).increment();
     LOG.warn("tier alert raised: {}", stored.summary());
     webhook.send(stored, done -> {
       try {
@@ -214,7 +220,8 @@ public final class OutcomeService {
     return Counter.builder("sluice.tier.outcomes")
         .description("Runs routed to a push tier: routed, ran, fell_back (by reason), failed, succeeded; per tier "
             + "and queue")
-        .tag("tier", tier.name()).tag("queue", queue).tag("outcome", kind.label()).tag("reason", reason)
+        .tag("tier", tier.name()).tag("queue", queueTags.of(queue)).tag("outcome", kind.label())
+        .tag("reason", reasonTags.of(reason))
         .register(meters);
   }
 

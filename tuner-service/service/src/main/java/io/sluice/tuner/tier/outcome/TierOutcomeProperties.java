@@ -33,6 +33,46 @@ public class TierOutcomeProperties {
   @NotNull
   private Duration pruneInterval = Duration.ofHours(1);
 
+  /**
+   * The queues that get their own {@code queue} tag on the outcome and alert metrics (queues come from reports, which
+   * callers control); other queues are tagged {@code other}. Default empty: the first {@code max-metric-queues}
+   * queues seen.
+   */
+  @NotNull
+  private java.util.List<String> metricQueues = new java.util.ArrayList<>();
+
+  /** With no {@code metric-queues}: how many distinct queues get their own tag (then {@code other}). Default 100. */
+  @jakarta.validation.constraints.Min(0)
+  private int maxMetricQueues = 100;
+
+  /** How many distinct fallback reasons get their own {@code reason} tag (then {@code other}). Default 32. */
+  @jakarta.validation.constraints.Min(0)
+  private int maxMetricReasons = 32;
+
+  public java.util.List<String> getMetricQueues() {
+    return metricQueues;
+  }
+
+  public void setMetricQueues(java.util.List<String> metricQueues) {
+    this.metricQueues = metricQueues;
+  }
+
+  public int getMaxMetricQueues() {
+    return maxMetricQueues;
+  }
+
+  public void setMaxMetricQueues(int maxMetricQueues) {
+    this.maxMetricQueues = maxMetricQueues;
+  }
+
+  public int getMaxMetricReasons() {
+    return maxMetricReasons;
+  }
+
+  public void setMaxMetricReasons(int maxMetricReasons) {
+    this.maxMetricReasons = maxMetricReasons;
+  }
+
   /** Fails naming the value when a setting is out of range or the retention is shorter than the alert rules need. */
   void check(TierAlertProperties alerts) {
     positive("store-timeout", storeTimeout);
