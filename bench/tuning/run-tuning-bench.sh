@@ -212,7 +212,7 @@ for w in "${workloads[@]}"; do
     state="$(python3 "$here/report.py" state "$dir/$n.history.json" "$app")"
     if [ "$state" = STABLE ]; then say "$name converged after run $i"; break; fi
   done
-  curl -sS --max-time 20 "$tuner_url/api/v1/jobs/recommendation?jobKey=$key" > "$dir/recommendation.json" || true
+  curl -sS --max-time 20 -H "@$stack/credentials/admin-auth.header" "$tuner_url/api/v1/jobs/recommendation?jobKey=$key" > "$dir/recommendation.json" || true
   say "$name: $((SECONDS - t_w)) s"
 done
 
