@@ -110,8 +110,8 @@ class CelebornFallbackITCase {
         // what the platform additions set: the app reporter reports the outcome to the real tuner-service
         "--conf", "spark.plugins=io.sluice.submit.plugin.SluiceAppReporterPlugin",
         "--conf", "spark.sluice.tuner.url=" + tuner.url(),
-        // the platform's reporter token reaches the driver (client mode: this JVM) as a file, never in a conf
-        "--driver-java-options", "-Dsluice.tuner.token-file=" + tuner.reporterTokenFile(),
+        // the platform's reporter token reaches the driver as a file it names (the token itself is never in a conf)
+        "--conf", "spark.driver.extraJavaOptions=-Dsluice.tuner.token-file=" + tuner.reporterTokenFile(),
         "--conf", "spark.sluice.submission.id=" + appName,
         "--conf", "spark.sluice.job.key=default/" + QUEUE + "/it/fallback_check",
         "--conf", "spark.yarn.queue=" + QUEUE,
