@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
-  static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql");
+  static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
+      "io/sluice/store/clickhouse/V2__tuner_control.sql");
   static final int RUNS_PER_INSERT = 200;
   static final int STAGES_PER_INSERT = 5000;
 
@@ -68,8 +69,11 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
     }
   }
 
-  /** Creates the database if needed, then applies the migrations newer than schema_version. */
-  static void migrate(Connection c) throws SQLException {
+  /**
+   * Creates the database if needed, then applies the migrations newer than schema_version. Public for the other
+   * components that keep tables in the same database (tuner-service's control state), which may be opened first.
+   */
+  public static void migrate(Connection c) throws SQLException {
     String db = c.getSchema();
     try (Statement st = c.createStatement()) {
       if (db != null && !db.isEmpty() && !db.equals("default")) {

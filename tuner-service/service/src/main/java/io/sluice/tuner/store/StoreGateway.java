@@ -11,7 +11,6 @@ import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
 import io.sluice.tuner.TunerProperties;
 import java.time.Duration;
-import java.util.Locale;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.RejectedExecutionException;
@@ -92,7 +91,6 @@ public class StoreGateway implements DisposableBean {
   private final TimeLimiter readLimiter;
   private final ExecutorService pool;
   private final MeterRegistry meters;
-  private final MemoryDecisionLog memoryLog = new MemoryDecisionLog();
   private final java.util.Map<Duration, TimeLimiter> customLimiters = new java.util.concurrent.ConcurrentHashMap<>();
   private final Object openLock = new Object();
   private volatile Handles handles;
@@ -241,14 +239,12 @@ public class StoreGateway implements DisposableBean {
       HistoryStore store = HistoryStores.open(url);
       DecisionLog log;
       try {
-        log = url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:") ? H2DecisionLog.open(url, store.describe())
-            : memoryLog;
+        // the store accepts only H2 and ClickHouse URLs; the log lives in the same database
+        log = H2Tables.isH2(url) ? H2DecisionLog.open(url, store.describe())
+            : new ClickHouseDecisionLog(url, store.describe());
       } catch (RuntimeException e) {
         store.close();
         throw e;
-      }
-      if (log == memoryLog) {
-        LOG.warn("decision log kept in memory for {} (a ClickHouse table is still to come)", store.describe());
       }
       handles = new Handles(store, log);
       return handles;
@@ -275,9 +271,7 @@ public class StoreGateway implements DisposableBean {
     } catch (RuntimeException e) {
       LOG.debug("closing the store: {}", e.getMessage());
     }
-    if (h.log != memoryLog) {
-      h.log.close();
-    }
+    h.log.close();
   }
 
   @Override

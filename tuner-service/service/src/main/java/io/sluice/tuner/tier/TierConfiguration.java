@@ -2,26 +2,24 @@ package io.sluice.tuner.tier;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.store.ClickHouseTables;
 import io.sluice.tuner.store.H2Tables;
 import io.sluice.tuner.store.StoreGateway;
 import java.net.URI;
 import java.time.Clock;
 import java.util.EnumMap;
 import java.util.Map;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The push-tier beans: the tier store (tables in the history store's H2 database; memory for other stores), the
+ * The push-tier beans: the tier store (tables in the history store's database, H2 or ClickHouse), the
  * rule book seeded from {@code sluice.tier.rules}, one metrics source per push tier and the decision service.
  * Invalid admission limits or initial rules fail start-up naming the value. ({@link TierProperties} is bound by
  * the application's {@code @ConfigurationPropertiesScan}.)
  */
 @Configuration(proxyBeanMethods = false)
 class TierConfiguration {
-  private static final Logger LOG = LoggerFactory.getLogger(TierConfiguration.class);
 
   @Bean(destroyMethod = "close")
   TierStore tierStore(TunerProperties tuner) {
@@ -30,8 +28,11 @@ class TierConfiguration {
     if (H2Tables.isH2(url)) {
       return new H2TierStore(url, where);
     }
-    LOG.warn("push-tier rules, audit and decisions kept in memory for {} (lost on restart)", where);
-    return new MemoryTierStore();
+    if (ClickHouseTables.isClickHouse(url)) {
+      return new ClickHouseTierStore(url, where);
+    }
+    throw new IllegalArgumentException("sluice.tuner.store-url " + where
+        + " is neither an H2 (jdbc:h2:) nor a ClickHouse (jdbc:clickhouse:, jdbc:ch:) URL");
   }
 
   @Bean

@@ -4,8 +4,8 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where the rollout rules, their audit trail and the tier decisions are kept (the history store's H2 database, or
- * memory for other stores). Failures surface as runtime exceptions.
+ * Where the rollout rules, their audit trail and the tier decisions are kept (the history store's database: H2 or
+ * ClickHouse). Failures surface as runtime exceptions.
  */
 public interface TierStore extends AutoCloseable {
   /** The stored rule set, or empty when the store was never seeded. */

@@ -1,5 +1,5 @@
 -- tuner-service's own tables in the history store's H2 database (created if absent; the history store's
--- schema_version is not touched). A ClickHouse variant is still to come: there the log is kept in memory.
+-- schema_version is not touched). The ClickHouse tables are in deploy/clickhouse/V2__tuner_control.sql.
 CREATE TABLE IF NOT EXISTS tuner_decisions (
   job_key      VARCHAR(1024) NOT NULL,
   run_key      VARCHAR(1024) NOT NULL,

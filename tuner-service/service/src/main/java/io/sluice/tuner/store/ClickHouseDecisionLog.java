@@ -1,0 +1,140 @@
+package io.sluice.tuner.store;
+
+import com.fasterxml.jackson.core.type.TypeReference;
+import io.sluice.model.Json;
+import io.sluice.store.HistoryStoreException;
+import io.sluice.tuner.policy.Decision;
+import io.sluice.tuner.policy.Evaluation;
+import java.io.IOException;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The decision log in the history store's ClickHouse database (tables {@code tuner_decisions}, {@code tuner_jobs}
+ * of {@code deploy/clickhouse/V2__tuner_control.sql}). Both are ReplacingMergeTree read with {@code FINAL}: a
+ * decision logged twice (a retried call) is one row, and a job's freeze is its newest write. Calls are serialised
+ * on one connection, reopened after a failure.
+ */
+final class ClickHouseDecisionLog implements DecisionLog {
+  private static final TypeReference<Map<String, Double>> EVIDENCE = new TypeReference<>() {};
+
+  private final ClickHouseTables tables;
+  private final String where;
+  private final Versions versions = new Versions();
+
+  ClickHouseDecisionLog(String url, String where) {
+    this.tables = new ClickHouseTables(url);
+    this.where = where;
+  }
+
+  @Override
+  public synchronized List<Decision> decisions(String jobKey) {
+    String sql = "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence "
+        + "FROM tuner_decisions FINAL WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key";
+    try (PreparedStatement ps = tables.get().prepareStatement(sql)) {
+      ps.setString(1, jobKey);
+      List<Decision> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new Decision(rs.getString(1), rs.getLong(2), Evaluation.valueOf(rs.getString(3)), rs.getString(4),
+              rs.getString(5), rs.getString(6), rs.getString(7),
+              Json.mapper().readValue(rs.getString(8), EVIDENCE)));
+        }
+      }
+      return out;
+    } catch (SQLException | IOException | RuntimeException e) {
+      throw failed("reading decisions of " + jobKey, e);
+    }
+  }
+
+  @Override
+  public synchronized List<Decision> record(String jobKey, List<Decision> decisions, long nowMs) {
+    if (decisions.isEmpty()) {
+      return List.of();
+    }
+    Set<String> known = new HashSet<>();
+    for (Decision d : decisions(jobKey)) {
+      known.add(id(d));
+    }
+    List<Decision> added = new ArrayList<>();
+    String sql = "INSERT INTO tuner_decisions (job_key, run_key, run_start, kind, conf_key, direction, conf_value, "
+        + "reason, evidence, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    try (PreparedStatement ps = tables.get().prepareStatement(sql)) {
+      for (Decision d : decisions) {
+        if (!known.add(id(d))) {
+          continue;
+        }
+        ps.setString(1, jobKey);
+        ps.setString(2, d.runKey());
+        ps.setLong(3, d.runStart());
+        ps.setString(4, d.kind().name());
+        ps.setString(5, d.key());
+        ps.setString(6, d.direction());
+        ps.setString(7, d.value() == null ? "" : d.value());
+        ps.setString(8, d.reason() == null ? "" : d.reason());
+        ps.setString(9, Json.write(d.evidence()));
+        ps.setLong(10, nowMs);
+        ps.addBatch();
+        added.add(d);
+      }
+      if (!added.isEmpty()) {
+        ps.executeBatch(); // one INSERT: the new decisions land together or not at all
+      }
+      return added;
+    } catch (SQLException | RuntimeException e) {
+      throw failed("recording decisions of " + jobKey, e);
+    }
+  }
+
+  private static String id(Decision d) {
+    return d.runKey() + "\u0000" + d.kind() + "\u0000" + d.key();
+  }
+
+  @Override
+  public synchronized boolean frozen(String jobKey) {
+    try (PreparedStatement ps = tables.get().prepareStatement(
+        "SELECT frozen FROM tuner_jobs FINAL WHERE job_key = ?")) {
+      ps.setString(1, jobKey);
+      try (ResultSet rs = ps.executeQuery()) {
+        return rs.next() && rs.getInt(1) != 0;
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw failed("reading the freeze of " + jobKey, e);
+    }
+  }
+
+  @Override
+  public synchronized void setFrozen(String jobKey, boolean frozen, long nowMs) {
+    try (PreparedStatement ps = tables.get().prepareStatement(
+        "INSERT INTO tuner_jobs (job_key, frozen, updated_at, version) VALUES (?, ?, ?, ?)")) {
+      ps.setString(1, jobKey);
+      ps.setInt(2, frozen ? 1 : 0);
+      ps.setLong(3, nowMs);
+      ps.setLong(4, versions.next(nowMs));
+      ps.executeUpdate();
+    } catch (SQLException | RuntimeException e) {
+      throw failed((frozen ? "freezing " : "unfreezing ") + jobKey, e);
+    }
+  }
+
+  private HistoryStoreException failed(String what, Exception e) {
+    tables.drop();
+    return new HistoryStoreException(what + " in the decision log at " + where + " failed: " + e.getMessage(), e);
+  }
+
+  @Override
+  public String describe() {
+    return "ClickHouse decision log at " + where;
+  }
+
+  @Override
+  public synchronized void close() {
+    tables.drop();
+  }
+}

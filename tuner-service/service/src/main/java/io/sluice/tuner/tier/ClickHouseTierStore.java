@@ -1,0 +1,136 @@
+package io.sluice.tuner.tier;
+
+import io.sluice.model.Json;
+import io.sluice.tuner.store.ClickHouseTables;
+import io.sluice.tuner.store.Versions;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The tier store in the history store's ClickHouse database (tables {@code tier_rule_sets}, {@code tier_audit},
+ * {@code tier_decisions} of {@code deploy/clickhouse/V2__tuner_control.sql}). ClickHouse has no transactions, so a
+ * save is one row holding the whole rule set (rules and deny entries) under its version: the newest version is the
+ * one in force ({@code FINAL}). The audit entry is written first and keyed by that version, so a save that fails
+ * after it and is retried replaces its own entry, and a visible rule set always has its audit entry. Audit entries
+ * read back with the rule-set version as their sequence number. A job's decisions are read newest first; older ones
+ * are not deleted (the read is bounded). Calls are serialised on one connection, reopened after a failure.
+ */
+final class ClickHouseTierStore implements TierStore {
+  private final ClickHouseTables tables;
+  private final String where;
+  private final Versions versions = new Versions();
+
+  ClickHouseTierStore(String url, String where) {
+    this.tables = new ClickHouseTables(url);
+    this.where = where;
+  }
+
+  @Override
+  public synchronized Optional<RuleSet> load() {
+    try (Statement st = tables.get().createStatement();
+        ResultSet rs = st.executeQuery("SELECT rule_set FROM tier_rule_sets FINAL WHERE slot = 0")) {
+      return rs.next() ? Optional.of(Json.read(rs.getString(1), RuleSet.class)) : Optional.empty();
+    } catch (SQLException | RuntimeException e) {
+      throw failed("loading the rollout rules", e);
+    }
+  }
+
+  @Override
+  public synchronized void save(RuleSet next, AuditEntry a) {
+    try {
+      Connection c = tables.get();
+      try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_audit (version, at, actor, action, item_id, "
+          + "before_json, after_json) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
+        ps.setLong(1, next.version());
+        ps.setLong(2, a.at());
+        ps.setString(3, a.actor());
+        ps.setString(4, a.action());
+        ps.setString(5, a.itemId());
+        ps.setString(6, a.before());
+        ps.setString(7, a.after());
+        ps.executeUpdate();
+      }
+      try (PreparedStatement ps = c.prepareStatement(
+          "INSERT INTO tier_rule_sets (slot, version, saved_at, rule_set) VALUES (0, ?, ?, ?)")) {
+        ps.setLong(1, next.version());
+        ps.setLong(2, a.at());
+        ps.setString(3, Json.write(next));
+        ps.executeUpdate();
+      }
+    } catch (SQLException | RuntimeException e) {
+      throw failed("saving the rollout rules", e);
+    }
+  }
+
+  @Override
+  public synchronized List<AuditEntry> audit(int limit) {
+    String sql = "SELECT version, at, actor, action, item_id, before_json, after_json FROM tier_audit FINAL "
+        + "ORDER BY version DESC LIMIT ?";
+    try (PreparedStatement ps = tables.get().prepareStatement(sql)) {
+      ps.setInt(1, limit);
+      List<AuditEntry> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
+              rs.getString(6), rs.getString(7), rs.getLong(1)));
+        }
+      }
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      throw failed("reading the rule audit", e);
+    }
+  }
+
+  @Override
+  public synchronized void record(TierDecision d) {
+    try (PreparedStatement ps = tables.get().prepareStatement(
+        "INSERT INTO tier_decisions (job_key, seq, decided_at, json) VALUES (?, ?, ?, ?)")) {
+      ps.setString(1, d.jobKey());
+      ps.setLong(2, versions.next(d.decidedAt()));
+      ps.setLong(3, d.decidedAt());
+      ps.setString(4, Json.write(d));
+      ps.executeUpdate();
+    } catch (SQLException | RuntimeException e) {
+      throw failed("recording a tier decision of " + d.jobKey(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<TierDecision> decisions(String jobKey, int limit) {
+    try (PreparedStatement ps = tables.get().prepareStatement(
+        "SELECT json FROM tier_decisions FINAL WHERE job_key = ? ORDER BY seq DESC LIMIT ?")) {
+      ps.setString(1, jobKey);
+      ps.setInt(2, limit);
+      List<TierDecision> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(Json.read(rs.getString(1), TierDecision.class));
+        }
+      }
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      throw failed("reading the tier decisions of " + jobKey, e);
+    }
+  }
+
+  private IllegalStateException failed(String what, Exception e) {
+    tables.drop();
+    return new IllegalStateException(what + " in the tier store at " + where + " failed: " + e.getMessage(), e);
+  }
+
+  @Override
+  public String describe() {
+    return "ClickHouse tier store at " + where;
+  }
+
+  @Override
+  public synchronized void close() {
+    tables.drop();
+  }
+}
