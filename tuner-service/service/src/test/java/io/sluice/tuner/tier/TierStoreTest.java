@@ -13,7 +13,7 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The H2 tier store on a real file database, and the rule book over it. */
+/** The H2 tier store's own bound on decisions, and the rule book over a store that cannot be read. */
 class TierStoreTest {
   @TempDir
   Path dir;
@@ -33,45 +33,6 @@ class TierStoreTest {
         return work.apply(store);
       }
     }, seed, CLOCK);
-  }
-
-  @Test
-  void rulesAndAuditSurviveReopeningAndTheSeedIsWrittenOnce() {
-    try (H2TierStore store = new H2TierStore(url(), "test")) {
-      RuleBook book = book(store, SEED);
-      assertThat(book.tryLoad()).isTrue();
-      assertThat(book.current()).isEqualTo(SEED);
-      RolloutRule wider = new RolloutRule("etl", new Scope(null, "etl", null), Tier.CELEBORN, 50, "wider");
-      book.putRule("ops", wider);
-      book.putDeny("ops", new DenyEntry("no-fin", new Scope(null, "fin", null), "audit"));
-      assertThat(book.current().version()).isEqualTo(3);
-    }
-    try (H2TierStore store = new H2TierStore(url(), "test")) {
-      // a different configured seed is ignored: the store already has rules
-      RuleBook book = book(store, RuleSet.empty());
-      assertThat(book.tryLoad()).isTrue();
-      RuleSet s = book.current();
-      assertThat(s.version()).isEqualTo(3);
-      assertThat(s.rule("etl").percent()).isEqualTo(50.0);
-      assertThat(s.rule("etl").note()).isEqualTo("wider");
-      assertThat(s.deny("no-fin").scope().queue()).isEqualTo("fin");
-      List<AuditEntry> audit = store.audit(10);
-      assertThat(audit).extracting(AuditEntry::action).containsExactly("PUT_DENY", "PUT_RULE", "SEED");
-      assertThat(audit).extracting(AuditEntry::actor).containsExactly("ops", "ops", "configuration");
-      AuditEntry put = audit.get(1);
-      assertThat(put.itemId()).isEqualTo("etl");
-      assertThat(put.at()).isEqualTo(1_700_000_000_000L);
-      assertThat(put.version()).isEqualTo(2);
-      assertThat(put.before()).contains("\"percent\":10.0").contains("start small");
-      assertThat(put.after()).contains("\"percent\":50.0").contains("wider");
-      assertThat(audit.get(0).before()).isNull();
-      book.deleteRule("alice", "etl");
-      assertThat(store.audit(1).get(0).after()).isNull();
-      assertThat(store.audit(1).get(0).actor()).isEqualTo("alice");
-      assertThat(book.current().rules()).isEmpty();
-      assertThatThrownBy(() -> book.deleteRule("alice", "etl")).isInstanceOf(RuleBook.NotFound.class)
-          .hasMessage("no rollout rule etl");
-    }
   }
 
   @Test
