@@ -59,3 +59,41 @@ CREATE TABLE IF NOT EXISTS tier_decisions (
   json         String CODEC(ZSTD(3))
 ) ENGINE = ReplacingMergeTree
 ORDER BY (job_key, seq);
+
+-- Push-tier outcomes: each attempt of a routed run (JSON of io.sluice.tuner.tier.outcome.RunOutcome), the newest
+-- version per (run_key, attempt) visible.
+CREATE TABLE IF NOT EXISTS tier_runs (
+  run_key      String,
+  attempt      Int32,
+  first_at     Int64,
+  updated_at   Int64,
+  version      UInt64,
+  json         String CODEC(ZSTD(3))
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY (run_key, attempt);
+
+-- One row per count (routed, ran, fell_back, failed, succeeded). An attempt counts each outcome at most once, so
+-- (run_key, attempt, outcome) identifies a count: a save retried after a failure counts nothing twice. The events
+-- are written before their attempt's row. They are kept (the all-time totals are counted from them).
+CREATE TABLE IF NOT EXISTS tier_outcome_events (
+  run_key      String,
+  attempt      Int32,
+  outcome      LowCardinality(String),
+  at           Int64,
+  tier         LowCardinality(String),
+  queue        String,
+  reason       String
+) ENGINE = ReplacingMergeTree
+ORDER BY (run_key, attempt, outcome);
+
+-- Alerts raised (JSON of io.sluice.tuner.tier.outcome.TierAlert); an update (its delivery) is a newer version.
+CREATE TABLE IF NOT EXISTS tier_alerts (
+  seq          UInt64,
+  version      UInt64,
+  raised_at    Int64,
+  tier         LowCardinality(String),
+  queue        String,
+  kind         LowCardinality(String),
+  json         String
+) ENGINE = ReplacingMergeTree(version)
+ORDER BY seq;

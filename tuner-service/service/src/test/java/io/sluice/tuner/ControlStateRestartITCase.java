@@ -15,8 +15,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The control state outlives the service: a job frozen and a rollout rule and deny entry put through the API are
- * still there when a new service starts on the same store, and a change made by the second service is seen by a
+ * The control state outlives the service: a job frozen, a rollout rule and deny entry put through the API and a
+ * tier outcome reported are still there when a new service starts on the same store, and a change made by the second service is seen by a
  * third. Run on H2 and on ClickHouse (chdb behind the test HTTP front, the real driver).
  */
 class ControlStateRestartITCase {
@@ -48,6 +48,10 @@ class ControlStateRestartITCase {
           .isEqualTo(200);
       assertThat(http.put("/api/v1/tiers/denies/no-fin", TestCredentials.ADMIN,
           "{\"queue\":\"root.fin\",\"reason\":\"audit\"}").status()).isEqualTo(200);
+      assertThat(http.as(TestCredentials.REPORTER).post("/api/v1/tiers/outcomes",
+          "{\"submissionId\":\"s-1\",\"appId\":\"app-1\",\"attempt\":1,\"source\":\"DRIVER\",\"cluster\":\"prod\","
+          + "\"queue\":\"root.etl\",\"requestedTier\":\"CELEBORN\",\"ranTier\":\"ESS\","
+          + "\"fallbackReason\":\"TIER_UNHEALTHY\",\"status\":\"STARTED\"}").status()).isEqualTo(200);
     }
     try (ConfigurableApplicationContext second = start(storeUrl)) {
       Http http = client(second);
@@ -63,6 +67,10 @@ class ControlStateRestartITCase {
       assertThat(rule.get("percent").asDouble()).isEqualTo(25.0);
       assertThat(rule.get("note").asText()).isEqualTo("first step");
       assertThat(rules.get("denies").findValuesAsText("id")).containsExactly("no-fin");
+      JsonNode outcomes = http.get("/api/v1/tiers/outcomes?tier=CELEBORN&queue=root.etl").json();
+      assertThat(outcomes.get("groups").get(0).get("routed").asLong()).isEqualTo(1);
+      assertThat(outcomes.get("groups").get(0).get("fellBack").asLong()).isEqualTo(1);
+      assertThat(outcomes.get("runs").findValuesAsText("appId")).containsExactly("app-1");
       assertThat(http.as(TestCredentials.OPERATOR).post("/api/v1/jobs/unfreeze?jobKey=etl/nightly").status())
           .isEqualTo(200);
       assertThat(http.delete("/api/v1/tiers/denies/no-fin", TestCredentials.ADMIN).status()).isEqualTo(200);

@@ -2,26 +2,22 @@ package io.sluice.tuner.tier.outcome;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.store.ClickHouseTables;
 import io.sluice.tuner.store.H2Tables;
 import io.sluice.tuner.store.StoreAccess;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.UUID;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * The outcome beans: the store (the history store's H2 database; a private in-memory H2 database, lost on restart,
- * for other stores), the webhook, the service (reaching the store through the {@link StoreGateway}) and its
+ * The outcome beans: the store (in the history store's database, H2 or ClickHouse), the webhook, the service (reaching the store through the {@link StoreGateway}) and its
  * background work. ({@link TierAlertProperties} and {@link TierOutcomeProperties} are bound by the application's
  * {@code @ConfigurationPropertiesScan}.)
  */
 @Configuration(proxyBeanMethods = false)
 class OutcomeConfiguration {
-  private static final Logger LOG = LoggerFactory.getLogger(OutcomeConfiguration.class);
   static final Duration RESTORE_RETRY = Duration.ofSeconds(5);
 
   @Bean(destroyMethod = "close")
@@ -29,10 +25,13 @@ class OutcomeConfiguration {
     String url = tuner.getStoreUrl();
     String where = H2Tables.redact(url);
     if (H2Tables.isH2(url)) {
-      return new OutcomeStore(url, where);
+      return new H2OutcomeStore(url, where);
     }
-    LOG.warn("push-tier outcomes and alerts kept in memory for {} (lost on restart)", where);
-    return new OutcomeStore("jdbc:h2:mem:sluice-outcomes-" + UUID.randomUUID() + ";DB_CLOSE_DELAY=-1", "memory");
+    if (ClickHouseTables.isClickHouse(url)) {
+      return new ClickHouseOutcomeStore(url, where);
+    }
+    throw new IllegalArgumentException("sluice.tuner.store-url " + where
+        + " is neither an H2 (jdbc:h2:) nor a ClickHouse (jdbc:clickhouse:, jdbc:ch:) URL");
   }
 
   @Bean(destroyMethod = "close")

@@ -1,326 +1,60 @@
 package io.sluice.tuner.tier.outcome;
 
-import io.sluice.model.Json;
-import io.sluice.tuner.store.H2Tables;
 import io.sluice.tuner.tier.Tier;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
 /**
- * The outcome tables (DDL {@code io/sluice/tuner/tier/outcome/h2-outcomes.sql}) in an H2 database: the history
- * store's own for an H2 store (so restarts keep the counts), an in-memory one otherwise. One connection, opened on
- * first use and reopened after a failure, used under this object's lock. Failures are runtime exceptions naming the
- * operation.
+ * Where the push-tier outcomes are kept, in the history store's database (H2 or ClickHouse): each attempt of a routed
+ * run, one event per count, and the alerts raised. Failures are runtime exceptions naming the operation.
  */
-public final class OutcomeStore implements AutoCloseable {
-  private static final String DDL = "io/sluice/tuner/tier/outcome/h2-outcomes.sql";
-
+public interface OutcomeStore extends AutoCloseable {
   /** A windowed count. */
-  public record CountRow(Tier tier, String queue, OutcomeMerge.Kind kind, String reason, long count) {}
+  record CountRow(Tier tier, String queue, OutcomeMerge.Kind kind, String reason, long count) {}
 
-  private final H2Tables tables;
-  private final String where;
-
-  public OutcomeStore(String url, String where) {
-    this.tables = new H2Tables(url, DDL);
-    this.where = where;
-  }
-
-  private Connection conn() throws SQLException {
-    return tables.get();
-  }
-
-  public synchronized Optional<RunOutcome> run(String runKey, int attempt) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_runs WHERE run_key = ? AND attempt = ?")) {
-      ps.setString(1, runKey);
-      ps.setInt(2, attempt);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(Json.read(rs.getString(1), RunOutcome.class)) : Optional.empty();
-      }
-    } catch (SQLException | RuntimeException e) {
-      throw failed("reading run " + runKey + " attempt " + attempt, e);
-    }
-  }
+  Optional<RunOutcome> run(String runKey, int attempt);
 
   /** The attempts of a run, oldest first. */
-  public synchronized List<RunOutcome> attempts(String runKey) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_runs WHERE run_key = ? ORDER BY attempt")) {
-      ps.setString(1, runKey);
-      return list(ps);
-    } catch (SQLException | RuntimeException e) {
-      throw failed("reading the attempts of " + runKey, e);
-    }
-  }
+  List<RunOutcome> attempts(String runKey);
 
-  /** Stores the attempt and its counts, atomically. */
-  public synchronized void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
-    try {
-      tables.transaction(c -> {
-        try (PreparedStatement ps = c.prepareStatement("MERGE INTO tier_runs (run_key, attempt, first_at, updated_at, "
-            + "json) KEY (run_key, attempt) VALUES (?, ?, ?, ?, ?)")) {
-          ps.setString(1, o.runKey());
-          ps.setInt(2, o.attempt());
-          ps.setLong(3, o.firstAt());
-          ps.setLong(4, o.updatedAt());
-          ps.setString(5, Json.write(o));
-          ps.executeUpdate();
-        }
-        if (!counts.isEmpty()) {
-          try (PreparedStatement ps = c.prepareStatement(
-              "INSERT INTO tier_outcome_events (at, tier, queue, outcome, reason) VALUES (?, ?, ?, ?, ?)")) {
-            for (OutcomeMerge.Count n : counts) {
-              ps.setLong(1, at);
-              ps.setString(2, n.tier().name());
-              ps.setString(3, n.queue());
-              ps.setString(4, n.kind().label());
-              ps.setString(5, n.reason());
-              ps.addBatch();
-            }
-            ps.executeBatch();
-          }
-        }
-      });
-    } catch (SQLException | RuntimeException e) {
-      throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
-    }
-  }
+  /** Stores the attempt and its counts; a save repeated after a failure counts them once. */
+  void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at);
 
   /**
    * Counts of the stored events since {@code since} (epoch ms; 0 = as far back as kept), optionally of one tier
    * and/or queue.
    */
-  public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
-    try (PreparedStatement ps = filtered("SELECT tier, queue, outcome, reason, COUNT(*) FROM tier_outcome_events "
-        + "WHERE at >= ?", since, tier, queue, " GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, "
-        + "reason")) {
-      return countRows(ps);
-    } catch (SQLException | RuntimeException e) {
-      throw failed("counting outcomes", e);
-    }
-  }
+  List<CountRow> counts(long since, Tier tier, String queue);
 
-  /** All-time counts: the events still stored plus those the prune folded into the totals. */
-  public synchronized List<CountRow> totals() {
-    try (PreparedStatement ps = conn().prepareStatement("SELECT tier, queue, outcome, reason, SUM(n) FROM ("
-        + "SELECT tier, queue, outcome, reason, COUNT(*) AS n FROM tier_outcome_events "
-        + "GROUP BY tier, queue, outcome, reason UNION ALL SELECT tier, queue, outcome, reason, pruned AS n "
-        + "FROM tier_outcome_totals) GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, reason")) {
-      return countRows(ps);
-    } catch (SQLException | RuntimeException e) {
-      throw failed("reading the outcome totals", e);
-    }
-  }
+  /** All-time counts, including events the prune removed. */
+  List<CountRow> totals();
 
-  /**
-   * Deletes up to {@code batch} of the oldest counted events from before {@code before} (epoch ms), adding them to
-   * the all-time totals in the same transaction; returns how many were deleted.
-   */
-  public synchronized int pruneEvents(long before, int batch) {
-    int[] deleted = {0};
-    try {
-      tables.transaction(c -> {
-        long bound;
-        try (PreparedStatement ps = c.prepareStatement("SELECT MAX(seq) FROM (SELECT seq FROM tier_outcome_events "
-            + "WHERE at < ? ORDER BY seq FETCH FIRST ? ROWS ONLY)")) {
-          ps.setLong(1, before);
-          ps.setInt(2, batch);
-          try (ResultSet rs = ps.executeQuery()) {
-            rs.next();
-            bound = rs.getLong(1);
-            if (rs.wasNull()) {
-              return;
-            }
-          }
-        }
-        try (PreparedStatement ps = c.prepareStatement("MERGE INTO tier_outcome_totals t USING (SELECT tier, queue, "
-            + "outcome, reason, COUNT(*) AS n FROM tier_outcome_events WHERE at < ? AND seq <= ? "
-            + "GROUP BY tier, queue, outcome, reason) s ON t.tier = s.tier AND t.queue = s.queue "
-            + "AND t.outcome = s.outcome AND t.reason = s.reason WHEN MATCHED THEN UPDATE SET pruned = t.pruned + s.n "
-            + "WHEN NOT MATCHED THEN INSERT (tier, queue, outcome, reason, pruned) "
-            + "VALUES (s.tier, s.queue, s.outcome, s.reason, s.n)")) {
-          ps.setLong(1, before);
-          ps.setLong(2, bound);
-          ps.executeUpdate();
-        }
-        try (PreparedStatement ps = c.prepareStatement(
-            "DELETE FROM tier_outcome_events WHERE at < ? AND seq <= ?")) {
-          ps.setLong(1, before);
-          ps.setLong(2, bound);
-          deleted[0] = ps.executeUpdate();
-        }
-      });
-      return deleted[0];
-    } catch (SQLException | RuntimeException e) {
-      throw failed("pruning counted events", e);
-    }
-  }
+  /** Removes up to about {@code batch} counted events from before {@code before} (epoch ms); returns how many. */
+  int pruneEvents(long before, int batch);
 
-  /** Deletes up to {@code batch} attempts last updated before {@code before} (epoch ms); returns how many. */
-  public synchronized int pruneRuns(long before, int batch) {
-    return deleteOlder("tier_runs", "updated_at", before, batch);
-  }
+  /** Deletes up to about {@code batch} attempts last updated before {@code before} (epoch ms); returns how many. */
+  int pruneRuns(long before, int batch);
 
-  /** Deletes up to {@code batch} alerts raised before {@code before} (epoch ms); returns how many. */
-  public synchronized int pruneAlerts(long before, int batch) {
-    return deleteOlder("tier_alerts", "raised_at", before, batch);
-  }
-
-  private int deleteOlder(String table, String column, long before, int batch) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "DELETE FROM " + table + " WHERE " + column + " < ? FETCH FIRST ? ROWS ONLY")) {
-      ps.setLong(1, before);
-      ps.setInt(2, batch);
-      return ps.executeUpdate();
-    } catch (SQLException | RuntimeException e) {
-      throw failed("pruning " + table, e);
-    }
-  }
+  /** Deletes up to about {@code batch} alerts raised before {@code before} (epoch ms); returns how many. */
+  int pruneAlerts(long before, int batch);
 
   /** Attempts first reported since {@code since}, newest first, optionally of one requested tier and/or queue. */
-  public synchronized List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
-    // tier and queue live in the JSON; filter after reading (the window and limit bound the rows read)
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_runs WHERE first_at >= ? ORDER BY first_at DESC, run_key, attempt")) {
-      ps.setLong(1, since);
-      List<RunOutcome> out = new ArrayList<>();
-      for (RunOutcome o : list(ps)) {
-        if ((tier == null || tier == o.requestedTier() || tier == o.ranTier())
-            && (queue == null || queue.equals(o.queue() == null ? OutcomeMerge.NO_QUEUE : o.queue()))) {
-          out.add(o);
-          if (out.size() >= limit) {
-            break;
-          }
-        }
-      }
-      return out;
-    } catch (SQLException | RuntimeException e) {
-      throw failed("listing runs", e);
-    }
-  }
+  List<RunOutcome> runs(long since, Tier tier, String queue, int limit);
 
-  public synchronized TierAlert addAlert(TierAlert a) {
-    try (PreparedStatement ps = conn().prepareStatement("INSERT INTO tier_alerts (raised_at, tier, queue, kind, json) "
-        + "VALUES (?, ?, ?, ?, ?)", Statement.RETURN_GENERATED_KEYS)) {
-      ps.setLong(1, a.raisedAt());
-      ps.setString(2, a.tier().name());
-      ps.setString(3, a.queue());
-      ps.setString(4, a.kind().name());
-      ps.setString(5, Json.write(a));
-      ps.executeUpdate();
-      try (ResultSet keys = ps.getGeneratedKeys()) {
-        keys.next();
-        TierAlert stored = a.withSeq(keys.getLong(1));
-        updateAlert(stored);
-        return stored;
-      }
-    } catch (SQLException | RuntimeException e) {
-      throw failed("storing an alert", e);
-    }
-  }
+  /** Stores a new alert; returns it with its sequence number. */
+  TierAlert addAlert(TierAlert a);
 
-  public synchronized void updateAlert(TierAlert a) {
-    try (PreparedStatement ps = conn().prepareStatement("UPDATE tier_alerts SET json = ? WHERE seq = ?")) {
-      ps.setString(1, Json.write(a));
-      ps.setLong(2, a.seq());
-      ps.executeUpdate();
-    } catch (SQLException | RuntimeException e) {
-      throw failed("updating alert " + a.seq(), e);
-    }
-  }
+  /** Replaces a stored alert (same sequence number), e.g. with its delivery. */
+  void updateAlert(TierAlert a);
 
   /** When the last alert of this kind for the tier and queue was raised, if ever. */
-  public synchronized Optional<Long> lastRaised(Tier tier, String queue, TierAlert.Kind kind) {
-    try (PreparedStatement ps = conn().prepareStatement("SELECT MAX(raised_at) FROM tier_alerts "
-        + "WHERE tier = ? AND queue = ? AND kind = ?")) {
-      ps.setString(1, tier.name());
-      ps.setString(2, queue);
-      ps.setString(3, kind.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        long v = rs.getLong(1);
-        return rs.wasNull() ? Optional.empty() : Optional.of(v);
-      }
-    } catch (SQLException | RuntimeException e) {
-      throw failed("reading the last alert", e);
-    }
-  }
+  Optional<Long> lastRaised(Tier tier, String queue, TierAlert.Kind kind);
 
   /** Alerts raised since {@code since}, newest first, optionally of one tier and/or queue. */
-  public synchronized List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
-    try (PreparedStatement ps = filtered("SELECT json FROM tier_alerts WHERE raised_at >= ?", since, tier, queue,
-        " ORDER BY seq DESC LIMIT " + limit)) {
-      List<TierAlert> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(Json.read(rs.getString(1), TierAlert.class));
-        }
-      }
-      return out;
-    } catch (SQLException | RuntimeException e) {
-      throw failed("listing alerts", e);
-    }
-  }
+  List<TierAlert> alerts(long since, Tier tier, String queue, int limit);
 
-  /** {@code head} (ending in a {@code >= ?} on the time) with optional tier and queue conditions, then {@code tail}. */
-  private PreparedStatement filtered(String head, long since, Tier tier, String queue, String tail)
-      throws SQLException {
-    String sql = head + (tier == null ? "" : " AND tier = ?") + (queue == null ? "" : " AND queue = ?") + tail;
-    PreparedStatement ps = conn().prepareStatement(sql);
-    int i = 1;
-    ps.setLong(i++, since);
-    if (tier != null) {
-      ps.setString(i++, tier.name());
-    }
-    if (queue != null) {
-      ps.setString(i, queue);
-    }
-    return ps;
-  }
-
-  private static List<CountRow> countRows(PreparedStatement ps) throws SQLException {
-    List<CountRow> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(new CountRow(Tier.valueOf(rs.getString(1)), rs.getString(2),
-            OutcomeMerge.Kind.ofLabel(rs.getString(3)), rs.getString(4), rs.getLong(5)));
-      }
-    }
-    return out;
-  }
-
-  private static List<RunOutcome> list(PreparedStatement ps) throws SQLException {
-    List<RunOutcome> out = new ArrayList<>();
-    try (ResultSet rs = ps.executeQuery()) {
-      while (rs.next()) {
-        out.add(Json.read(rs.getString(1), RunOutcome.class));
-      }
-    }
-    return out;
-  }
-
-  private IllegalStateException failed(String what, Exception e) {
-    closeQuietly();
-    return new IllegalStateException(what + " in the outcome store at " + where + " failed: " + e.getMessage(), e);
-  }
-
-  private void closeQuietly() {
-    tables.drop();
-  }
-
-  public String describe() {
-    return "H2 outcome store at " + where;
-  }
+  String describe();
 
   @Override
-  public synchronized void close() {
-    closeQuietly();
-  }
+  void close();
 }
