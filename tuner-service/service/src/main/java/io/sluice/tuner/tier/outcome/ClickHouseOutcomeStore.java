@@ -32,11 +32,8 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
 
   @Override
   public synchronized Optional<RunOutcome> run(String runKey, int attempt) {
-    try (PreparedStatement ps = tables.get().prepareStatement(
-        "SELECT json FROM tier_runs FINAL WHERE run_key = ? AND attempt = ?")) {
-      ps.setString(1, runKey);
-      ps.setInt(2, attempt);
-      return OutcomeRows.runs(ps).stream().findFirst();
+    try {
+      return OutcomeRows.CLICKHOUSE.run(tables.get(), runKey, attempt);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading run " + runKey + " attempt " + attempt, e);
     }
@@ -44,10 +41,8 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
 
   @Override
   public synchronized List<RunOutcome> attempts(String runKey) {
-    try (PreparedStatement ps = tables.get().prepareStatement(
-        "SELECT json FROM tier_runs FINAL WHERE run_key = ? ORDER BY attempt")) {
-      ps.setString(1, runKey);
-      return OutcomeRows.runs(ps);
+    try {
+      return OutcomeRows.CLICKHOUSE.attempts(tables.get(), runKey);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading the attempts of " + runKey, e);
     }
@@ -90,10 +85,8 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
 
   @Override
   public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
-    try (PreparedStatement ps = OutcomeRows.filtered(tables.get(),
-        "SELECT tier, queue, outcome, reason, count() FROM tier_outcome_events FINAL WHERE at >= ?", since, tier,
-        queue, " GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, reason")) {
-      return OutcomeRows.countRows(ps);
+    try {
+      return OutcomeRows.CLICKHOUSE.counts(tables.get(), since, tier, queue);
     } catch (SQLException | RuntimeException e) {
       throw failed("counting outcomes", e);
     }
@@ -146,10 +139,8 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
 
   @Override
   public synchronized List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
-    try (PreparedStatement ps = tables.get().prepareStatement(
-        "SELECT json FROM tier_runs FINAL WHERE first_at >= ? ORDER BY first_at DESC, run_key, attempt")) {
-      ps.setLong(1, since);
-      return OutcomeRows.matching(OutcomeRows.runs(ps), tier, queue, limit);
+    try {
+      return OutcomeRows.CLICKHOUSE.runs(tables.get(), since, tier, queue, limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("listing runs", e);
     }
@@ -200,9 +191,8 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
 
   @Override
   public synchronized List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
-    try (PreparedStatement ps = OutcomeRows.filtered(tables.get(), "SELECT json FROM tier_alerts FINAL "
-        + "WHERE raised_at >= ?", since, tier, queue, " ORDER BY seq DESC LIMIT " + limit)) {
-      return OutcomeRows.json(ps, TierAlert.class);
+    try {
+      return OutcomeRows.CLICKHOUSE.alerts(tables.get(), since, tier, queue, limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("listing alerts", e);
     }

@@ -34,13 +34,8 @@ public final class H2OutcomeStore implements OutcomeStore {
 
   @Override
   public synchronized Optional<RunOutcome> run(String runKey, int attempt) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_runs WHERE run_key = ? AND attempt = ?")) {
-      ps.setString(1, runKey);
-      ps.setInt(2, attempt);
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(Json.read(rs.getString(1), RunOutcome.class)) : Optional.empty();
-      }
+    try {
+      return OutcomeRows.H2.run(conn(), runKey, attempt);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading run " + runKey + " attempt " + attempt, e);
     }
@@ -49,10 +44,8 @@ public final class H2OutcomeStore implements OutcomeStore {
   /** The attempts of a run, oldest first. */
   @Override
   public synchronized List<RunOutcome> attempts(String runKey) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_runs WHERE run_key = ? ORDER BY attempt")) {
-      ps.setString(1, runKey);
-      return OutcomeRows.runs(ps);
+    try {
+      return OutcomeRows.H2.attempts(conn(), runKey);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading the attempts of " + runKey, e);
     }
@@ -98,10 +91,8 @@ public final class H2OutcomeStore implements OutcomeStore {
    */
   @Override
   public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
-    try (PreparedStatement ps = OutcomeRows.filtered(conn(),
-        "SELECT tier, queue, outcome, reason, COUNT(*) FROM tier_outcome_events WHERE at >= ?", since, tier, queue, " GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, "
-        + "reason")) {
-      return OutcomeRows.countRows(ps);
+    try {
+      return OutcomeRows.H2.counts(conn(), since, tier, queue);
     } catch (SQLException | RuntimeException e) {
       throw failed("counting outcomes", e);
     }
@@ -191,10 +182,8 @@ public final class H2OutcomeStore implements OutcomeStore {
   /** Attempts first reported since {@code since}, newest first, optionally of one requested tier and/or queue. */
   @Override
   public synchronized List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_runs WHERE first_at >= ? ORDER BY first_at DESC, run_key, attempt")) {
-      ps.setLong(1, since);
-      return OutcomeRows.matching(OutcomeRows.runs(ps), tier, queue, limit);
+    try {
+      return OutcomeRows.H2.runs(conn(), since, tier, queue, limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("listing runs", e);
     }
@@ -253,10 +242,8 @@ public final class H2OutcomeStore implements OutcomeStore {
   /** Alerts raised since {@code since}, newest first, optionally of one tier and/or queue. */
   @Override
   public synchronized List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
-    try (PreparedStatement ps = OutcomeRows.filtered(conn(), "SELECT json FROM tier_alerts WHERE raised_at >= ?", since, tier,
-        queue,
-        " ORDER BY seq DESC LIMIT " + limit)) {
-      return OutcomeRows.json(ps, TierAlert.class);
+    try {
+      return OutcomeRows.H2.alerts(conn(), since, tier, queue, limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("listing alerts", e);
     }
