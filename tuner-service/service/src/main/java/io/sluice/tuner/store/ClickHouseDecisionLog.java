@@ -1,18 +1,13 @@
 package io.sluice.tuner.store;
 
-import com.fasterxml.jackson.core.type.TypeReference;
-import io.sluice.model.Json;
 import io.sluice.store.HistoryStoreException;
 import io.sluice.tuner.policy.Decision;
-import io.sluice.tuner.policy.Evaluation;
 import java.io.IOException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,7 +17,6 @@ import java.util.Set;
  * on one connection, reopened after a failure.
  */
 final class ClickHouseDecisionLog implements DecisionLog {
-  private static final TypeReference<Map<String, Double>> EVIDENCE = new TypeReference<>() {};
 
   private final ClickHouseTables tables;
   private final String where;
@@ -35,19 +29,8 @@ final class ClickHouseDecisionLog implements DecisionLog {
 
   @Override
   public synchronized List<Decision> decisions(String jobKey) {
-    String sql = "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence "
-        + "FROM tuner_decisions FINAL WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key";
-    try (PreparedStatement ps = tables.get().prepareStatement(sql)) {
-      ps.setString(1, jobKey);
-      List<Decision> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new Decision(rs.getString(1), rs.getLong(2), Evaluation.valueOf(rs.getString(3)), rs.getString(4),
-              rs.getString(5), rs.getString(6), rs.getString(7),
-              Json.mapper().readValue(rs.getString(8), EVIDENCE)));
-        }
-      }
-      return out;
+    try {
+      return DecisionRows.read(tables.get(), "tuner_decisions FINAL", jobKey);
     } catch (SQLException | IOException | RuntimeException e) {
       throw failed("reading decisions of " + jobKey, e);
     }
@@ -58,30 +41,16 @@ final class ClickHouseDecisionLog implements DecisionLog {
     if (decisions.isEmpty()) {
       return List.of();
     }
-    Set<String> known = new HashSet<>();
-    for (Decision d : decisions(jobKey)) {
-      known.add(id(d));
-    }
+    Set<String> known = DecisionRows.ids(decisions(jobKey));
     List<Decision> added = new ArrayList<>();
-    String sql = "INSERT INTO tuner_decisions (job_key, run_key, run_start, kind, conf_key, direction, conf_value, "
-        + "reason, evidence, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    String sql = "INSERT INTO tuner_decisions (" + DecisionRows.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
     try (PreparedStatement ps = tables.get().prepareStatement(sql)) {
       for (Decision d : decisions) {
-        if (!known.add(id(d))) {
-          continue;
+        if (known.add(DecisionRows.id(d))) {
+          DecisionRows.bind(ps, jobKey, d, nowMs, Integer.MAX_VALUE);
+          ps.addBatch();
+          added.add(d);
         }
-        ps.setString(1, jobKey);
-        ps.setString(2, d.runKey());
-        ps.setLong(3, d.runStart());
-        ps.setString(4, d.kind().name());
-        ps.setString(5, d.key());
-        ps.setString(6, d.direction());
-        ps.setString(7, d.value() == null ? "" : d.value());
-        ps.setString(8, d.reason() == null ? "" : d.reason());
-        ps.setString(9, Json.write(d.evidence()));
-        ps.setLong(10, nowMs);
-        ps.addBatch();
-        added.add(d);
       }
       if (!added.isEmpty()) {
         ps.executeBatch(); // one INSERT: the new decisions land together or not at all
@@ -90,10 +59,6 @@ final class ClickHouseDecisionLog implements DecisionLog {
     } catch (SQLException | RuntimeException e) {
       throw failed("recording decisions of " + jobKey, e);
     }
-  }
-
-  private static String id(Decision d) {
-    return d.runKey() + "\u0000" + d.kind() + "\u0000" + d.key();
   }
 
   @Override

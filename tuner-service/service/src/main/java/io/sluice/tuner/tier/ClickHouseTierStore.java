@@ -8,7 +8,6 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -70,18 +69,8 @@ final class ClickHouseTierStore implements TierStore {
 
   @Override
   public synchronized List<AuditEntry> audit(int limit) {
-    String sql = "SELECT version, at, actor, action, item_id, before_json, after_json FROM tier_audit FINAL "
-        + "ORDER BY version DESC LIMIT ?";
-    try (PreparedStatement ps = tables.get().prepareStatement(sql)) {
-      ps.setInt(1, limit);
-      List<AuditEntry> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
-              rs.getString(6), rs.getString(7), rs.getLong(1)));
-        }
-      }
-      return out;
+    try {
+      return TierRows.CLICKHOUSE.audit(tables.get(), limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading the rule audit", e);
     }
@@ -103,17 +92,8 @@ final class ClickHouseTierStore implements TierStore {
 
   @Override
   public synchronized List<TierDecision> decisions(String jobKey, int limit) {
-    try (PreparedStatement ps = tables.get().prepareStatement(
-        "SELECT json FROM tier_decisions FINAL WHERE job_key = ? ORDER BY seq DESC LIMIT ?")) {
-      ps.setString(1, jobKey);
-      ps.setInt(2, limit);
-      List<TierDecision> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(Json.read(rs.getString(1), TierDecision.class));
-        }
-      }
-      return out;
+    try {
+      return TierRows.CLICKHOUSE.decisions(tables.get(), jobKey, limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading the tier decisions of " + jobKey, e);
     }

@@ -116,18 +116,8 @@ final class H2TierStore implements TierStore {
 
   @Override
   public synchronized List<AuditEntry> audit(int limit) {
-    String sql = "SELECT seq, at, actor, action, item_id, before_json, after_json, version FROM tier_audit "
-        + "ORDER BY seq DESC LIMIT ?";
-    try (PreparedStatement ps = conn().prepareStatement(sql)) {
-      ps.setInt(1, limit);
-      List<AuditEntry> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
-              rs.getString(6), rs.getString(7), rs.getLong(8)));
-        }
-      }
-      return out;
+    try {
+      return TierRows.H2.audit(conn(), limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading the rule audit", e);
     }
@@ -158,17 +148,8 @@ final class H2TierStore implements TierStore {
 
   @Override
   public synchronized List<TierDecision> decisions(String jobKey, int limit) {
-    try (PreparedStatement ps = conn().prepareStatement(
-        "SELECT json FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT ?")) {
-      ps.setString(1, jobKey);
-      ps.setInt(2, limit);
-      List<TierDecision> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(Json.read(rs.getString(1), TierDecision.class));
-        }
-      }
-      return out;
+    try {
+      return TierRows.H2.decisions(conn(), jobKey, limit);
     } catch (SQLException | RuntimeException e) {
       throw failed("reading the tier decisions of " + jobKey, e);
     }
