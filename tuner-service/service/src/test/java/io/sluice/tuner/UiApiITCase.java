@@ -34,10 +34,10 @@ class UiApiITCase extends ServiceOnH2 {
 
   @BeforeAll
   static void fill() {
-    AppRun tiny = StoreFixtures.fold("tiny_blocks-lz4");
-    r1 = StoreFixtures.variant(tiny, TUNED, 1, Map.of(), 1, 1);
-    r2 = StoreFixtures.variant(tiny, TUNED, 2, Map.of(PARTITIONS, "50"), 0.6, 0.2);
-    r3 = StoreFixtures.variant(tiny, TUNED, 3, Map.of(PARTITIONS, "13"), 1.5, 0.2);
+    List<AppRun> tuned = StoreFixtures.tunedHistory(TUNED);
+    r1 = tuned.get(0);
+    r2 = tuned.get(1);
+    r3 = tuned.get(2);
     spill = StoreFixtures.variant(StoreFixtures.fold("spill-lzf"), "spill-job", 10, Map.of(), 1, 1);
     seed(List.of(r1, r2, r3, spill));
   }

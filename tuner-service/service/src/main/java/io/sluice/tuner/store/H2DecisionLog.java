@@ -106,6 +106,22 @@ final class H2DecisionLog implements DecisionLog {
   }
 
   @Override
+  public synchronized long rolledBackRuns(long fromMs, long toMs) {
+    String sql = "SELECT COUNT(*) FROM (SELECT DISTINCT job_key, run_key FROM tuner_decisions "
+        + "WHERE kind = 'ROLLED_BACK' AND run_start >= ? AND run_start < ?)";
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      ps.setLong(1, fromMs);
+      ps.setLong(2, toMs);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    } catch (SQLException e) {
+      throw failed("counting rollbacks", e);
+    }
+  }
+
+  @Override
   public synchronized boolean frozen(String jobKey) {
     try (PreparedStatement ps = conn.prepareStatement("SELECT frozen FROM tuner_jobs WHERE job_key = ?")) {
       ps.setString(1, jobKey);

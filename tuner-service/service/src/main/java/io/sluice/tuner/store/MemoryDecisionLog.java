@@ -34,6 +34,16 @@ final class MemoryDecisionLog implements DecisionLog {
   }
 
   @Override
+  public synchronized long rolledBackRuns(long fromMs, long toMs) {
+    Set<String> runs = new HashSet<>();
+    byJob.forEach((job, ds) -> ds.stream()
+        .filter(d -> d.kind() == io.sluice.tuner.policy.Evaluation.ROLLED_BACK && d.runStart() >= fromMs
+            && d.runStart() < toMs)
+        .forEach(d -> runs.add(job + "\u0000" + d.runKey())));
+    return runs.size();
+  }
+
+  @Override
   public synchronized boolean frozen(String jobKey) {
     return frozen.contains(jobKey);
   }

@@ -138,10 +138,14 @@ final class H2TierStore implements TierStore {
     try {
       Connection c = conn();
       try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO tier_decisions (job_key, decided_at, json) VALUES (?, ?, ?)")) {
+          "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")) {
         ps.setString(1, d.jobKey());
         ps.setLong(2, d.decidedAt());
         ps.setString(3, Json.write(d));
+        Tier counted = countedTier(d);
+        ps.setString(4, counted == null ? null : counted.name());
+        ps.setString(5, d.queue());
+        ps.setString(6, d.outcome() == null ? null : d.outcome().name());
         ps.executeUpdate();
       }
       try (PreparedStatement ps = c.prepareStatement("DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
@@ -153,6 +157,34 @@ final class H2TierStore implements TierStore {
       }
     } catch (SQLException | RuntimeException e) {
       throw failed("recording a tier decision of " + d.jobKey(), e);
+    }
+  }
+
+  /** The tier a decision counts for: the one admitted to, or the push tier that refused; null when not rolled out. */
+  static Tier countedTier(TierDecision d) {
+    if (d.outcome() == TierDecision.Outcome.ADMITTED) {
+      return d.tier();
+    }
+    return d.outcome() == TierDecision.Outcome.REFUSED ? d.rolloutTier() : null;
+  }
+
+  @Override
+  public synchronized List<DecisionCount> decisionCounts(long from, long to) {
+    try (PreparedStatement ps = conn().prepareStatement("SELECT tier, queue, outcome, COUNT(*) FROM tier_decisions "
+        + "WHERE decided_at >= ? AND decided_at < ? AND tier IS NOT NULL GROUP BY tier, queue, outcome "
+        + "ORDER BY tier, queue, outcome")) {
+      ps.setLong(1, from);
+      ps.setLong(2, to);
+      List<DecisionCount> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new DecisionCount(Tier.valueOf(rs.getString(1)), rs.getString(2),
+              TierDecision.Outcome.valueOf(rs.getString(3)), rs.getLong(4)));
+        }
+      }
+      return out;
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting tier decisions", e);
     }
   }
 

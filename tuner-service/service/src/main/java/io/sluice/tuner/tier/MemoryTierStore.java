@@ -48,6 +48,23 @@ final class MemoryTierStore implements TierStore {
   }
 
   @Override
+  public synchronized List<DecisionCount> decisionCounts(long from, long to) {
+    Map<List<Object>, Long> counts = new java.util.TreeMap<>(java.util.Comparator.comparing(Object::toString));
+    for (Deque<TierDecision> q : decisions.values()) {
+      for (TierDecision d : q) {
+        Tier t = H2TierStore.countedTier(d);
+        if (t != null && d.decidedAt() >= from && d.decidedAt() < to) {
+          counts.merge(List.of(t, String.valueOf(d.queue()), d.outcome()), 1L, Long::sum);
+        }
+      }
+    }
+    List<DecisionCount> out = new ArrayList<>();
+    counts.forEach((k, n) -> out.add(new DecisionCount((Tier) k.get(0), (String) k.get(1),
+        (TierDecision.Outcome) k.get(2), n)));
+    return out;
+  }
+
+  @Override
   public synchronized List<TierDecision> decisions(String jobKey, int limit) {
     List<TierDecision> out = new ArrayList<>();
     Iterator<TierDecision> it = decisions.getOrDefault(jobKey, new ArrayDeque<>()).iterator();

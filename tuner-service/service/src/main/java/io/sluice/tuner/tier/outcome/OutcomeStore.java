@@ -107,6 +107,19 @@ public final class OutcomeStore implements AutoCloseable {
     }
   }
 
+  /** Counts of the stored events in [from, to) (epoch ms), per tier, queue, outcome and reason. */
+  public synchronized List<CountRow> counts(long from, long to) {
+    try (PreparedStatement ps = conn().prepareStatement("SELECT tier, queue, outcome, reason, COUNT(*) "
+        + "FROM tier_outcome_events WHERE at >= ? AND at < ? GROUP BY tier, queue, outcome, reason "
+        + "ORDER BY tier, queue, outcome, reason")) {
+      ps.setLong(1, from);
+      ps.setLong(2, to);
+      return countRows(ps);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting outcomes", e);
+    }
+  }
+
   /** All-time counts: the events still stored plus those the prune folded into the totals. */
   public synchronized List<CountRow> totals() {
     try (PreparedStatement ps = conn().prepareStatement("SELECT tier, queue, outcome, reason, SUM(n) FROM ("
