@@ -36,7 +36,8 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
   static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
-      "io/sluice/store/clickhouse/V2__job_index.sql");
+      "io/sluice/store/clickhouse/V2__job_index.sql", "io/sluice/store/clickhouse/V3__gate_events.sql");
+  private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries AS s FINAL",
       "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j");
   private static final java.util.concurrent.atomic.AtomicLong CLOCK = new java.util.concurrent.atomic.AtomicLong();
@@ -185,6 +186,22 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static long version() {
     long now = System.currentTimeMillis() * 1000;
     return CLOCK.updateAndGet(last -> Math.max(last + 1, now));
+  }
+
+  @Override
+  GateEventSql gateSql() {
+    return GATE_SQL;
+  }
+
+  @Override
+  String gateInsertSql() {
+    return "INSERT INTO gate_events (" + GateEventSql.COLUMNS + ") VALUES (?"
+        + ", ?".repeat(GateEventSql.COUNT - 1) + ")";
+  }
+
+  @Override
+  int rowsPerBatch() {
+    return STAGES_PER_INSERT;
   }
 
   @Override

@@ -30,7 +30,8 @@ public final class H2HistoryStore extends JdbcHistoryStore {
 
   /** The schema migrations, in order; version N is the N-th entry. */
   static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql",
-      "io/sluice/store/h2/V2__job_index.sql");
+      "io/sluice/store/h2/V2__job_index.sql", "io/sluice/store/h2/V3__gate_events.sql");
+  private static final GateEventSql GATE_SQL = new GateEventSql("gate_events");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries s", "job_states j");
 
   private static final int STAGES_PER_BATCH = 1000;
@@ -188,6 +189,22 @@ public final class H2HistoryStore extends JdbcHistoryStore {
       ps.executeBatch();
       del.executeBatch();
     }
+  }
+
+  @Override
+  GateEventSql gateSql() {
+    return GATE_SQL;
+  }
+
+  @Override
+  String gateInsertSql() {
+    return "MERGE INTO gate_events (" + GateEventSql.COLUMNS + ") KEY (cluster, node, at, type, app_id, "
+        + "src_partition, src_offset) VALUES (?" + ", ?".repeat(GateEventSql.COUNT - 1) + ")";
+  }
+
+  @Override
+  int rowsPerBatch() {
+    return STAGES_PER_BATCH;
   }
 
   @Override

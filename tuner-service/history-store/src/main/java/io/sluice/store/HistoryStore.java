@@ -15,7 +15,7 @@ import java.util.Optional;
  * stored one's replaces it (the same row, no duplicate); an older version than the stored one never wins.
  * Replays are therefore idempotent. Failures surface as {@link HistoryStoreException}.
  */
-public interface HistoryStore extends JobIndex, AutoCloseable {
+public interface HistoryStore extends JobIndex, GateEventLog, AutoCloseable {
 
   /** Stores runs in one batch; idempotent by (cluster, appId, appAttemptId); the greater updatedAt wins. */
   void upsert(List<AppRun> runs);

@@ -96,6 +96,26 @@ abstract class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  /** The gate events' SQL over this store's table. */
+  abstract GateEventSql gateSql();
+
+  /** The statement that writes one gate event ({@link GateEventSql#COLUMNS} as parameters), idempotently. */
+  abstract String gateInsertSql();
+
+  /** How many rows one batch of writes sends. */
+  abstract int rowsPerBatch();
+
+  private void writeGateEvents(List<GateEvent> events) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(gateInsertSql())) {
+      Batch rows = new Batch(ps, rowsPerBatch());
+      for (GateEvent e : events) {
+        GateEventSql.bind(ps, e);
+        rows.add();
+      }
+      rows.flush();
+    }
+  }
+
   /** The reason a failure gives in its message. */
   String reason(Throwable e) {
     return e.getMessage();
@@ -169,11 +189,16 @@ abstract class JdbcHistoryStore implements HistoryStore {
   public synchronized Page<JobSummary> jobs(JobQuery q) {
     JobIndexSql sql = jobSql();
     JobIndexSql.Where w = sql.where(q);
-    Object[] args = w.args().toArray();
-    long total = query("counting jobs in", sql.count(w), rs -> rs.getLong(1), args).get(0);
-    List<JobSummary> items = total <= q.offset() ? List.of()
-        : query("listing jobs in", sql.page(q, w), JobSummaries::read, args);
-    return new Page<>(total, q.page(), q.size(), items);
+    return paged("listing jobs in", sql.count(w), sql.page(q, w), JobSummaries::read, w.args().toArray(), q.page(),
+        q.size());
+  }
+
+  /** The total a count query gives and, unless the page lies beyond it, the page's rows. */
+  private <T> Page<T> paged(String action, String countSql, String pageSql, RowReader<T> reader, Object[] args,
+      int page, int size) {
+    long total = query(action, countSql, rs -> rs.getLong(1), args).get(0);
+    List<T> items = total <= (long) page * size ? List.of() : query(action, pageSql, reader, args);
+    return new Page<>(total, page, size, items);
   }
 
   @Override
@@ -228,6 +253,63 @@ abstract class JdbcHistoryStore implements HistoryStore {
     }
     return queryRuns("SELECT run_json FROM " + runsSource() + " WHERE cluster = ? AND app_id = ?"
         + " ORDER BY app_attempt_id", nz(cluster), appId);
+  }
+
+  @Override
+  public synchronized void storeGateEvents(List<GateEvent> events) {
+    if (events.isEmpty()) {
+      return;
+    }
+    try {
+      writeGateEvents(events);
+      commitIfTransactional();
+    } catch (SQLException | RuntimeException e) {
+      throw aborted("storing " + events.size() + " gate events in", e);
+    }
+  }
+
+  @Override
+  public synchronized Page<GateEvent> gateEvents(GateEventQuery q) {
+    GateEventSql sql = gateSql();
+    GateEventSql.Where w = sql.where(q);
+    return paged("reading gate events from", sql.count(w), sql.page(q, w), GateEventSql::read, w.args().toArray(),
+        q.page(), q.size());
+  }
+
+  @Override
+  public synchronized List<GateEvent> stateChanges(long from, long to) {
+    return query("reading node states from", gateSql().stateChanges(), GateEventSql::read, from, to, from);
+  }
+
+  @Override
+  public synchronized List<NodeActivity> nodeActivity(long from, long to) {
+    return query("reading nodes from", gateSql().nodeActivity(), rs -> new NodeActivity(rs.getString(1),
+        rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), from, from, to);
+  }
+
+  @Override
+  public synchronized long countGateEvents(String cluster, String node, String type, long from, long to) {
+    return query("counting gate events in", gateSql().countOf(), rs -> rs.getLong(1), nz(cluster), node, type, from,
+        to).get(0);
+  }
+
+  @Override
+  public synchronized List<TypeCount> gateTimeline(long from, long to, long bucketMs) {
+    if (bucketMs < 1) {
+      throw new IllegalArgumentException("bucketMs=" + bucketMs + " must be at least 1");
+    }
+    return query("reading the gate timeline from", gateSql().timeline(), rs -> new TypeCount(rs.getLong(1),
+        rs.getString(2), rs.getLong(3)), from, bucketMs, from, to);
+  }
+
+  @Override
+  public synchronized List<AppHolds> gateApps(long from, long to) {
+    return query("reading held applications from", gateSql().apps(), rs -> {
+      int p = rs.getInt(3);
+      Integer priority = rs.wasNull() ? null : p;
+      return new AppHolds(rs.getString(1), rs.getString(2), priority, rs.getLong(4), rs.getLong(5), rs.getLong(6),
+          rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11));
+    }, from, to);
   }
 
   private static AppRun readRun(ResultSet rs) throws SQLException {

@@ -360,6 +360,58 @@ abstract class HistoryStoreContract {
     assertThat(store.attempts(C, "app-m1")).containsExactly(moved);
   }
 
+  // ---- the gate events ----
+
+  private static int offset = 0;
+
+  private static GateEvent gate(String node, long at, String type, String app, Integer priority, Long heldMs,
+      Long sleepMs, String to) {
+    String json = "{\"type\":\"" + type + "\",\"cluster\":\"" + C + "\",\"node\":\"" + node + "\",\"at\":" + at
+        + (app == null ? "" : ",\"appId\":\"" + app + "\"") + "}";
+    return new GateEvent(C, node, at, type, app, 0, offset++, priority, heldMs, sleepMs, to, json);
+  }
+
+  /** Node n1 turns abnormal at 1000 and normal at 5000 (after one before the window at 10); n2 only held once. */
+  private List<GateEvent> gateHistory() {
+    return List.of(
+        gate("n1", 10, "stateChanged", null, null, null, null, "NORMAL"),
+        gate("n1", 1000, "stateChanged", null, null, null, null, "ABNORMAL"),
+        gate("n1", 1100, "held", "app-a", 1, null, null, null),
+        gate("n1", 1200, "held", "app-a", 1, null, null, null),
+        gate("n1", 1300, "released", "app-a", 1, 150L, null, null),
+        gate("n1", 2100, "directive", "app-b", 5, null, 2000L, null),
+        gate("n1", 5000, "stateChanged", null, null, null, null, "NORMAL"),
+        gate("n1", 5100, "episodeEnded", null, null, null, null, null),
+        gate("n2", 1500, "held", "app-a", 1, null, null, null));
+  }
+
+  @Test
+  void gateEventsAreStoredOnceAndQueried() {
+    List<GateEvent> events = gateHistory();
+    store.storeGateEvents(events);
+    store.storeGateEvents(events); // a replay
+    Page<GateEvent> all = store.gateEvents(new GateEventQuery(null, null, null, 0, 10_000, 0, 50));
+    assertThat(all.total()).isEqualTo(9);
+    assertThat(all.items().get(0)).isEqualTo(events.get(7)); // newest first, unknown types kept whole
+    Page<GateEvent> held = store.gateEvents(new GateEventQuery(C, "n1", "held", 0, 10_000, 1, 1));
+    assertThat(held.total()).isEqualTo(2);
+    assertThat(held.items()).containsExactly(events.get(2));
+
+    assertThat(store.stateChanges(500, 6000)).containsExactly(events.get(0), events.get(1), events.get(6));
+    assertThat(store.stateChanges(2000, 6000)).containsExactly(events.get(1), events.get(6));
+    assertThat(store.nodeActivity(1000, 2000)).containsExactly(
+        new GateEventLog.NodeActivity(C, "n1", 1300, 2, 1), new GateEventLog.NodeActivity(C, "n2", 1500, 1, 0));
+    assertThat(store.countGateEvents(C, "n1", "held", 1000, 1150)).isEqualTo(1);
+    assertThat(store.gateTimeline(1000, 3000, 1000)).containsExactly(
+        new GateEventLog.TypeCount(1000, "held", 3), new GateEventLog.TypeCount(1000, "released", 1),
+        new GateEventLog.TypeCount(1000, "stateChanged", 1), new GateEventLog.TypeCount(2000, "directive", 1));
+    assertThat(store.gateApps(0, 10_000)).containsExactly(
+        new GateEventLog.AppHolds(C, "app-a", 1, 3, 1, 0, 150, 0, 2, 1100, 1500),
+        new GateEventLog.AppHolds(C, "app-b", 5, 0, 0, 1, 0, 2000, 1, 2100, 2100));
+    reopen();
+    assertThat(store.gateEvents(new GateEventQuery(null, null, null, 0, 10_000, 0, 50)).total()).isEqualTo(9);
+  }
+
   @Test
   void openingADeadUrlFailsFastNamingTheUrl() {
     String dead = deadUrl();

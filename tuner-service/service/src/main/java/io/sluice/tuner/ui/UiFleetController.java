@@ -41,13 +41,16 @@ class UiFleetController {
     }
   }
 
-  @JsonPropertyOrder({"from", "to", "jobs", "rollbacks", "saved", "tier"})
-  record Overview(long from, long to, Jobs jobs, long rollbacks, Saved saved, TierTotals tier) {}
+  @JsonPropertyOrder({"nodes", "nodesAbnormal", "appsHeld"})
+  record Ess(long nodes, long nodesAbnormal, long appsHeld) {}
+
+  @JsonPropertyOrder({"from", "to", "jobs", "rollbacks", "saved", "ess", "tier"})
+  record Overview(long from, long to, Jobs jobs, long rollbacks, Saved saved, Ess ess, TierTotals tier) {}
 
   @JsonPropertyOrder({"from", "to", "items"})
   record TierSummary(long from, long to, List<TierSummaries.Row> items) {}
 
-  private record Fleet(FleetSummary summary, long rollbacks) {}
+  private record Fleet(FleetSummary summary, long rollbacks, Ess ess) {}
 
   private final StoreGateway gateway;
   private final TierService tiers;
@@ -63,14 +66,18 @@ class UiFleetController {
 
   @GetMapping("/overview")
   @Operation(summary = "What Sluice did over the window: jobs tuned, converged, frozen; runs rolled back; time saved "
-      + "(each job's newest run against its baseline, over jobs whose newest run is in the window); push-tier counts")
+      + "(each job's newest run against its baseline, over jobs whose newest run is in the window); ESS nodes, "
+      + "abnormal now, applications held; push-tier counts")
   Overview overview(@RequestParam(required = false) Long from, @RequestParam(required = false) Long to) {
     Period p = Period.of(from, to, clock.millis());
     Fleet f = gateway.call("ui.overview", StoreGateway.Budget.READ, (store, log) -> new Fleet(
-        store.fleet(p.from(), p.to(), TOP_JOBS), log.rolledBackRuns(p.from(), p.to())));
+        store.fleet(p.from(), p.to(), TOP_JOBS), log.rolledBackRuns(p.from(), p.to()),
+        new Ess(store.nodeActivity(p.from(), p.to()).size(),
+            ThrottleReadings.abnormalNow(store.stateChanges(p.to(), p.to())),
+            store.gateApps(p.from(), p.to()).stream().filter(a -> a.held() > 0).count())));
     FleetSummary s = f.summary();
     return new Overview(p.from(), p.to(), new Jobs(s.jobs(), s.tuned(), s.converged(), s.frozen()), f.rollbacks(),
-        new Saved(s.blockedMsSaved(), s.wallMsSaved(), s.jobsWithBaseline(), s.top()),
+        new Saved(s.blockedMsSaved(), s.wallMsSaved(), s.jobsWithBaseline(), s.top()), f.ess(),
         TierTotals.of(tierRows(p)));
   }
 
