@@ -189,8 +189,8 @@ abstract class JdbcHistoryStore implements HistoryStore {
   public synchronized Page<JobSummary> jobs(JobQuery q) {
     JobIndexSql sql = jobSql();
     JobIndexSql.Where w = sql.where(q);
-    return paged("listing jobs in", sql.count(w), sql.page(q, w), JobSummaries::read, w.args().toArray(), q.page(),
-        q.size());
+    return paged("listing jobs in", sql.count(q, w), sql.page(q, w), JobSummaries::read, w.args().toArray(),
+        q.page(), q.size());
   }
 
   /** The total a count query gives and, unless the page lies beyond it, the page's rows. */
@@ -208,7 +208,7 @@ abstract class JdbcHistoryStore implements HistoryStore {
     return new JobFacets(query("facets of", sql.distinct("s.cluster"), first),
         query("facets of", sql.distinct("s.queue"), first),
         query("facets of", sql.distinct("s.user_name"), first),
-        query("facets of", sql.distinct(JobIndexSql.STATE), first),
+        query("facets of", sql.distinctStates(), first),
         query("facets of", sql.distinct("s.worst_severity"), first));
   }
 
@@ -233,17 +233,21 @@ abstract class JdbcHistoryStore implements HistoryStore {
   @Override
   public synchronized FleetSummary fleet(long fromMs, long toMs, int top) {
     JobIndexSql sql = jobSql();
-    long[] n = query("summarising jobs in", sql.fleet(), rs -> {
-      long[] out = new long[7];
-      for (int i = 0; i < out.length; i++) {
-        out[i] = rs.getLong(i + 1);
-      }
-      return out;
-    }, fromMs, toMs).get(0);
+    long[] n = query("summarising jobs in", sql.fleet(), JdbcHistoryStore::longs, fromMs, toMs).get(0);
+    long[] st = query("summarising jobs in", sql.fleetStates(), JdbcHistoryStore::longs, fromMs, toMs).get(0);
     List<FleetSummary.Saving> best = top <= 0 ? List.of() : query("summarising jobs in", sql.top(top),
         rs -> new FleetSummary.Saving(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
             rs.getLong(6), rs.getLong(7)), fromMs, toMs);
-    return new FleetSummary(n[0], n[1], n[2], n[3], n[4], n[5], n[6], best);
+    return new FleetSummary(n[0], n[1], st[0], st[1], n[2], n[3], n[4], best);
+  }
+
+  /** Every column of the row as a long. */
+  private static long[] longs(ResultSet rs) throws SQLException {
+    long[] out = new long[rs.getMetaData().getColumnCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = rs.getLong(i + 1);
+    }
+    return out;
   }
 
   @Override

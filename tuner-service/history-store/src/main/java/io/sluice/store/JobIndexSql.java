@@ -31,6 +31,8 @@ final class JobIndexSql {
   /** A WHERE clause and its string parameters. */
   record Where(String sql, List<String> args) {}
 
+  private final String summaries;
+  private final String states;
   private final String from;
 
   /**
@@ -38,6 +40,8 @@ final class JobIndexSql {
    * @param states the recorded-state table expression, aliased j
    */
   JobIndexSql(String summaries, String states) {
+    this.summaries = summaries;
+    this.states = states;
     this.from = " FROM " + summaries + " LEFT JOIN " + states + " ON j.job_key = s.job_key";
   }
 
@@ -56,43 +60,62 @@ final class JobIndexSql {
     return new Where(sql.toString(), args);
   }
 
+  /**
+   * Without a state filter the page is cut from the summaries alone (on their indexes) and only its rows are joined
+   * with the recorded states.
+   */
   String page(JobQuery q, Where w) {
     String dir = q.descending() ? " DESC" : " ASC";
-    return "SELECT " + COLUMNS + from + w.sql() + " ORDER BY " + SORT_COLUMNS.get(q.sort()) + dir + ", s.job_key"
-        + dir + " LIMIT " + q.size() + " OFFSET " + q.offset();
+    String order = " ORDER BY " + SORT_COLUMNS.get(q.sort()) + dir + ", s.job_key" + dir;
+    String limit = " LIMIT " + q.size() + " OFFSET " + q.offset();
+    if (q.state() != null) {
+      return "SELECT " + COLUMNS + from + w.sql() + order + limit;
+    }
+    return "SELECT " + COLUMNS + " FROM (SELECT s.* FROM " + summaries + w.sql() + order + limit + ") AS s LEFT JOIN "
+        + states + " ON j.job_key = s.job_key" + order;
   }
 
-  String count(Where w) {
-    return "SELECT COUNT(*)" + from + w.sql();
+  String count(JobQuery q, Where w) {
+    return "SELECT COUNT(*)" + (q.state() != null ? from : " FROM " + summaries) + w.sql();
   }
 
   String one() {
     return "SELECT " + COLUMNS + from + " WHERE s.runs > 0 AND s.job_key = ?";
   }
 
-  /** The distinct values of one summary expression over the listed jobs. */
-  String distinct(String expr) {
-    return "SELECT DISTINCT " + expr + from + " WHERE s.runs > 0 ORDER BY 1";
+  /** The distinct values of one summary column over the listed jobs. */
+  String distinct(String column) {
+    return "SELECT DISTINCT " + column + " FROM " + summaries + " WHERE s.runs > 0 ORDER BY 1";
+  }
+
+  /** The distinct recorded states (UNTUNED for jobs without one) over the listed jobs. */
+  String distinctStates() {
+    return "SELECT DISTINCT " + STATE + from + " WHERE s.runs > 0 ORDER BY 1";
   }
 
   private static final String PERIOD = " WHERE s.runs > 0 AND s.last_run_at >= ? AND s.last_run_at < ?";
   private static final String HAS_BASELINE = "s.baseline_wall_ms IS NOT NULL AND s.runs > 1";
 
-  /** jobs, tuned, converged, frozen, with baseline, blocked saved, wall saved over the period (2 parameters). */
+  /** jobs, tuned, with baseline, blocked saved, wall saved over the period (2 parameters): summaries only. */
   String fleet() {
     return "SELECT COUNT(*), COALESCE(SUM(s.last_changed), 0), "
-        + "COALESCE(SUM(CASE WHEN (" + STATE + ") = 'STABLE' THEN 1 ELSE 0 END), 0), COALESCE(SUM(" + FROZEN + "), 0), "
         + "COALESCE(SUM(CASE WHEN " + HAS_BASELINE + " THEN 1 ELSE 0 END), 0), "
         + "COALESCE(SUM(CASE WHEN " + HAS_BASELINE + " THEN s.baseline_blocked_ms - s.last_blocked_ms ELSE 0 END), 0), "
         + "COALESCE(SUM(CASE WHEN " + HAS_BASELINE + " THEN s.baseline_wall_ms - s.last_wall_ms ELSE 0 END), 0)"
-        + from + PERIOD;
+        + " FROM " + summaries + PERIOD;
+  }
+
+  /** converged (recorded STABLE) and frozen over the period (2 parameters): only jobs with a recorded state. */
+  String fleetStates() {
+    return "SELECT COALESCE(SUM(CASE WHEN j.state = 'STABLE' THEN 1 ELSE 0 END), 0), COALESCE(SUM(j.frozen), 0) "
+        + "FROM " + summaries + " INNER JOIN " + states + " ON j.job_key = s.job_key" + PERIOD;
   }
 
   /** The jobs that saved the most wall time over the period (2 parameters). */
   String top(int limit) {
     return "SELECT s.job_key, s.baseline_blocked_ms - s.last_blocked_ms, s.baseline_wall_ms - s.last_wall_ms, "
-        + "s.baseline_wall_ms, s.last_wall_ms, s.baseline_blocked_ms, s.last_blocked_ms" + from + PERIOD + " AND "
-        + HAS_BASELINE + " ORDER BY s.baseline_wall_ms - s.last_wall_ms DESC, s.job_key LIMIT " + limit;
+        + "s.baseline_wall_ms, s.last_wall_ms, s.baseline_blocked_ms, s.last_blocked_ms FROM " + summaries + PERIOD
+        + " AND " + HAS_BASELINE + " ORDER BY s.baseline_wall_ms - s.last_wall_ms DESC, s.job_key LIMIT " + limit;
   }
 
   private static void equal(StringBuilder sql, List<String> args, String column, String value) {
