@@ -1,20 +1,23 @@
 #!/usr/bin/env bash
 # The web UI's read API latency (docs/benchmarks.md, "Web UI").
-#   bench/ui/run-ui-bench.sh [--skip-build] [--jobs 10000] [--big-runs 100] [--warmup 100] [--requests 500]
+#   bench/ui/run-ui-bench.sh [--skip-build] [--keep-store] [--jobs 10000] [--big-runs 100] [--warmup 100]
+#                            [--requests 500]
 # Builds tuner-service/service (-DskipTests) and this project, fills an H2 file store from the real Spark 3.5.7
 # fixture runs (--jobs jobs of two runs each, one job of --big-runs runs), starts the service's boot jar on it and
 # times sequential GETs of the UI endpoints (jobs list with several filters, sorts and pages, facets, the 100-run
 # job, a run, the overview), interleaved; prints one UI_BENCH line per endpoint (p50/p90/p99/max ms) and writes the
-# output to bench/ui/results/ui-bench-<time>.txt. Work files: bench/ui/target/work (deleted first).
+# output to bench/ui/results/ui-bench-<time>.txt. Work files: bench/ui/target/work (deleted first, unless
+# --keep-store: then a store filled by an earlier run is measured again).
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/ui"
-build=1
+build=1 keep=0
 args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --skip-build) build=0; shift ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --keep-store) keep=1; shift ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     --*) args+=("$1" "$2"); shift 2 ;;
     *) echo "run-ui-bench: unknown argument $1" >&2; exit 2 ;;
   esac
@@ -24,7 +27,7 @@ if [ "$build" = 1 ]; then
   (cd "$here" && mvn -q -B -ntp package)
 fi
 jar="$(ls "$root"/tuner-service/service/target/sluice-tuner-service-*.jar | grep -v original | head -1)"
-rm -rf "$here/target/work"
+[ "$keep" = 1 ] || rm -rf "$here/target/work"
 mkdir -p "$here/results"
 out="$here/results/ui-bench-$(date -u +%Y%m%dT%H%M%SZ).txt"
 {

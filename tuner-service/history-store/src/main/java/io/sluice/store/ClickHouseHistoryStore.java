@@ -39,7 +39,7 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
       "io/sluice/store/clickhouse/V2__job_index.sql", "io/sluice/store/clickhouse/V3__gate_events.sql");
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries AS s FINAL",
-      "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j");
+      "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j", "s.runs > 0");
   private static final java.util.concurrent.atomic.AtomicLong CLOCK = new java.util.concurrent.atomic.AtomicLong();
   static final int RUNS_PER_INSERT = 200;
   static final int STAGES_PER_INSERT = 5000;

@@ -34,30 +34,44 @@ final class JobIndexSql {
   private final String summaries;
   private final String states;
   private final String from;
+  private final String live;
 
   /**
    * @param summaries the summary table expression, aliased s
    * @param states the recorded-state table expression, aliased j
+   * @param live the condition a listed job meets (e.g. {@code s.runs > 0} where rows of jobs without runs stay), or
+   *     null when every row is listed (then unfiltered reads need no WHERE and can use the table's indexes alone)
    */
-  JobIndexSql(String summaries, String states) {
+  JobIndexSql(String summaries, String states, String live) {
     this.summaries = summaries;
     this.states = states;
     this.from = " FROM " + summaries + " LEFT JOIN " + states + " ON j.job_key = s.job_key";
+    this.live = live;
+  }
+
+  /** " WHERE a AND b ..." over the live condition and {@code more}, or "" when there is none. */
+  private String where(List<String> more) {
+    List<String> all = new ArrayList<>();
+    if (live != null) {
+      all.add(live);
+    }
+    all.addAll(more);
+    return all.isEmpty() ? "" : " WHERE " + String.join(" AND ", all);
   }
 
   Where where(JobQuery q) {
-    StringBuilder sql = new StringBuilder(" WHERE s.runs > 0");
+    List<String> conditions = new ArrayList<>();
     List<String> args = new ArrayList<>();
     if (q.q() != null) {
-      sql.append(" AND s.job_key ILIKE ?");
+      conditions.add("s.job_key ILIKE ?");
       args.add("%" + likeEscape(q.q()) + "%");
     }
-    equal(sql, args, "s.cluster", q.cluster());
-    equal(sql, args, "s.queue", q.queue());
-    equal(sql, args, "s.user_name", q.user());
-    equal(sql, args, "(" + STATE + ")", q.state());
-    equal(sql, args, "s.worst_severity", q.severity());
-    return new Where(sql.toString(), args);
+    equal(conditions, args, "s.cluster", q.cluster());
+    equal(conditions, args, "s.queue", q.queue());
+    equal(conditions, args, "s.user_name", q.user());
+    equal(conditions, args, "(" + STATE + ")", q.state());
+    equal(conditions, args, "s.worst_severity", q.severity());
+    return new Where(where(conditions), args);
   }
 
   /**
@@ -80,20 +94,23 @@ final class JobIndexSql {
   }
 
   String one() {
-    return "SELECT " + COLUMNS + from + " WHERE s.runs > 0 AND s.job_key = ?";
+    return "SELECT " + COLUMNS + from + where(List.of("s.job_key = ?"));
   }
 
   /** The distinct values of one summary column over the listed jobs. */
   String distinct(String column) {
-    return "SELECT DISTINCT " + column + " FROM " + summaries + " WHERE s.runs > 0 ORDER BY 1";
+    return "SELECT DISTINCT " + column + " FROM " + summaries + where(List.of()) + " ORDER BY 1";
   }
 
   /** The distinct recorded states (UNTUNED for jobs without one) over the listed jobs. */
   String distinctStates() {
-    return "SELECT DISTINCT " + STATE + from + " WHERE s.runs > 0 ORDER BY 1";
+    return "SELECT DISTINCT " + STATE + from + where(List.of()) + " ORDER BY 1";
   }
 
-  private static final String PERIOD = " WHERE s.runs > 0 AND s.last_run_at >= ? AND s.last_run_at < ?";
+  private String period() {
+    return where(List.of("s.last_run_at >= ?", "s.last_run_at < ?"));
+  }
+
   private static final String HAS_BASELINE = "s.baseline_wall_ms IS NOT NULL AND s.runs > 1";
 
   /** jobs, tuned, with baseline, blocked saved, wall saved over the period (2 parameters): summaries only. */
@@ -102,25 +119,25 @@ final class JobIndexSql {
         + "COALESCE(SUM(CASE WHEN " + HAS_BASELINE + " THEN 1 ELSE 0 END), 0), "
         + "COALESCE(SUM(CASE WHEN " + HAS_BASELINE + " THEN s.baseline_blocked_ms - s.last_blocked_ms ELSE 0 END), 0), "
         + "COALESCE(SUM(CASE WHEN " + HAS_BASELINE + " THEN s.baseline_wall_ms - s.last_wall_ms ELSE 0 END), 0)"
-        + " FROM " + summaries + PERIOD;
+        + " FROM " + summaries + period();
   }
 
   /** converged (recorded STABLE) and frozen over the period (2 parameters): only jobs with a recorded state. */
   String fleetStates() {
     return "SELECT COALESCE(SUM(CASE WHEN j.state = 'STABLE' THEN 1 ELSE 0 END), 0), COALESCE(SUM(j.frozen), 0) "
-        + "FROM " + summaries + " INNER JOIN " + states + " ON j.job_key = s.job_key" + PERIOD;
+        + "FROM " + summaries + " INNER JOIN " + states + " ON j.job_key = s.job_key" + period();
   }
 
   /** The jobs that saved the most wall time over the period (2 parameters). */
   String top(int limit) {
     return "SELECT s.job_key, s.baseline_blocked_ms - s.last_blocked_ms, s.baseline_wall_ms - s.last_wall_ms, "
-        + "s.baseline_wall_ms, s.last_wall_ms, s.baseline_blocked_ms, s.last_blocked_ms FROM " + summaries + PERIOD
+        + "s.baseline_wall_ms, s.last_wall_ms, s.baseline_blocked_ms, s.last_blocked_ms FROM " + summaries + period()
         + " AND " + HAS_BASELINE + " ORDER BY s.baseline_wall_ms - s.last_wall_ms DESC, s.job_key LIMIT " + limit;
   }
 
-  private static void equal(StringBuilder sql, List<String> args, String column, String value) {
+  private static void equal(List<String> conditions, List<String> args, String column, String value) {
     if (value != null) {
-      sql.append(" AND ").append(column).append(" = ?");
+      conditions.add(column + " = ?");
       args.add(value);
     }
   }

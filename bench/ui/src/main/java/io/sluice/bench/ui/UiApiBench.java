@@ -47,9 +47,17 @@ public final class UiApiBench {
 
     long t0 = System.nanoTime();
     List<AppRun> fixtures = UiStoreLoader.fixtures(root);
-    AppRun big = UiStoreLoader.fill(url, fixtures, jobs, Integer.parseInt(a.get("--big-runs")));
-    System.out.printf(Locale.ROOT, "UI_BENCH_FILL jobs=%d bigRuns=%s fixtures=%d seconds=%.1f%n", jobs,
-        a.get("--big-runs"), fixtures.size(), (System.nanoTime() - t0) / 1e9);
+    int bigRuns = Integer.parseInt(a.get("--big-runs"));
+    AppRun big;
+    if (Files.exists(work.resolve("sluice-history.mv.db"))) { // --keep-store: the store of an earlier run
+      big = UiStoreLoader.variant(fixtures.get(0), "cluster-0", "root.big", "owner", UiStoreLoader.BIG_JOB,
+          "big-" + (bigRuns - 1), 0, java.util.Map.of(), 1, 1);
+      System.out.println("UI_BENCH_FILL reused " + work.resolve("sluice-history.mv.db"));
+    } else {
+      big = UiStoreLoader.fill(url, fixtures, jobs, bigRuns);
+      System.out.printf(Locale.ROOT, "UI_BENCH_FILL jobs=%d bigRuns=%d fixtures=%d seconds=%.1f%n", jobs, bigRuns,
+          fixtures.size(), (System.nanoTime() - t0) / 1e9);
+    }
 
     int port;
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
