@@ -17,11 +17,11 @@ final class TierSummaries {
   private TierSummaries() {}
 
   @JsonPropertyOrder({"tier", "queue", "admissions", "refusals", "fallbacks", "failures", "successes"})
-  record Row(String tier, String queue, long admissions, long refusals, long fallbacks, long failures,
+  record TierRow(String tier, String queue, long admissions, long refusals, long fallbacks, long failures,
       long successes) {}
 
   /** Rows sorted by tier then queue; a (tier, queue) appears when any count is non-zero. */
-  static List<Row> merge(List<TierStore.DecisionCount> decisions, List<OutcomeStore.CountRow> outcomes) {
+  static List<TierRow> merge(List<TierStore.DecisionCount> decisions, List<OutcomeStore.CountRow> outcomes) {
     Map<String, long[]> sums = new TreeMap<>();
     for (TierStore.DecisionCount d : decisions) {
       long[] s = sums.computeIfAbsent(key(d.tier().name(), d.queue()), k -> new long[5]);
@@ -38,10 +38,10 @@ final class TierSummaries {
         sums.computeIfAbsent(key(o.tier().name(), o.queue()), k -> new long[5])[i] += o.count();
       }
     }
-    List<Row> out = new ArrayList<>();
+    List<TierRow> out = new ArrayList<>();
     sums.forEach((k, s) -> {
       String[] tq = k.split("\u0000", 2);
-      out.add(new Row(tq[0], tq[1], s[0], s[1], s[2], s[3], s[4]));
+      out.add(new TierRow(tq[0], tq[1], s[0], s[1], s[2], s[3], s[4]));
     });
     return out;
   }

@@ -28,9 +28,9 @@ class UiFleetController {
 
   @JsonPropertyOrder({"admissions", "refusals", "fallbacks", "failures", "successes"})
   record TierTotals(long admissions, long refusals, long fallbacks, long failures, long successes) {
-    static TierTotals of(List<TierSummaries.Row> rows) {
+    static TierTotals of(List<TierSummaries.TierRow> rows) {
       long[] s = new long[5];
-      for (TierSummaries.Row r : rows) {
+      for (TierSummaries.TierRow r : rows) {
         s[0] += r.admissions();
         s[1] += r.refusals();
         s[2] += r.fallbacks();
@@ -48,7 +48,7 @@ class UiFleetController {
   record Overview(long from, long to, Jobs jobs, long rollbacks, Saved saved, Ess ess, TierTotals tier) {}
 
   @JsonPropertyOrder({"from", "to", "items"})
-  record TierSummary(long from, long to, List<TierSummaries.Row> items) {}
+  record TierSummary(long from, long to, List<TierSummaries.TierRow> items) {}
 
   private record Fleet(FleetSummary summary, long rollbacks, Ess ess) {}
 
@@ -88,7 +88,7 @@ class UiFleetController {
     return new TierSummary(p.from(), p.to(), tierRows(p));
   }
 
-  private List<TierSummaries.Row> tierRows(Period p) {
+  private List<TierSummaries.TierRow> tierRows(Period p) {
     return TierSummaries.merge(tiers.decisionCounts(p.from(), p.to()), outcomes.counts(p.from(), p.to()));
   }
 }
