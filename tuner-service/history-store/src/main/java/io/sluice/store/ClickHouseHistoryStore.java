@@ -36,7 +36,7 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
   static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
-      "io/sluice/store/clickhouse/V2__job_index.sql", "io/sluice/store/clickhouse/V3__gate_events.sql");
+      "io/sluice/store/clickhouse/V3__job_index.sql", "io/sluice/store/clickhouse/V4__gate_events.sql");
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries AS s FINAL",
       "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j", "s.runs > 0");

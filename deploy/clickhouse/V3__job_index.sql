@@ -1,4 +1,4 @@
--- Sluice history store, ClickHouse schema, version 2: the job index. Every statement is idempotent.
+-- Sluice history store, ClickHouse schema: the job index (V3). Every statement is idempotent.
 
 -- One row per recurring job and refresh; ReplacingMergeTree keeps the newest (updated_at is a write clock in
 -- microseconds). The store re-derives a job's row on every upsert that touches the job, from its oldest and newest

@@ -1,4 +1,4 @@
--- Sluice history store, ClickHouse schema, version 3: the ESS gates' events (Kafka topic sluice.throttle-events).
+-- Sluice history store, ClickHouse schema: the ESS gates' events (V4; Kafka topic sluice.throttle-events).
 -- Every statement is idempotent. One row per event, keyed by what it says and the Kafka record it came in (partition,
 -- offset): a replayed record collapses into one row (reads use FINAL). event_json is the whole event, also for types
 -- this version does not know; the other columns are for SQL (NULL where the type has no such field).
