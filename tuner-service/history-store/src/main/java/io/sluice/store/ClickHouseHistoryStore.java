@@ -36,7 +36,12 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
   static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
-      "io/sluice/store/clickhouse/V2__tuner_control.sql");
+      "io/sluice/store/clickhouse/V3__job_index.sql", "io/sluice/store/clickhouse/V4__gate_events.sql",
+      "io/sluice/store/clickhouse/V5__tuner_control.sql");
+  private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");
+  private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries AS s FINAL",
+      "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j", "s.runs > 0");
+  private static final java.util.concurrent.atomic.AtomicLong CLOCK = new java.util.concurrent.atomic.AtomicLong();
   static final int RUNS_PER_INSERT = 200;
   static final int STAGES_PER_INSERT = 5000;
 
@@ -61,8 +66,10 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
     Connection c = connect(url, props, "cannot connect to the ClickHouse history store at");
     try {
       migrate(c);
+      ClickHouseHistoryStore store = new ClickHouseHistoryStore(url, c);
+      store.indexMissingJobs("job_summaries FINAL");
       LOG.info("history store open: ClickHouse at {}", Urls.redact(url));
-      return new ClickHouseHistoryStore(url, c);
+      return store;
     } catch (SQLException | RuntimeException e) {
       throw closeAfter(c, e, "cannot open the ClickHouse history store at " + Urls.redact(url) + ": "
           + rootMessage(e));
@@ -154,6 +161,56 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   @Override
   String runsSource() {
     return "app_runs FINAL";
+  }
+
+  @Override
+  JobIndexSql jobSql() {
+    return JOB_SQL;
+  }
+
+  /** Summary rows replace older ones by version: a microsecond write clock, strictly increasing in this JVM. */
+  @Override
+  void writeSummaries(List<JobSummary> rows, List<String> gone) throws SQLException {
+    String sql = "INSERT INTO job_summaries (" + JobIndexSql.SUMMARY_COLUMNS + ") VALUES (?"
+        + ", ?".repeat(JobIndexSql.SUMMARY_COUNT - 1) + ")";
+    try (PreparedStatement ps = connection().prepareStatement(sql)) {
+      Batch batch = new Batch(ps, RUNS_PER_INSERT);
+      for (JobSummary s : rows) {
+        JobSummaries.bind(ps, s, version());
+        batch.add();
+      }
+      for (String key : gone) {
+        JobSummaries.bind(ps, JobSummaries.gone(key), version());
+        batch.add();
+      }
+      batch.flush();
+    }
+  }
+
+  private static long version() {
+    long now = System.currentTimeMillis() * 1000;
+    return CLOCK.updateAndGet(last -> Math.max(last + 1, now));
+  }
+
+  @Override
+  GateEventSql gateSql() {
+    return GATE_SQL;
+  }
+
+  @Override
+  String gateInsertSql() {
+    return "INSERT INTO gate_events (" + GateEventSql.COLUMNS + ") VALUES (?"
+        + ", ?".repeat(GateEventSql.COUNT - 1) + ")";
+  }
+
+  @Override
+  int rowsPerBatch() {
+    return STAGES_PER_INSERT;
+  }
+
+  @Override
+  String writeStateSql() {
+    return "INSERT INTO job_states (job_key, state, frozen, updated_at) VALUES (?, ?, ?, ?)";
   }
 
   @Override

@@ -29,7 +29,10 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(H2HistoryStore.class);
 
   /** The schema migrations, in order; version N is the N-th entry. */
-  static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql");
+  static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql",
+      "io/sluice/store/h2/V3__job_index.sql", "io/sluice/store/h2/V4__gate_events.sql");
+  private static final GateEventSql GATE_SQL = new GateEventSql("gate_events");
+  private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries s", "job_states j", null);
 
   private static final int STAGES_PER_BATCH = 1000;
 
@@ -42,8 +45,10 @@ public final class H2HistoryStore extends JdbcHistoryStore {
     try {
       migrate(c);
       c.setAutoCommit(false);
+      H2HistoryStore store = new H2HistoryStore(url, c);
+      store.indexMissingJobs("job_summaries");
       LOG.info("history store open: H2 at {}", Urls.redact(url));
-      return new H2HistoryStore(url, c);
+      return store;
     } catch (SQLException | RuntimeException e) {
       throw closeAfter(c, e, "cannot prepare the schema of the history store at " + Urls.redact(url) + ": "
           + e.getMessage());
@@ -159,6 +164,52 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   @Override
   String runsSource() {
     return "app_runs";
+  }
+
+  @Override
+  JobIndexSql jobSql() {
+    return JOB_SQL;
+  }
+
+  @Override
+  void writeSummaries(List<JobSummary> rows, List<String> gone) throws SQLException {
+    String merge = "MERGE INTO job_summaries (" + JobIndexSql.SUMMARY_COLUMNS + ") KEY (job_key) VALUES (?"
+        + ", ?".repeat(JobIndexSql.SUMMARY_COUNT - 1) + ")";
+    try (PreparedStatement ps = connection().prepareStatement(merge);
+        PreparedStatement del = connection().prepareStatement("DELETE FROM job_summaries WHERE job_key = ?")) {
+      long now = System.currentTimeMillis();
+      for (JobSummary s : rows) {
+        JobSummaries.bind(ps, s, now);
+        ps.addBatch();
+      }
+      for (String key : gone) {
+        del.setString(1, key);
+        del.addBatch();
+      }
+      ps.executeBatch();
+      del.executeBatch();
+    }
+  }
+
+  @Override
+  GateEventSql gateSql() {
+    return GATE_SQL;
+  }
+
+  @Override
+  String gateInsertSql() {
+    return "MERGE INTO gate_events (" + GateEventSql.COLUMNS + ") KEY (cluster, node, at, type, app_id, "
+        + "src_partition, src_offset) VALUES (?" + ", ?".repeat(GateEventSql.COUNT - 1) + ")";
+  }
+
+  @Override
+  int rowsPerBatch() {
+    return STAGES_PER_BATCH;
+  }
+
+  @Override
+  String writeStateSql() {
+    return "MERGE INTO job_states (job_key, state, frozen, updated_at) KEY (job_key) VALUES (?, ?, ?, ?)";
   }
 
   @Override

@@ -15,7 +15,7 @@ import java.util.Optional;
  * stored one's replaces it (the same row, no duplicate); an older version than the stored one never wins.
  * Replays are therefore idempotent. Failures surface as {@link HistoryStoreException}.
  */
-public interface HistoryStore extends AutoCloseable {
+public interface HistoryStore extends JobIndex, GateEventLog, AutoCloseable {
 
   /** Stores runs in one batch; idempotent by (cluster, appId, appAttemptId); the greater updatedAt wins. */
   void upsert(List<AppRun> runs);
@@ -25,6 +25,9 @@ public interface HistoryStore extends AutoCloseable {
 
   /** The latest versions of the runs of one recurring job, newest first (by startTime, then appId), at most limit. */
   List<AppRun> runsOfJob(String jobKey, int limit);
+
+  /** The latest versions of every stored attempt of one application, by attempt id; empty when unknown. */
+  List<AppRun> attempts(String cluster, String appId);
 
   /** The latest versions of the newest runs of all jobs (by startTime, then appId), at most limit. */
   List<AppRun> recentRuns(int limit);

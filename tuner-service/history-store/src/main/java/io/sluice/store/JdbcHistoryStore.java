@@ -10,9 +10,11 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 
 /**
  * The JDBC machinery both stores share: one connection used under this object's lock (calls from several
@@ -25,6 +27,9 @@ import java.util.Properties;
 abstract class JdbcHistoryStore implements HistoryStore {
   private static final String NEWEST_FIRST =
       " ORDER BY start_time DESC, app_id DESC, cluster DESC, app_attempt_id DESC";
+  private static final String OLDEST_FIRST =
+      " ORDER BY start_time ASC, app_id ASC, cluster ASC, app_attempt_id ASC";
+  private static final int KEYS_PER_QUERY = 500;
 
   /** Reads one row of a result set. */
   @FunctionalInterface
@@ -72,6 +77,45 @@ abstract class JdbcHistoryStore implements HistoryStore {
   /** The table expression runs are read from (e.g. with the backend's visibility rule applied). */
   abstract String runsSource();
 
+  /** The job index's SQL over this store's tables. */
+  abstract JobIndexSql jobSql();
+
+  /** Writes the summaries of jobs that have runs and removes the jobs that have none left ({@code gone}). */
+  abstract void writeSummaries(List<JobSummary> rows, List<String> gone) throws SQLException;
+
+  /** The statement that writes one job's recorded state: (job_key, state, frozen, updated_at) as parameters. */
+  abstract String writeStateSql();
+
+  private void writeState(String jobKey, String state, boolean frozen, long atMs) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(writeStateSql())) {
+      ps.setString(1, jobKey);
+      ps.setString(2, state);
+      ps.setInt(3, frozen ? 1 : 0);
+      ps.setLong(4, atMs);
+      ps.executeUpdate();
+    }
+  }
+
+  /** The gate events' SQL over this store's table. */
+  abstract GateEventSql gateSql();
+
+  /** The statement that writes one gate event ({@link GateEventSql#COLUMNS} as parameters), idempotently. */
+  abstract String gateInsertSql();
+
+  /** How many rows one batch of writes sends. */
+  abstract int rowsPerBatch();
+
+  private void writeGateEvents(List<GateEvent> events) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(gateInsertSql())) {
+      Batch rows = new Batch(ps, rowsPerBatch());
+      for (GateEvent e : events) {
+        GateEventSql.bind(ps, e);
+        rows.add();
+      }
+      rows.flush();
+    }
+  }
+
   /** The reason a failure gives in its message. */
   String reason(Throwable e) {
     return e.getMessage();
@@ -84,11 +128,196 @@ abstract class JdbcHistoryStore implements HistoryStore {
       return;
     }
     try {
+      Set<String> jobs = storedJobKeys(batch);
+      for (AppRun r : batch) {
+        jobs.add(r.jobKey());
+      }
       write(batch);
+      refreshJobs(jobs);
       commitIfTransactional();
     } catch (SQLException | RuntimeException e) {
       throw aborted("upsert of " + batch.size() + " runs into", e);
     }
+  }
+
+  /** The job keys the stored versions of the batch's runs have (a new version may move a run to another job). */
+  private Set<String> storedJobKeys(List<AppRun> batch) throws SQLException {
+    Set<String> out = new LinkedHashSet<>();
+    for (int from = 0; from < batch.size(); from += KEYS_PER_QUERY) {
+      List<AppRun> part = batch.subList(from, Math.min(batch.size(), from + KEYS_PER_QUERY));
+      Object[] ids = part.stream().map(AppRun::appId).toArray();
+      out.addAll(rows("SELECT DISTINCT job_key FROM " + runsSource() + " WHERE app_id IN (?"
+          + ", ?".repeat(ids.length - 1) + ")", rs -> rs.getString(1), ids));
+    }
+    return out;
+  }
+
+  /** Re-derives the summaries of these jobs from their stored runs (part of the caller's write). */
+  void refreshJobs(Set<String> jobKeys) throws SQLException {
+    List<JobSummary> rows = new ArrayList<>();
+    List<String> gone = new ArrayList<>();
+    for (String key : jobKeys) {
+      if (key == null || key.isEmpty()) {
+        continue;
+      }
+      String where = "SELECT run_json FROM " + runsSource() + " WHERE job_key = ?";
+      List<AppRun> newest = rows(where + NEWEST_FIRST + " LIMIT 1", JdbcHistoryStore::readRun, key);
+      if (newest.isEmpty()) {
+        gone.add(key);
+        continue;
+      }
+      AppRun oldest = rows(where + OLDEST_FIRST + " LIMIT 1", JdbcHistoryStore::readRun, key).get(0);
+      long runs = rows("SELECT COUNT(*) FROM " + runsSource() + " WHERE job_key = ?", rs -> rs.getLong(1), key).get(0);
+      rows.add(JobSummaries.of(key, runs, oldest, newest.get(0)));
+    }
+    if (!rows.isEmpty() || !gone.isEmpty()) {
+      writeSummaries(rows, gone);
+    }
+  }
+
+  /** Indexes the jobs that have runs but no summary (a store written before the index existed). */
+  void indexMissingJobs(String summaryTable) throws SQLException {
+    Set<String> missing = new LinkedHashSet<>(rows("SELECT DISTINCT job_key FROM " + runsSource()
+        + " WHERE job_key NOT IN (SELECT job_key FROM " + summaryTable + ")", rs -> rs.getString(1)));
+    if (!missing.isEmpty()) {
+      refreshJobs(missing);
+      commitIfTransactional();
+    }
+  }
+
+  @Override
+  public synchronized Page<JobSummary> jobs(JobQuery q) {
+    JobIndexSql sql = jobSql();
+    JobIndexSql.Where w = sql.where(q);
+    return paged("listing jobs in", sql.count(q, w), sql.page(q, w), JobSummaries::read, w.args().toArray(),
+        q.page(), q.size());
+  }
+
+  /** The total a count query gives and, unless the page lies beyond it, the page's rows. */
+  private <T> Page<T> paged(String action, String countSql, String pageSql, RowReader<T> reader, Object[] args,
+      int page, int size) {
+    long total = query(action, countSql, rs -> rs.getLong(1), args).get(0);
+    List<T> items = total <= (long) page * size ? List.of() : query(action, pageSql, reader, args);
+    return new Page<>(total, page, size, items);
+  }
+
+  @Override
+  public synchronized JobFacets jobFacets() {
+    JobIndexSql sql = jobSql();
+    RowReader<String> first = rs -> rs.getString(1);
+    return new JobFacets(query("facets of", sql.distinct("s.cluster"), first),
+        query("facets of", sql.distinct("s.queue"), first),
+        query("facets of", sql.distinct("s.user_name"), first),
+        query("facets of", sql.distinctStates(), first),
+        query("facets of", sql.distinct("s.worst_severity"), first));
+  }
+
+  @Override
+  public synchronized Optional<JobSummary> job(String jobKey) {
+    if (jobKey == null) {
+      return Optional.empty();
+    }
+    return query("reading a job from", jobSql().one(), JobSummaries::read, jobKey).stream().findFirst();
+  }
+
+  @Override
+  public synchronized void recordJobState(String jobKey, String state, boolean frozen, long atMs) {
+    try {
+      writeState(jobKey, state, frozen, atMs);
+      commitIfTransactional();
+    } catch (SQLException | RuntimeException e) {
+      throw aborted("recording the state of job " + jobKey + " in", e);
+    }
+  }
+
+  @Override
+  public synchronized FleetSummary fleet(long fromMs, long toMs, int top) {
+    JobIndexSql sql = jobSql();
+    long[] n = query("summarising jobs in", sql.fleet(), JdbcHistoryStore::longs, fromMs, toMs).get(0);
+    long[] st = query("summarising jobs in", sql.fleetStates(), JdbcHistoryStore::longs, fromMs, toMs).get(0);
+    List<FleetSummary.Saving> best = top <= 0 ? List.of() : query("summarising jobs in", sql.top(top),
+        rs -> new FleetSummary.Saving(rs.getString(1), rs.getLong(2), rs.getLong(3), rs.getLong(4), rs.getLong(5),
+            rs.getLong(6), rs.getLong(7)), fromMs, toMs);
+    return new FleetSummary(n[0], n[1], st[0], st[1], n[2], n[3], n[4], best);
+  }
+
+  /** Every column of the row as a long. */
+  private static long[] longs(ResultSet rs) throws SQLException {
+    long[] out = new long[rs.getMetaData().getColumnCount()];
+    for (int i = 0; i < out.length; i++) {
+      out[i] = rs.getLong(i + 1);
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized List<AppRun> attempts(String cluster, String appId) {
+    if (appId == null) {
+      return List.of();
+    }
+    return queryRuns("SELECT run_json FROM " + runsSource() + " WHERE cluster = ? AND app_id = ?"
+        + " ORDER BY app_attempt_id", nz(cluster), appId);
+  }
+
+  @Override
+  public synchronized void storeGateEvents(List<GateEvent> events) {
+    if (events.isEmpty()) {
+      return;
+    }
+    try {
+      writeGateEvents(events);
+      commitIfTransactional();
+    } catch (SQLException | RuntimeException e) {
+      throw aborted("storing " + events.size() + " gate events in", e);
+    }
+  }
+
+  @Override
+  public synchronized Page<GateEvent> gateEvents(GateEventQuery q) {
+    GateEventSql sql = gateSql();
+    GateEventSql.Where w = sql.where(q);
+    return paged("reading gate events from", sql.count(w), sql.page(q, w), GateEventSql::read, w.args().toArray(),
+        q.page(), q.size());
+  }
+
+  @Override
+  public synchronized List<GateEvent> stateChanges(long from, long to) {
+    return query("reading node states from", gateSql().stateChanges(), GateEventSql::read, from, to, from);
+  }
+
+  @Override
+  public synchronized List<NodeActivity> nodeActivity(long from, long to) {
+    return query("reading nodes from", gateSql().nodeActivity(), rs -> new NodeActivity(rs.getString(1),
+        rs.getString(2), rs.getLong(3), rs.getLong(4), rs.getLong(5)), from, from, to);
+  }
+
+  @Override
+  public synchronized long countGateEvents(String cluster, String node, String type, long from, long to) {
+    return query("counting gate events in", gateSql().countOf(), rs -> rs.getLong(1), nz(cluster), node, type, from,
+        to).get(0);
+  }
+
+  @Override
+  public synchronized List<TypeCount> gateTimeline(long from, long to, long bucketMs) {
+    if (bucketMs < 1) {
+      throw new IllegalArgumentException("bucketMs=" + bucketMs + " must be at least 1");
+    }
+    return query("reading the gate timeline from", gateSql().timeline(), rs -> new TypeCount(rs.getLong(1),
+        rs.getString(2), rs.getLong(3)), from, bucketMs, from, to);
+  }
+
+  @Override
+  public synchronized List<AppHolds> gateApps(long from, long to) {
+    return query("reading held applications from", gateSql().apps(), rs -> {
+      int p = rs.getInt(3);
+      Integer priority = rs.wasNull() ? null : p;
+      return new AppHolds(rs.getString(1), rs.getString(2), priority, rs.getLong(4), rs.getLong(5), rs.getLong(6),
+          rs.getLong(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getLong(11));
+    }, from, to);
+  }
+
+  private static AppRun readRun(ResultSet rs) throws SQLException {
+    return Json.read(rs.getString(1), AppRun.class);
   }
 
   @Override
@@ -115,19 +344,34 @@ abstract class JdbcHistoryStore implements HistoryStore {
   }
 
   private List<AppRun> queryRuns(String sql, String... args) {
-    return query("query on", sql, rs -> Json.read(rs.getString(1), AppRun.class), args);
+    return query("query on", sql, JdbcHistoryStore::readRun, (Object[]) args);
   }
 
   /** Stage profiles selected as {@link StageColumns#names()}, each given the run's appId. */
   List<StageProfile> queryStages(String sql, String appId, String... args) {
-    return query("reading stages from", sql, rs -> StageColumns.read(rs, appId), args);
+    return query("reading stages from", sql, rs -> StageColumns.read(rs, appId), (Object[]) args);
   }
 
-  /** Runs a query with string parameters and reads every row; a failure names {@code action} and the store. */
-  private <T> List<T> query(String action, String sql, RowReader<T> reader, String... args) {
+  /** Runs a query and reads every row; a failure names {@code action} and the store. */
+  <T> List<T> query(String action, String sql, RowReader<T> reader, Object... args) {
+    try {
+      List<T> out = rows(sql, reader, args);
+      commitIfTransactional();
+      return out;
+    } catch (SQLException e) {
+      throw aborted(action, e);
+    }
+  }
+
+  /** Runs a query (strings and numbers as parameters) and reads every row, within the caller's transaction. */
+  <T> List<T> rows(String sql, RowReader<T> reader, Object... args) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(sql)) {
       for (int i = 0; i < args.length; i++) {
-        ps.setString(i + 1, args[i]);
+        if (args[i] instanceof String str) {
+          ps.setString(i + 1, str);
+        } else {
+          ps.setObject(i + 1, args[i]);
+        }
       }
       List<T> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
@@ -135,10 +379,7 @@ abstract class JdbcHistoryStore implements HistoryStore {
           out.add(reader.read(rs));
         }
       }
-      commitIfTransactional();
       return out;
-    } catch (SQLException e) {
-      throw aborted(action, e);
     }
   }
 
@@ -154,14 +395,14 @@ abstract class JdbcHistoryStore implements HistoryStore {
     }
   }
 
-  private void commitIfTransactional() throws SQLException {
+  void commitIfTransactional() throws SQLException {
     if (transactional) {
       conn.commit();
     }
   }
 
   /** Rolls back (a transactional store) and returns the failure to throw: "{@code action} STORE failed: reason". */
-  private HistoryStoreException aborted(String action, Exception e) {
+  HistoryStoreException aborted(String action, Exception e) {
     if (transactional) {
       try {
         conn.rollback();

@@ -6,11 +6,14 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.sluice.model.AppRun;
+import io.sluice.model.Diagnosis;
+import io.sluice.model.Severity;
 import io.sluice.model.StageProfile;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import org.junit.jupiter.api.AfterEach;
@@ -220,6 +223,193 @@ abstract class HistoryStoreContract {
     assertThat(store.runsOfJob("job-9", 50)).hasSize(50).first().isEqualTo(newest);
     assertThat(store.find(C, "application_1700000000000_00250", "1")).isPresent();
     System.out.printf("%s: 500 runs / 2000 stages upsert %d ms, replay %d ms%n", store.describe(), upsertMs, replayMs);
+  }
+
+  // ---- the job index ----
+
+  /** A run of a job with its own queue, user and figures: wall {@code wallS} s, fetch wait {@code waitMs}. */
+  private static AppRun jobRun(String jobKey, String appId, String queue, String user, long start, long wallS,
+      long waitMs, Map<String, String> injected, Severity severity) {
+    AppRun base = Fixtures.run(C, appId, jobKey, start, 1, 1);
+    StageProfile s = base.stages().get(0);
+    StageProfile waited = new StageProfile(appId, 0, 0, s.name(), s.numTasks(), s.successfulTasks(), s.failedTasks(),
+        s.fetchFailedTasks(), s.shuffleWriteBytes(), s.shuffleWriteRecords(), s.shuffleRemoteBytesRead(),
+        s.shuffleLocalBytesRead(), s.shuffleRemoteBlocksFetched(), s.shuffleLocalBlocksFetched(), waitMs,
+        s.shuffleRecordsRead(), s.memoryBytesSpilled(), s.diskBytesSpilled(), s.executorRunTimeMs(),
+        s.taskDurationMaxMs(), s.avgRemoteBlockBytes(), s.fetchWaitShare(), s.readSkew(), s.mapPartitions(),
+        s.reducePartitions(), s.shuffleWriteTimeMs(), s.submissionTime(), s.completionTime(),
+        s.shuffleReadBytesMax(), s.shuffleReadBytesMedian());
+    List<Diagnosis> diagnoses = severity == null ? List.of()
+        : List.of(new Diagnosis("SHUFFLE_SMALL_BLOCKS", severity, List.of(0), "small", Map.of(), List.of()));
+    return new AppRun(C, appId, "1", jobKey, "n", user, queue, null, start, start + wallS * 1000, "SUCCEEDED",
+        "3.5.7", base.conf(), injected, List.of(waited), diagnoses, 1);
+  }
+
+  private static final long T0 = 1_700_000_000_000L;
+
+  /** Three jobs: "etl/daily" (3 runs, tuned), "ETL_weekly <b>" (1 run), "report" (2 runs, another queue). */
+  private void seedJobs() {
+    store.upsert(List.of(
+        jobRun("etl/daily", "app-d1", "root.etl", "alice", T0, 100, 9000, Map.of(), Severity.SEVERE),
+        jobRun("etl/daily", "app-d2", "root.etl", "alice", T0 + 3_600_000, 70, 2000,
+            Map.of("spark.sql.shuffle.partitions", "50"), Severity.MODERATE),
+        jobRun("ETL_weekly <b>", "app-w1", "root.etl", "bob", T0 + 1_000, 40, 100, Map.of(), null),
+        jobRun("report", "app-r1", "root.bi", "carol", T0 + 2_000, 30, 10, Map.of(), Severity.LOW)));
+    store.upsert(List.of(
+        jobRun("etl/daily", "app-d3", "root.etl", "alice", T0 + 7_200_000, 60, 1000,
+            Map.of("spark.sql.shuffle.partitions", "13"), Severity.LOW),
+        jobRun("report", "app-r2", "root.bi", "carol", T0 + 5_000, 35, 20, Map.of(), Severity.CRITICAL)));
+  }
+
+  private static List<String> keys(Page<JobSummary> p) {
+    return p.items().stream().map(JobSummary::jobKey).toList();
+  }
+
+  private static JobQuery query(String q, String queue, String state, String severity, String sort, boolean desc,
+      int page, int size) {
+    return new JobQuery(q, null, queue, null, state, severity, sort, desc, page, size);
+  }
+
+  @Test
+  void jobIndexSummarisesEachJobFromItsOldestAndNewestRun() {
+    seedJobs();
+    JobSummary daily = store.job("etl/daily").orElseThrow();
+    assertThat(daily).isEqualTo(new JobSummary("etl/daily", C, "root.etl", "alice", JobSummary.UNTUNED, false, "LOW",
+        T0, T0 + 7_200_000, 3, "app-d3", 60_000, 1000, true, 100_000L, 9000L, 0));
+    JobSummary report = store.job("report").orElseThrow();
+    assertThat(report.runs()).isEqualTo(2);
+    assertThat(report.worstSeverity()).isEqualTo("CRITICAL");
+    assertThat(report.lastChanged()).isFalse();
+    assertThat(store.job("nope")).isEmpty();
+    reopen();
+    assertThat(store.job("etl/daily")).contains(daily);
+  }
+
+  @Test
+  void jobIndexFiltersSortsAndPagesInTheStore() {
+    seedJobs();
+    assertThat(keys(store.jobs(JobQuery.all()))).containsExactly("etl/daily", "report", "ETL_weekly <b>");
+    assertThat(store.jobs(JobQuery.all()).total()).isEqualTo(3);
+    // q: case-insensitive substring; LIKE's wildcards are literal
+    assertThat(keys(store.jobs(query("etl", null, null, null, "jobKey", false, 0, 50))))
+        .containsExactly("ETL_weekly <b>", "etl/daily");
+    assertThat(keys(store.jobs(query("_w", null, null, null, "jobKey", false, 0, 50))))
+        .containsExactly("ETL_weekly <b>");
+    assertThat(keys(store.jobs(query("%", null, null, null, "jobKey", false, 0, 50)))).isEmpty();
+    assertThat(keys(store.jobs(query(null, "root.bi", null, null, "lastRun", true, 0, 50)))).containsExactly("report");
+    assertThat(keys(store.jobs(query(null, null, null, "critical", "lastRun", true, 0, 50))))
+        .containsExactly("report");
+    assertThat(keys(store.jobs(query(null, null, null, null, "runs", false, 0, 50))))
+        .containsExactly("ETL_weekly <b>", "report", "etl/daily");
+    assertThat(keys(store.jobs(query(null, null, null, null, "wallMs", true, 0, 50))))
+        .containsExactly("etl/daily", "ETL_weekly <b>", "report");
+    Page<JobSummary> second = store.jobs(query(null, null, null, null, "jobKey", false, 1, 2));
+    assertThat(second.total()).isEqualTo(3);
+    assertThat(keys(second)).containsExactly("report");
+    assertThat(store.jobs(query(null, null, null, null, "jobKey", false, 5, 2)).items()).isEmpty();
+  }
+
+  @Test
+  void recordedStatesAreJoinedFilteredAndCounted() {
+    seedJobs();
+    store.recordJobState("etl/daily", "TUNING", false, T0 + 10);
+    store.recordJobState("etl/daily", "STABLE", false, T0 + 20);
+    store.recordJobState("report", "FROZEN", true, T0 + 30);
+    JobSummary daily = store.job("etl/daily").orElseThrow();
+    assertThat(daily.state()).isEqualTo("STABLE");
+    assertThat(daily.stateAt()).isEqualTo(T0 + 20);
+    assertThat(store.job("report").orElseThrow().frozen()).isTrue();
+    assertThat(keys(store.jobs(query(null, null, "UNTUNED", null, "jobKey", true, 0, 50))))
+        .containsExactly("ETL_weekly <b>");
+    assertThat(keys(store.jobs(query(null, null, "STABLE", null, "jobKey", true, 0, 50)))).containsExactly("etl/daily");
+
+    JobFacets facets = store.jobFacets();
+    assertThat(facets).isEqualTo(new JobFacets(List.of(C), List.of("root.bi", "root.etl"),
+        List.of("alice", "bob", "carol"), List.of("FROZEN", "STABLE", "UNTUNED"),
+        List.of("CRITICAL", "LOW", "NONE")));
+
+    // Savings: only jobs whose newest run is in the period and that have a baseline and a later run.
+    FleetSummary all = store.fleet(T0, T0 + 86_400_000, 5);
+    assertThat(all.jobs()).isEqualTo(3);
+    assertThat(all.tuned()).isEqualTo(1);
+    assertThat(all.converged()).isEqualTo(1);
+    assertThat(all.frozen()).isEqualTo(1);
+    assertThat(all.jobsWithBaseline()).isEqualTo(2);
+    assertThat(all.wallMsSaved()).isEqualTo((100_000 - 60_000) + (30_000 - 35_000));
+    assertThat(all.blockedMsSaved()).isEqualTo((9000 - 1000) + (10 - 20));
+    assertThat(all.top()).containsExactly(
+        new FleetSummary.Saving("etl/daily", 8000, 40_000, 100_000, 60_000, 9000, 1000),
+        new FleetSummary.Saving("report", -10, -5000, 30_000, 35_000, 10, 20));
+    FleetSummary early = store.fleet(T0, T0 + 3_000, 5);
+    assertThat(early.jobs()).isEqualTo(1); // ETL_weekly only: the others' newest runs are later
+    assertThat(early.wallMsSaved()).isZero();
+    assertThat(early.top()).isEmpty();
+  }
+
+  @Test
+  void aRunMovedToAnotherJobMovesInTheIndex() {
+    AppRun only = jobRun("job-old", "app-m1", "q", "u", T0, 10, 0, Map.of(), null);
+    store.upsert(List.of(only));
+    assertThat(store.job("job-old")).isPresent();
+    AppRun moved = new AppRun(C, "app-m1", "1", "job-new", "n", "u", "q", null, T0, T0 + 10_000, "SUCCEEDED",
+        "3.5.7", only.conf(), Map.of(), only.stages(), List.of(), 2);
+    store.upsert(List.of(moved));
+    assertThat(store.job("job-old")).isEmpty();
+    assertThat(store.job("job-new").orElseThrow().runs()).isEqualTo(1);
+    assertThat(keys(store.jobs(JobQuery.all()))).containsExactly("job-new");
+    assertThat(store.attempts(C, "app-m1")).containsExactly(moved);
+  }
+
+  // ---- the gate events ----
+
+  private static int offset = 0;
+
+  private static GateEvent gate(String node, long at, String type, String app, Integer priority, Long heldMs,
+      Long sleepMs, String to) {
+    String json = "{\"type\":\"" + type + "\",\"cluster\":\"" + C + "\",\"node\":\"" + node + "\",\"at\":" + at
+        + (app == null ? "" : ",\"appId\":\"" + app + "\"") + "}";
+    return new GateEvent(C, node, at, type, app, 0, offset++, priority, heldMs, sleepMs, to, json);
+  }
+
+  /** Node n1 turns abnormal at 1000 and normal at 5000 (after one before the window at 10); n2 only held once. */
+  private List<GateEvent> gateHistory() {
+    return List.of(
+        gate("n1", 10, "stateChanged", null, null, null, null, "NORMAL"),
+        gate("n1", 1000, "stateChanged", null, null, null, null, "ABNORMAL"),
+        gate("n1", 1100, "held", "app-a", 1, null, null, null),
+        gate("n1", 1200, "held", "app-a", 1, null, null, null),
+        gate("n1", 1300, "released", "app-a", 1, 150L, null, null),
+        gate("n1", 2100, "directive", "app-b", 5, null, 2000L, null),
+        gate("n1", 5000, "stateChanged", null, null, null, null, "NORMAL"),
+        gate("n1", 5100, "episodeEnded", null, null, null, null, null),
+        gate("n2", 1500, "held", "app-a", 1, null, null, null));
+  }
+
+  @Test
+  void gateEventsAreStoredOnceAndQueried() {
+    List<GateEvent> events = gateHistory();
+    store.storeGateEvents(events);
+    store.storeGateEvents(events); // a replay
+    Page<GateEvent> all = store.gateEvents(new GateEventQuery(null, null, null, 0, 10_000, 0, 50));
+    assertThat(all.total()).isEqualTo(9);
+    assertThat(all.items().get(0)).isEqualTo(events.get(7)); // newest first, unknown types kept whole
+    Page<GateEvent> held = store.gateEvents(new GateEventQuery(C, "n1", "held", 0, 10_000, 1, 1));
+    assertThat(held.total()).isEqualTo(2);
+    assertThat(held.items()).containsExactly(events.get(2));
+
+    assertThat(store.stateChanges(500, 6000)).containsExactly(events.get(0), events.get(1), events.get(6));
+    assertThat(store.stateChanges(2000, 6000)).containsExactly(events.get(1), events.get(6));
+    assertThat(store.nodeActivity(1000, 2000)).containsExactly(
+        new GateEventLog.NodeActivity(C, "n1", 1300, 2, 1), new GateEventLog.NodeActivity(C, "n2", 1500, 1, 0));
+    assertThat(store.countGateEvents(C, "n1", "held", 1000, 1150)).isEqualTo(1);
+    assertThat(store.gateTimeline(1000, 3000, 1000)).containsExactly(
+        new GateEventLog.TypeCount(1000, "held", 3), new GateEventLog.TypeCount(1000, "released", 1),
+        new GateEventLog.TypeCount(1000, "stateChanged", 1), new GateEventLog.TypeCount(2000, "directive", 1));
+    assertThat(store.gateApps(0, 10_000)).containsExactly(
+        new GateEventLog.AppHolds(C, "app-a", 1, 3, 1, 0, 150, 0, 2, 1100, 1500),
+        new GateEventLog.AppHolds(C, "app-b", 5, 0, 0, 1, 0, 2000, 1, 2100, 2100));
+    reopen();
+    assertThat(store.gateEvents(new GateEventQuery(null, null, null, 0, 10_000, 0, 50)).total()).isEqualTo(9);
   }
 
   @Test

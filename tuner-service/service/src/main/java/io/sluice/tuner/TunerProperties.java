@@ -26,7 +26,7 @@ public class TunerProperties {
   /**
    * JDBC URL of the history store: {@code jdbc:h2:file:...}, {@code jdbc:h2:tcp://...} (the local stack's store
    * server) or {@code jdbc:clickhouse:...}. The decision log and the push-tier rules live in the same database
-   * (for ClickHouse: {@code deploy/clickhouse/V2__tuner_control.sql}). Default {@code jdbc:h2:file:./.sluice/history/sluice-history}.
+   * (for ClickHouse: {@code deploy/clickhouse/V5__tuner_control.sql}). Default {@code jdbc:h2:file:./.sluice/history/sluice-history}.
    */
   @NotBlank
   private String storeUrl = "jdbc:h2:file:./.sluice/history/sluice-history";

@@ -143,6 +143,20 @@ class StoreFaultITCase {
       assertThat(messages).allMatch(m -> m.matches("history store unavailable \\((error|timeout|circuit_open)\\): .+"));
       assertThat(lostReports(http)).isEqualTo(3);
     }
+
+    @Test
+    @Order(3)
+    void theUiReadsAnswer503NamingTheStore() {
+      Http http = new Http(port);
+      for (String path : List.of("/api/v1/ui/jobs", "/api/v1/ui/jobs/facets", "/api/v1/ui/job?jobKey=j",
+          "/api/v1/ui/run?appId=a", "/api/v1/ui/diff?a=a&b=b", "/api/v1/ui/overview",
+          "/api/v1/ui/throttle/nodes", "/api/v1/ui/throttle/events", "/api/v1/ui/throttle/apps")) {
+        Http.Answer a = http.get(path);
+        assertThat(a.status()).as(path).isEqualTo(503);
+        assertThat(a.json().get("message").asText()).as(path)
+            .matches("history store unavailable \\((error|timeout|circuit_open)\\): .+");
+      }
+    }
   }
 
   /**

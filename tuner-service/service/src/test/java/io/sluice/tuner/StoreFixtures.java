@@ -80,4 +80,15 @@ public final class StoreFixtures {
       throw new IllegalStateException(e);
     }
   }
+
+  /**
+   * Three runs of {@code jobKey} from the tiny_blocks fixture, oldest first: a baseline with no overlay, a change to
+   * 50 shuffle partitions (wall x0.6, fetch wait x0.2: kept) and a change to 13 (wall x1.5: rolled back).
+   */
+  static List<AppRun> tunedHistory(String jobKey) {
+    AppRun tiny = fold("tiny_blocks-lz4");
+    String partitions = "spark.sql.shuffle.partitions";
+    return List.of(variant(tiny, jobKey, 1, Map.of(), 1, 1), variant(tiny, jobKey, 2, Map.of(partitions, "50"), 0.6,
+        0.2), variant(tiny, jobKey, 3, Map.of(partitions, "13"), 1.5, 0.2));
+  }
 }

@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
-/** Maps failures to {@link ApiError}s: 400 naming the field, 503 when the store cannot answer. */
+/** Maps failures to {@link ApiError}s: 400 naming the field, 404 for unknown items, 503 when the store cannot answer. */
 @RestControllerAdvice
 class ApiErrors {
   @ExceptionHandler(BadRequest.class)
@@ -81,6 +81,13 @@ class ApiErrors {
   @ExceptionHandler(StoreGateway.Rejected.class)
   ResponseEntity<ApiError> rejected(StoreGateway.Rejected e, HttpServletRequest req) {
     return bad(null, e.getMessage(), req);
+  }
+
+  @ExceptionHandler(NotFound.class)
+  ResponseEntity<ApiError> notFound(NotFound e, HttpServletRequest req) {
+    HttpStatus s = HttpStatus.NOT_FOUND;
+    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), e.field(), e.getMessage(),
+        req.getRequestURI()));
   }
 
   @ExceptionHandler(StoreGateway.Unavailable.class)

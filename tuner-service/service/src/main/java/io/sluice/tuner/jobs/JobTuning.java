@@ -10,20 +10,29 @@ import io.sluice.tuner.policy.Memory;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.Rejection;
 import io.sluice.tuner.policy.TuningPolicy;
+import io.sluice.store.HistoryStore;
+import io.sluice.tuner.store.DecisionLog;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
  * A job's portrait through the policy: reads the newest runs (re-diagnosed with the service's rules unless
  * {@code sluice.tuner.rediagnose=false}), the decision log and the freeze flag, decides, and logs the new
- * decisions — all in one guarded store call. Reads ({@link #view}) decide the same way and write nothing.
+ * decisions and the job's state in the job index — all in one guarded store call. {@link #view} and
+ * {@link #replay} decide the same way and write nothing, for reads.
  */
 @Service
 public class JobTuning {
+  private static final Logger LOG = LoggerFactory.getLogger(JobTuning.class);
+
   /** What the policy decided, with the runs it saw (newest first). */
   public record Snapshot(Outcome outcome, List<AppRun> runs, boolean frozen) {}
 
@@ -56,7 +65,12 @@ public class JobTuning {
   /** As {@link #evaluate(String, StoreGateway.Budget, String, Map, int)} with an operator trial pending. */
   public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
       int window, Map<String, String> operatorTrial) {
-    return run(op, budget, jobKey, userConf, window, operatorTrial, true);
+    return gateway.call(op, budget, (store, log) -> {
+      Replay r = replay(store, log, jobKey, window, userConf, operatorTrial);
+      metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), clock.millis()));
+      recordState(store, jobKey, r.snapshot());
+      return r.snapshot();
+    });
   }
 
   /**
@@ -65,37 +79,52 @@ public class JobTuning {
    */
   public Snapshot view(String op, StoreGateway.Budget budget, String jobKey, int window,
       Map<String, String> operatorTrial) {
-    return run(op, budget, jobKey, Map.of(), window, operatorTrial, false);
+    return gateway.call(op, budget,
+        (store, log) -> replay(store, log, jobKey, window, Map.of(), operatorTrial).snapshot());
   }
 
-  private Snapshot run(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
-      int window, Map<String, String> operatorTrial, boolean record) {
-    Snapshot s = gateway.call(op, budget, (store, log) -> {
-      List<AppRun> runs = owned(store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize())));
-      if (props.isRediagnose()) {
-        List<AppRun> diagnosed = new ArrayList<>(runs.size());
-        for (AppRun r : runs) {
-          diagnosed.add(r.withDiagnoses(rules.diagnose(r)));
-        }
-        runs = diagnosed;
+  /** A replay of the job's portrait, with the decisions the log held before it. */
+  public record Replay(Snapshot snapshot, List<Decision> logged) {}
+
+  /**
+   * The policy over the job's newest runs, the decision log and the freeze flag, writing nothing: for read-only
+   * views. Runs on a store thread (inside a {@link StoreGateway} call).
+   *
+   * @param window how many newest runs to replay (at least the portrait size)
+   * @param userConf the Spark confs the user set explicitly (empty for views)
+   */
+  public Replay replay(HistoryStore store, DecisionLog log, String jobKey, int window, Map<String, String> userConf,
+      Map<String, String> operatorTrial) {
+    List<AppRun> runs = owned(store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize())));
+    if (props.isRediagnose()) {
+      List<AppRun> diagnosed = new ArrayList<>(runs.size());
+      for (AppRun r : runs) {
+        diagnosed.add(r.withDiagnoses(rules.diagnose(r)));
       }
-      boolean frozen = log.frozen(jobKey);
-      TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
-          : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
-      Outcome o = policy.decide(runs, memory(log.decisions(jobKey)), userConf, mode, operatorTrial);
-      if (record) {
-        metrics.logged(log.record(jobKey, o.decisions(), clock.millis()));
-      }
-      return new Snapshot(o, runs, frozen);
-    });
-    return s;
+      runs = diagnosed;
+    }
+    boolean frozen = log.frozen(jobKey);
+    TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
+        : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
+    List<Decision> logged = log.decisions(jobKey);
+    Outcome o = policy.decide(runs, memory(logged), userConf, mode, operatorTrial);
+    return new Replay(new Snapshot(o, runs, frozen), logged);
+  }
+
+  /** Keeps the job index's state current; a failure only logs (the evaluation itself stands). */
+  private void recordState(HistoryStore store, String jobKey, Snapshot s) {
+    try {
+      store.recordJobState(jobKey, s.outcome().state().name(), s.frozen(), clock.millis());
+    } catch (RuntimeException e) {
+      LOG.warn("could not record the state of job {} in the job index: {}", jobKey, e.getMessage());
+    }
   }
 
   /** The queue of the job's newest run (empty when it has none). */
-  public java.util.Optional<String> queueOf(String jobKey) {
+  public Optional<String> queueOf(String jobKey) {
     return gateway.call("queue", StoreGateway.Budget.READ, (store, log) -> {
       List<AppRun> runs = store.runsOfJob(jobKey, 1);
-      return runs.isEmpty() ? java.util.Optional.<String>empty() : java.util.Optional.ofNullable(runs.get(0).queue());
+      return runs.isEmpty() ? Optional.<String>empty() : Optional.ofNullable(runs.get(0).queue());
     });
   }
 
@@ -120,8 +149,8 @@ public class JobTuning {
     AppRun owner = runs.get(runs.size() - 1);
     List<AppRun> out = new ArrayList<>(runs.size());
     for (AppRun r : runs) {
-      if (java.util.Objects.equals(r.cluster(), owner.cluster()) && java.util.Objects.equals(r.queue(), owner.queue())
-          && java.util.Objects.equals(r.user(), owner.user())) {
+      if (Objects.equals(r.cluster(), owner.cluster()) && Objects.equals(r.queue(), owner.queue())
+          && Objects.equals(r.user(), owner.user())) {
         out.add(r);
       }
     }

@@ -12,7 +12,7 @@ import java.util.Set;
 
 /**
  * The decision log in the history store's ClickHouse database (tables {@code tuner_decisions}, {@code tuner_jobs}
- * of {@code deploy/clickhouse/V2__tuner_control.sql}). Both are ReplacingMergeTree read with {@code FINAL}: a
+ * of {@code deploy/clickhouse/V5__tuner_control.sql}). Both are ReplacingMergeTree read with {@code FINAL}: a
  * decision logged twice (a retried call) is one row, and a job's freeze is its newest write. Calls are serialised
  * on one connection, reopened after a failure.
  */
@@ -58,6 +58,15 @@ final class ClickHouseDecisionLog implements DecisionLog {
       return added;
     } catch (SQLException | RuntimeException e) {
       throw failed("recording decisions of " + jobKey, e);
+    }
+  }
+
+  @Override
+  public synchronized long rolledBackRuns(long fromMs, long toMs) {
+    try {
+      return DecisionRows.rolledBackRuns(tables.get(), "tuner_decisions FINAL", fromMs, toMs);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting rollbacks", e);
     }
   }
 

@@ -8,7 +8,7 @@ import java.util.Locale;
 import java.util.Properties;
 
 /**
- * tuner-service's own tables in the history store's ClickHouse database ({@code deploy/clickhouse/V2__tuner_control.sql},
+ * tuner-service's own tables in the history store's ClickHouse database ({@code deploy/clickhouse/V5__tuner_control.sql},
  * applied by the history store's migration, which this runs too, since a component may reach its tables before the
  * store is opened). One connection, opened on first use and again after {@link #drop()}. Not thread-safe: its owner
  * uses it under its own lock. Timeouts unless the URL sets them: {@value #CONNECT_MS} ms to connect,

@@ -15,6 +15,9 @@ public interface DecisionLog extends AutoCloseable {
   /** Logs decisions not logged yet (same job, run, kind and key); returns the ones that were new. */
   List<Decision> record(String jobKey, List<Decision> decisions, long nowMs);
 
+  /** How many runs that started in [fromMs, toMs) were rolled back (a run counts once, however many keys). */
+  long rolledBackRuns(long fromMs, long toMs);
+
   boolean frozen(String jobKey);
 
   void setFrozen(String jobKey, boolean frozen, long nowMs);

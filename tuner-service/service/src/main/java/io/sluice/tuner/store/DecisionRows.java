@@ -41,6 +41,20 @@ final class DecisionRows {
     }
   }
 
+  /** How many runs that started in [fromMs, toMs) were rolled back in {@code source} (a run counts once). */
+  static long rolledBackRuns(Connection c, String source, long fromMs, long toMs) throws SQLException {
+    String sql = "SELECT COUNT(*) FROM (SELECT DISTINCT job_key, run_key FROM " + source
+        + " WHERE kind = 'ROLLED_BACK' AND run_start >= ? AND run_start < ?) AS rolled";
+    try (PreparedStatement ps = c.prepareStatement(sql)) {
+      ps.setLong(1, fromMs);
+      ps.setLong(2, toMs);
+      try (ResultSet rs = ps.executeQuery()) {
+        rs.next();
+        return rs.getLong(1);
+      }
+    }
+  }
+
   /** Binds a decision to the ten parameters of an insert of {@link #COLUMNS}; the reason cut to {@code maxReason}. */
   static void bind(PreparedStatement ps, String jobKey, Decision d, long nowMs, int maxReason) throws SQLException {
     String reason = d.reason() == null ? "" : d.reason();

@@ -68,6 +68,16 @@ final class H2DecisionLog implements DecisionLog {
   }
 
   @Override
+  public synchronized long rolledBackRuns(long fromMs, long toMs) {
+    try {
+      return DecisionRows.rolledBackRuns(conn, "tuner_decisions", fromMs, toMs);
+    } catch (SQLException e) {
+      throw failed("counting rollbacks", e);
+    }
+  }
+
+
+  @Override
   public synchronized boolean frozen(String jobKey) {
     try (PreparedStatement ps = conn.prepareStatement("SELECT frozen FROM tuner_jobs WHERE job_key = ?")) {
       ps.setString(1, jobKey);

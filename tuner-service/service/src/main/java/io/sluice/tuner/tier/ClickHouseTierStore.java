@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The tier store in the history store's ClickHouse database (tables {@code tier_rule_sets}, {@code tier_audit},
- * {@code tier_decisions} of {@code deploy/clickhouse/V2__tuner_control.sql}). ClickHouse has no transactions, so a
+ * {@code tier_decisions} of {@code deploy/clickhouse/V5__tuner_control.sql}). ClickHouse has no transactions, so a
  * save is one row holding the whole rule set (rules and deny entries) under its version: the newest version is the
  * one in force ({@code FINAL}). The audit entry is written first and keyed by that version, so a save that fails
  * after it and is retried replaces its own entry, and a visible rule set always has its audit entry. Audit entries
@@ -79,14 +79,27 @@ final class ClickHouseTierStore implements TierStore {
   @Override
   public synchronized void record(TierDecision d) {
     try (PreparedStatement ps = tables.get().prepareStatement(
-        "INSERT INTO tier_decisions (job_key, seq, decided_at, json) VALUES (?, ?, ?, ?)")) {
+        "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
       ps.setString(1, d.jobKey());
       ps.setLong(2, versions.next(d.decidedAt()));
       ps.setLong(3, d.decidedAt());
       ps.setString(4, Json.write(d));
+      Tier counted = TierRows.countedTier(d);
+      ps.setString(5, counted == null ? "" : counted.name());
+      ps.setString(6, d.queue() == null ? "" : d.queue());
+      ps.setString(7, d.outcome() == null ? "" : d.outcome().name());
       ps.executeUpdate();
     } catch (SQLException | RuntimeException e) {
       throw failed("recording a tier decision of " + d.jobKey(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<DecisionCount> decisionCounts(long from, long to) {
+    try {
+      return TierRows.CLICKHOUSE.decisionCounts(tables.get(), from, to);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting tier decisions", e);
     }
   }
 

@@ -128,10 +128,14 @@ final class H2TierStore implements TierStore {
     try {
       Connection c = conn();
       try (PreparedStatement ps = c.prepareStatement(
-          "INSERT INTO tier_decisions (job_key, decided_at, json) VALUES (?, ?, ?)")) {
+          "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")) {
         ps.setString(1, d.jobKey());
         ps.setLong(2, d.decidedAt());
         ps.setString(3, Json.write(d));
+        Tier counted = TierRows.countedTier(d);
+        ps.setString(4, counted == null ? null : counted.name());
+        ps.setString(5, d.queue());
+        ps.setString(6, d.outcome() == null ? null : d.outcome().name());
         ps.executeUpdate();
       }
       try (PreparedStatement ps = c.prepareStatement("DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
@@ -145,6 +149,16 @@ final class H2TierStore implements TierStore {
       throw failed("recording a tier decision of " + d.jobKey(), e);
     }
   }
+
+  @Override
+  public synchronized List<DecisionCount> decisionCounts(long from, long to) {
+    try {
+      return TierRows.H2.decisionCounts(conn(), from, to);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting tier decisions", e);
+    }
+  }
+
 
   @Override
   public synchronized List<TierDecision> decisions(String jobKey, int limit) {

@@ -55,4 +55,30 @@ final class TierRows {
       return out;
     }
   }
+
+  /** The tier a decision counts for: the one admitted to, or the push tier that refused; null when not rolled out. */
+  static Tier countedTier(TierDecision d) {
+    if (d.outcome() == TierDecision.Outcome.ADMITTED) {
+      return d.tier();
+    }
+    return d.outcome() == TierDecision.Outcome.REFUSED ? d.rolloutTier() : null;
+  }
+
+  /** Admissions and refusals decided in [from, to), per tier and queue, over the decisions kept. */
+  List<TierStore.DecisionCount> decisionCounts(Connection c, long from, long to) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT tier, queue, outcome, COUNT(*) FROM " + decisions
+        + " WHERE decided_at >= ? AND decided_at < ? AND tier IS NOT NULL AND tier <> '' GROUP BY tier, queue, outcome "
+        + "ORDER BY tier, queue, outcome")) {
+      ps.setLong(1, from);
+      ps.setLong(2, to);
+      List<TierStore.DecisionCount> out = new ArrayList<>();
+      try (ResultSet rs = ps.executeQuery()) {
+        while (rs.next()) {
+          out.add(new TierStore.DecisionCount(Tier.valueOf(rs.getString(1)), rs.getString(2),
+              TierDecision.Outcome.valueOf(rs.getString(3)), rs.getLong(4)));
+        }
+      }
+      return out;
+    }
+  }
 }

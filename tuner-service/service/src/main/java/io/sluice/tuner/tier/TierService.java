@@ -114,6 +114,11 @@ public final class TierService implements AutoCloseable {
     return gateway.call("tier-decisions", StoreGateway.Budget.READ, (s, l) -> store.decisions(jobKey, limit));
   }
 
+  /** Admissions and refusals decided in [from, to), per tier and queue. */
+  public List<TierStore.DecisionCount> decisionCounts(long from, long to) {
+    return gateway.call("tier-decision-counts", StoreGateway.Budget.READ, (s, l) -> store.decisionCounts(from, to));
+  }
+
   public List<AuditEntry> audit(int limit) {
     return gateway.call("tier-audit", StoreGateway.Budget.READ, (s, l) -> store.audit(limit));
   }

@@ -22,6 +22,12 @@ public interface TierStore extends AutoCloseable {
   /** The job's newest decisions first. */
   List<TierDecision> decisions(String jobKey, int limit);
 
+  /** How many decisions of one outcome a (tier, queue) had: the tier admitted to, or the one that refused. */
+  record DecisionCount(Tier tier, String queue, TierDecision.Outcome outcome, long count) {}
+
+  /** Admissions and refusals decided in [from, to) (epoch ms), per tier and queue, within the decisions kept. */
+  List<DecisionCount> decisionCounts(long from, long to);
+
   String describe();
 
   @Override

@@ -28,3 +28,9 @@ CREATE TABLE IF NOT EXISTS tier_decisions (
   json        VARCHAR(16384) NOT NULL
 );
 CREATE INDEX IF NOT EXISTS tier_decisions_job ON tier_decisions (job_key, seq);
+-- Added later: what a decision counts for (the tier admitted to, or the push tier that refused; NULL when not
+-- rolled out), so that windows are counted in SQL. Decisions recorded before these columns existed are not counted.
+ALTER TABLE tier_decisions ADD COLUMN IF NOT EXISTS tier VARCHAR(16);
+ALTER TABLE tier_decisions ADD COLUMN IF NOT EXISTS queue VARCHAR(256);
+ALTER TABLE tier_decisions ADD COLUMN IF NOT EXISTS outcome VARCHAR(16);
+CREATE INDEX IF NOT EXISTS tier_decisions_at ON tier_decisions (decided_at);

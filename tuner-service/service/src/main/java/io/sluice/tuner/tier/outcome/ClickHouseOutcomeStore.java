@@ -13,7 +13,7 @@ import java.util.Optional;
 
 /**
  * The outcome tables in the history store's ClickHouse database ({@code tier_runs}, {@code tier_outcome_events},
- * {@code tier_alerts} of {@code deploy/clickhouse/V2__tuner_control.sql}), ReplacingMergeTree read with
+ * {@code tier_alerts} of {@code deploy/clickhouse/V5__tuner_control.sql}), ReplacingMergeTree read with
  * {@code FINAL}. Without transactions a save writes the attempt's counts first, keyed by (run, attempt, outcome), then
  * the attempt: a save retried after a failure between the two replaces its counts instead of adding to them. Counted
  * events are kept (ClickHouse holds them cheaply), so the all-time totals are counted from them and
@@ -80,6 +80,15 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
       }
     } catch (SQLException | RuntimeException e) {
       throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
+    }
+  }
+
+  @Override
+  public synchronized List<CountRow> counts(long from, long to) {
+    try {
+      return OutcomeRows.CLICKHOUSE.counts(tables.get(), from, to);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting outcomes", e);
     }
   }
 

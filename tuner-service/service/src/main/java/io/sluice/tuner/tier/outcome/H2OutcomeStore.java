@@ -90,6 +90,15 @@ public final class H2OutcomeStore implements OutcomeStore {
    * and/or queue.
    */
   @Override
+  public synchronized List<CountRow> counts(long from, long to) {
+    try {
+      return OutcomeRows.H2.counts(conn(), from, to);
+    } catch (SQLException | RuntimeException e) {
+      throw failed("counting outcomes", e);
+    }
+  }
+
+  @Override
   public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
     try {
       return OutcomeRows.H2.counts(conn(), since, tier, queue);

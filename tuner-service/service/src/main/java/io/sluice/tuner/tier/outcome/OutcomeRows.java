@@ -67,6 +67,16 @@ final class OutcomeRows {
     }
   }
 
+  /** Counts of the stored events in [from, to) (epoch ms), per tier, queue, outcome and reason. */
+  List<OutcomeStore.CountRow> counts(Connection c, long from, long to) throws SQLException {
+    try (PreparedStatement ps = c.prepareStatement("SELECT tier, queue, outcome, reason, COUNT(*) FROM " + events
+        + " WHERE at >= ? AND at < ? GROUP BY tier, queue, outcome, reason ORDER BY tier, queue, outcome, reason")) {
+      ps.setLong(1, from);
+      ps.setLong(2, to);
+      return countRows(ps);
+    }
+  }
+
   /** Counts of the stored events since {@code since}, optionally of one tier and/or queue. */
   List<OutcomeStore.CountRow> counts(Connection c, long since, Tier tier, String queue) throws SQLException {
     try (PreparedStatement ps = filtered(c, "SELECT tier, queue, outcome, reason, COUNT(*) FROM " + events

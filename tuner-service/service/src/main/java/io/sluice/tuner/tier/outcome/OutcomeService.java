@@ -236,6 +236,11 @@ public final class OutcomeService {
     return call("tier-outcome-counts", st -> st.counts(since, tier, queue));
   }
 
+  /** The counts of [from, to). */
+  public List<OutcomeStore.CountRow> counts(long from, long to) {
+    return call("tier-outcome-counts", st -> st.counts(from, to));
+  }
+
   public List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
     return call("tier-outcome-runs", st -> st.runs(since, tier, queue, limit));
   }

@@ -26,6 +26,9 @@ public interface OutcomeStore extends AutoCloseable {
    */
   List<CountRow> counts(long since, Tier tier, String queue);
 
+  /** Counts of the stored events in [from, to) (epoch ms), per tier, queue, outcome and reason. */
+  List<CountRow> counts(long from, long to);
+
   /** All-time counts, including events the prune removed. */
   List<CountRow> totals();
 

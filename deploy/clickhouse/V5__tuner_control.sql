@@ -56,7 +56,10 @@ CREATE TABLE IF NOT EXISTS tier_decisions (
   job_key      String,
   seq          UInt64,
   decided_at   Int64,
-  json         String CODEC(ZSTD(3))
+  json         String CODEC(ZSTD(3)),
+  tier         LowCardinality(String) DEFAULT '',
+  queue        String DEFAULT '',
+  outcome      LowCardinality(String) DEFAULT ''
 ) ENGINE = ReplacingMergeTree
 ORDER BY (job_key, seq);
 
