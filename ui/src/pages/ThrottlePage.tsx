@@ -1,0 +1,3 @@
+export function ThrottlePage() {
+  return <section><h1>Throttle</h1></section>;
+}

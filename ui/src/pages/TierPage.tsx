@@ -1,0 +1,3 @@
+export function TierPage() {
+  return <section><h1>Tier</h1></section>;
+}
