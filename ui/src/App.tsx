@@ -1,6 +1,6 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
-import { SessionProvider, useSession } from './api/session';
+import { ANONYMOUS, SessionProvider, useSession } from './api/session';
 import { ErrorPanel, Loading } from './components/Async';
 import { JobPage } from './pages/JobPage';
 import { JobsPage } from './pages/JobsPage';
@@ -34,7 +34,7 @@ function Shell({ children }: { children: ReactNode }) {
         {me && (
           <span className="who" data-testid="who">
             {me.user} ({me.roles.join(', ')}){' '}
-            <button type="button" onClick={() => void signOut()}>Sign out</button>
+            {me.user !== ANONYMOUS && <button type="button" onClick={() => void signOut()}>Sign out</button>}
           </span>
         )}
       </header>

@@ -16,6 +16,9 @@ interface Session {
   signOut: () => Promise<void>;
 }
 
+/** The reader of a service built without authentication (no /api/v1/me): reads only, no session to end. */
+export const ANONYMOUS = 'anonymous';
+
 const SessionContext = createContext<Session | null>(null);
 
 /** Who is signed in ({@code GET /api/v1/me}), and the browser session's sign-in and sign-out. */
@@ -31,7 +34,7 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         setState({ status: 'signedOut' });
       } else if (e instanceof ApiFailure && e.kind === 'notFound') {
         // a service built without authentication: everyone reads, nobody gets edit controls
-        setState({ status: 'signedIn', me: { user: 'anonymous', roles: ['VIEWER'] } });
+        setState({ status: 'signedIn', me: { user: ANONYMOUS, roles: ['VIEWER'] } });
       } else {
         setState({ status: 'error', error: e instanceof ApiFailure ? e : new ApiFailure('server', 0, String(e)) });
       }
