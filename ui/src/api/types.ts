@@ -70,6 +70,9 @@ export interface RunSummary {
   tier: string | null;
   changed: string[];
   submissionId: string | null;
+  /** The policy's verdict on the change this run carried (e.g. KEPT, ROLLED_BACK), when it carried one. */
+  decision?: string | null;
+  evaluation?: string | null;
 }
 
 export type Fate = 'KEPT' | 'ROLLED_BACK' | 'SUPERSEDED' | 'PENDING';
@@ -144,7 +147,7 @@ export interface RunDetail {
   run: {
     cluster: string;
     appId: string;
-    appAttemptId: string;
+    attemptId: string;
     jobKey: string;
     name: string;
     user: string;
@@ -155,7 +158,9 @@ export interface RunDetail {
     status: string;
     sparkVersion: string;
     wallMs: number;
+    blockedMs: number;
     tier: string | null;
+    submissionId: string | null;
   };
   stages: StageProfile[];
   diagnoses: Diagnosis[];
@@ -163,9 +168,18 @@ export interface RunDetail {
   injected: Record<string, string>;
 }
 
+/** One side of a diff. */
+export interface RunRef {
+  cluster: string;
+  appId: string;
+  attemptId: string;
+  jobKey: string;
+  startTime: number;
+}
+
 export interface ConfDiff {
-  a: string;
-  b: string;
+  a: RunRef;
+  b: RunRef;
   changed: { key: string; a: string; b: string }[];
   onlyA: { key: string; value: string }[];
   onlyB: { key: string; value: string }[];

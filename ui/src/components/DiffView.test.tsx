@@ -3,8 +3,8 @@ import { describe, expect, it } from 'vitest';
 import { DiffView, diffRows } from './DiffView';
 
 const diff = {
-  a: 'app-1',
-  b: 'app-2',
+  a: { cluster: 'prod', appId: 'app-1', attemptId: '', jobKey: 'j', startTime: 1 },
+  b: { cluster: 'prod', appId: 'app-2', attemptId: '', jobKey: 'j', startTime: 2 },
   changed: [{ key: 'spark.sql.shuffle.partitions', a: '200', b: '50' }],
   onlyA: [{ key: 'spark.b.only.a', value: 'x' }],
   onlyB: [{ key: 'spark.a.only.b', value: '<img src=x onerror=alert(1)>' }],
@@ -32,7 +32,7 @@ describe('the configuration diff', () => {
   });
 
   it('says so when nothing differs', () => {
-    render(<DiffView diff={{ a: 'x', b: 'y', changed: [], onlyA: [], onlyB: [] }} />);
+    render(<DiffView diff={{ ...diff, changed: [], onlyA: [], onlyB: [] }} />);
     expect(screen.getByTestId('empty').textContent).toMatch(/same Spark properties/);
   });
 });

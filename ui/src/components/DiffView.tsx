@@ -20,11 +20,13 @@ const KIND_WORDS = { changed: 'changed', onlyA: 'only in A', onlyB: 'only in B' 
 export function DiffView({ diff }: { diff: ConfDiff }) {
   const rows = diffRows(diff);
   if (rows.length === 0) {
-    return <Empty>Runs {diff.a} and {diff.b} ran with the same Spark properties.</Empty>;
+    return <Empty>Runs {diff.a.appId} and {diff.b.appId} ran with the same Spark properties.</Empty>;
   }
   return (
     <table className="data diff" data-testid="diff-table">
-      <caption>{rows.length} {rows.length === 1 ? 'key differs' : 'keys differ'} between A ({diff.a}) and B ({diff.b})</caption>
+      <caption>
+        {rows.length} {rows.length === 1 ? 'key differs' : 'keys differ'} between A ({diff.a.appId}) and B ({diff.b.appId})
+      </caption>
       <TableHead columns={['Key', 'Difference', 'A', 'B']} />
       <tbody>
         {rows.map((r) => (

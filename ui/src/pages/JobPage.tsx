@@ -69,7 +69,7 @@ function RunsTable({ job, a, b, onPick }: {
     <table className="data" data-testid="runs-table">
       <caption>Runs, oldest first. Pick A and B to compare their settings.</caption>
       <TableHead columns={['A', 'B', 'Run', 'Started', 'Wall', 'Blocked', 'Shuffle read', 'Spill', 'Failed tasks', 'Tier',
-        'Status', 'Sluice changed']} />
+        'Status', 'Sluice changed', 'Verdict']} />
       <tbody>
         {job.runs.map((r) => (
           <tr key={`${r.cluster}/${r.appId}/${r.attemptId}`} data-app={r.appId}>
@@ -89,6 +89,7 @@ function RunsTable({ job, a, b, onPick }: {
             <td>{r.tier ?? '—'}</td>
             <td>{r.status}</td>
             <td>{r.changed.length ? <><span aria-hidden="true">Δ </span>{r.changed.join(', ')}</> : '—'}</td>
+            <td>{r.decision ? <FateBadge fate={r.decision} /> : '—'}</td>
           </tr>
         ))}
       </tbody>
