@@ -34,6 +34,7 @@ async function signedIn(who) {
   });
   await page.goto(`${BASE}/ui/jobs`);
   await page.waitForURL(/\/ui\/signin\?next=/);
+  assert.equal(await page.getByTestId('who').count(), 0, 'nobody is signed in before the form is sent');
   await page.getByLabel('User name').fill(who.user);
   await page.getByLabel('Password').fill(who.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
@@ -197,6 +198,9 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const blocks = await chartData(page, 'run-stage-blocks');
     assert.deepEqual(blocks.series[0].data,
       run.stages.map((s) => s.shuffleRemoteBlocksFetched + s.shuffleLocalBlocksFetched));
+    assert.deepEqual(blocks.series[1].data, run.stages.map((s) => s.avgRemoteBlockBytes / 1024));
+    const wait = await chartData(page, 'run-stage-wait');
+    assert.deepEqual(wait.series[0].data, run.stages.map((s) => s.shuffleFetchWaitMs));
     assert.ok(run.diagnoses.length >= 1, 'the untuned first run has a diagnosis');
     const diag = await cells(page, 'diagnoses');
     assert.deepEqual(diag.map((d) => d[0].replace(/^\W+\s*/, '')), run.diagnoses.map((d) => d.severity));
@@ -283,7 +287,7 @@ describe('Sluice web UI', { concurrency: false }, () => {
       assert.ok(confRows.some((row) => row[0] === k && row[1] === v), `${k} shown as text`);
     }
     // hover the charts so their tooltips (HTML built by the UI) render the hostile values too
-    for (const id of ['run-stage-bytes', 'run-stage-blocks']) {
+    for (const id of ['run-stage-bytes', 'run-stage-blocks', 'run-stage-wait']) {
       const box = await page.locator(`[data-chart="${id}"]`).boundingBox();
       if (box) await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
     }

@@ -1,6 +1,6 @@
 /** Severity, fate and state shown with an icon AND a word: colour is never the only signal. */
 const SEVERITY_ICONS: Record<string, string> = {
-  CRITICAL: '⛔',
+  CRITICAL: '✖',
   SEVERE: '▲',
   MODERATE: '◆',
   LOW: '○',

@@ -52,8 +52,8 @@ export function timelineOption(runs: RunSummary[]): ChartOption {
         },
       },
       { name: 'Blocked time (s)', type: 'line', data: runs.map((r) => secs(r.blockedMs)), symbol: 'triangle' },
-      { name: 'Shuffle read (MiB)', type: 'bar', yAxisIndex: 1, data: runs.map((r) => r.shuffleReadBytes / 1048576) },
-      { name: 'Spill (MiB)', type: 'bar', yAxisIndex: 1, data: runs.map((r) => r.spillBytes / 1048576) },
+      { name: 'Shuffle read (MiB)', type: 'bar', barMaxWidth: 24, yAxisIndex: 1, data: runs.map((r) => r.shuffleReadBytes / 1048576) },
+      { name: 'Spill (MiB)', type: 'bar', barMaxWidth: 24, yAxisIndex: 1, data: runs.map((r) => r.spillBytes / 1048576) },
       { name: 'Failed tasks', type: 'scatter', data: runs.map((r) => r.failedTasks), symbol: 'diamond' },
     ],
   };

@@ -1,4 +1,4 @@
-import { useState, type FormEvent } from 'react';
+import { useEffect, useState, type FormEvent } from 'react';
 import { Link } from 'wouter';
 import { useApi } from '../api/useApi';
 import type { Facets, JobRow, Paged } from '../api/types';
@@ -47,6 +47,7 @@ function FacetSelect({ label, name, value, options, onChange }: {
 export function JobsPage() {
   const [q, setQ] = useQueryState(DEFAULTS);
   const [text, setText] = useState(q.q);
+  useEffect(() => setText(q.q), [q.q]); // back/forward changes the URL under the field
   const facets = useApi<Facets>('/api/v1/ui/jobs/facets');
   const jobs = useApi<Paged<JobRow>>('/api/v1/ui/jobs', {
     q: q.q, cluster: q.cluster, queue: q.queue, user: q.user, state: q.state, severity: q.severity, sort: q.sort,

@@ -14,7 +14,7 @@ import { useQueryState } from '../lib/useQueryState';
 
 const DEFAULTS = { cluster: '', appId: '', attemptId: '' };
 
-const stageLabel = (s: StageProfile) => `${s.stageId}.${s.stageAttemptId}`;
+const stageLabel = (s: StageProfile) => (s.stageAttemptId > 0 ? `${s.stageId} (attempt ${s.stageAttemptId})` : `${s.stageId}`);
 const readBytes = (s: StageProfile) => s.shuffleRemoteBytesRead + s.shuffleLocalBytesRead;
 const blocks = (s: StageProfile) => s.shuffleRemoteBlocksFetched + s.shuffleLocalBlocksFetched;
 const spill = (s: StageProfile) => s.diskBytesSpilled;
@@ -38,33 +38,40 @@ export function stageBytesOption(stages: StageProfile[]): ChartOption {
     xAxis: { type: 'category', name: 'stage', data: stages.map(stageLabel) },
     yAxis: { type: 'value', name: 'MiB' },
     series: [
-      { name: 'Shuffle read (MiB)', type: 'bar', data: stages.map((s) => readBytes(s) / 1048576) },
-      { name: 'Shuffle write (MiB)', type: 'bar', data: stages.map((s) => s.shuffleWriteBytes / 1048576) },
-      { name: 'Spill (MiB)', type: 'bar', data: stages.map((s) => spill(s) / 1048576) },
+      { name: 'Shuffle read (MiB)', type: 'bar', barMaxWidth: 28, data: stages.map((s) => readBytes(s) / 1048576) },
+      { name: 'Shuffle write (MiB)', type: 'bar', barMaxWidth: 28, data: stages.map((s) => s.shuffleWriteBytes / 1048576) },
+      { name: 'Spill (MiB)', type: 'bar', barMaxWidth: 28, data: stages.map((s) => spill(s) / 1048576) },
     ],
   };
 }
 
-export function stageBlocksOption(stages: StageProfile[]): ChartOption {
+/** Two measures per stage on their own axes: {@code left} as bars, {@code right} as a line. */
+function pairOption(stages: StageProfile[], left: [string, string, (s: StageProfile) => number],
+  right: [string, string, (s: StageProfile) => number]): ChartOption {
   return {
     tooltip: { trigger: 'axis', formatter: stageTooltip(stages) },
     legend: { top: 0 },
     grid: { left: 60, right: 60, top: 36, bottom: 30 },
     xAxis: { type: 'category', name: 'stage', data: stages.map(stageLabel) },
-    yAxis: [{ type: 'value', name: 'blocks' }, { type: 'value', name: 'KiB / ms', position: 'right' }],
+    yAxis: [{ type: 'value', name: left[1] }, { type: 'value', name: right[1], position: 'right' }],
     series: [
-      { name: 'Blocks fetched', type: 'bar', data: stages.map(blocks) },
-      { name: 'Avg remote block (KiB)', type: 'line', yAxisIndex: 1, data: stages.map((s) => s.avgRemoteBlockBytes / 1024) },
-      { name: 'Fetch wait (ms)', type: 'line', yAxisIndex: 1, symbol: 'triangle', data: stages.map((s) => s.shuffleFetchWaitMs) },
-      { name: 'Read skew (max/median)', type: 'scatter', yAxisIndex: 1, symbol: 'diamond', data: stages.map((s) => s.readSkew) },
+      { name: left[0], type: 'bar', barMaxWidth: 28, data: stages.map(left[2]) },
+      { name: right[0], type: 'line', yAxisIndex: 1, symbol: 'triangle', symbolSize: 9, data: stages.map(right[2]) },
     ],
   };
 }
+
+export const stageBlocksOption = (stages: StageProfile[]) => pairOption(stages,
+  ['Blocks fetched', 'blocks', blocks], ['Avg remote block (KiB)', 'KiB', (s) => s.avgRemoteBlockBytes / 1024]);
+
+export const stageWaitOption = (stages: StageProfile[]) => pairOption(stages,
+  ['Fetch wait (ms)', 'ms', (s) => s.shuffleFetchWaitMs], ['Read skew (max/median)', 'ratio', (s) => s.readSkew]);
 
 function RunView({ d }: { d: RunDetail }) {
   const r = d.run;
   const bytesOpt = useMemo(() => stageBytesOption(d.stages), [d.stages]);
   const blocksOpt = useMemo(() => stageBlocksOption(d.stages), [d.stages]);
+  const waitOpt = useMemo(() => stageWaitOption(d.stages), [d.stages]);
   const confKeys = Object.keys(d.conf).sort();
   return (
     <>
@@ -111,8 +118,8 @@ function RunView({ d }: { d: RunDetail }) {
           <>
             <div className="charts">
               <Chart id="run-stage-bytes" label="Shuffle read, write and spill per stage" option={bytesOpt} />
-              <Chart id="run-stage-blocks" label="Blocks, average block size, fetch wait and skew per stage"
-                option={blocksOpt} />
+              <Chart id="run-stage-blocks" label="Blocks fetched and average block size per stage" option={blocksOpt} />
+              <Chart id="run-stage-wait" label="Shuffle fetch wait and read skew per stage" option={waitOpt} />
             </div>
             <div className="scroll">
               <table className="data" data-testid="stages">
