@@ -29,7 +29,8 @@ export interface Overview {
   jobs: { total: number; tuned: number; converged: number; frozen: number };
   rollbacks: number;
   saved: { blockedMs: number; wallMs: number; top: TopSaving[] };
-  ess: { nodes: number; nodesAbnormal: number; appsHeld: number };
+  /** Absent while the service does not collect gate events. */
+  ess?: { nodes: number; nodesAbnormal: number; appsHeld: number };
   tier: { admissions: number; fallbacks: number; failures: number };
 }
 

@@ -63,8 +63,8 @@ function OverviewView({ o }: { o: Overview }) {
       </div>
       <div className="stats" aria-label="ESS and push tier">
         <Stat testId="ess-abnormal" label="ESS nodes abnormal now"
-          value={`${count(o.ess.nodesAbnormal)} / ${count(o.ess.nodes)}`} />
-        <Stat testId="apps-held" label="apps held" value={count(o.ess.appsHeld)} />
+          value={o.ess ? `${count(o.ess.nodesAbnormal)} / ${count(o.ess.nodes)}` : '—'} />
+        <Stat testId="apps-held" label="apps held" value={count(o.ess?.appsHeld)} />
         <Stat testId="tier-admissions" label="push-tier admissions" value={count(o.tier.admissions)} />
         <Stat testId="tier-fallbacks" label="fallbacks" value={count(o.tier.fallbacks)} />
         <Stat testId="tier-failures" label="failures" value={count(o.tier.failures)} />
