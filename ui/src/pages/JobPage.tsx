@@ -77,10 +77,10 @@ function RunsTable({ job, a, b, onPick }: {
               onChange={() => onPick('a', r.appId)} /></td>
             <td><input type="radio" name="diff-b" aria-label={`B: ${r.appId}`} checked={b === r.appId}
               onChange={() => onPick('b', r.appId)} /></td>
-            <td className="key">
+            <td className="key app">
               <Link href={link('/run', { cluster: r.cluster, appId: r.appId, attemptId: r.attemptId })}>{r.appId}</Link>
             </td>
-            <td>{instant(r.startTime)}</td>
+            <td className="app">{instant(r.startTime)}</td>
             <td className="num">{duration(r.wallMs)}</td>
             <td className="num">{duration(r.blockedMs)}</td>
             <td className="num">{bytes(r.shuffleReadBytes)}</td>
