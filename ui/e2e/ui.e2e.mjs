@@ -86,9 +86,10 @@ describe('Sluice web UI', { concurrency: false }, () => {
     await page.getByTestId('jobs-tuned').waitFor();
     const to = Date.now();
     const o = await api(page, `/api/v1/ui/overview?from=${to - 30 * 86_400_000}&to=${to}`);
-    assert.ok(o.jobs.tuned >= 1, `a tuned job in ${JSON.stringify(o.jobs)}`);
+    assert.ok(o.jobs.total >= 2, `the tuned job and the hostile one in ${JSON.stringify(o.jobs)}`);
     assert.equal((await page.getByTestId('jobs-tuned').locator('.stat-value').textContent()).replace(/,/g, ''),
       String(o.jobs.tuned));
+    assert.equal(await page.getByTestId('jobs-tuned').locator('.muted').textContent(), `of ${o.jobs.total} jobs`);
     assert.equal((await page.getByTestId('rollbacks').locator('.stat-value').textContent()).replace(/,/g, ''),
       String(o.rollbacks));
     assert.ok(o.saved.top.length >= 1, 'the tuned job has a baseline and a current run');
@@ -106,12 +107,17 @@ describe('Sluice web UI', { concurrency: false }, () => {
     await page.goto(`${BASE}/ui/jobs`);
     await page.getByTestId('jobs-table').waitFor();
     await shot(page, 'jobs');
-    await page.getByTestId('filter-queue').selectOption(detail.queue);
-    await page.waitForURL((u) => u.searchParams.get('queue') === detail.queue);
+    await page.getByTestId('filter-cluster').selectOption(detail.cluster);
+    await page.waitForURL((u) => u.searchParams.get('cluster') === detail.cluster);
     await page.getByTestId('jobs-table').waitFor();
     let rows = await cells(page, 'jobs-table');
     assert.ok(rows.length >= 1);
-    assert.ok(rows.every((r) => r[2] === detail.queue), JSON.stringify(rows));
+    assert.ok(rows.every((r) => r[1] === detail.cluster), JSON.stringify(rows));
+    await page.getByTestId('filter-user').selectOption(detail.user);
+    await page.waitForURL((u) => u.searchParams.get('user') === detail.user);
+    await page.getByTestId('jobs-table').waitFor();
+    rows = await cells(page, 'jobs-table');
+    assert.ok(rows.every((r) => r[1] === detail.cluster && r[3] === detail.user), JSON.stringify(rows));
     await page.getByTestId('filter-q').fill(JOB);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL((u) => u.searchParams.get('q') === JOB);
@@ -119,7 +125,8 @@ describe('Sluice web UI', { concurrency: false }, () => {
     await page.waitForURL((u) => u.searchParams.get('sort') === 'runs');
     await page.reload();
     await page.getByTestId('jobs-table').waitFor();
-    assert.equal(await page.getByTestId('filter-queue').inputValue(), detail.queue);
+    assert.equal(await page.getByTestId('filter-cluster').inputValue(), detail.cluster);
+    assert.equal(await page.getByTestId('filter-user').inputValue(), detail.user);
     assert.equal(await page.getByTestId('filter-q').inputValue(), JOB);
     assert.equal(await page.locator('th[aria-sort]').textContent(), 'Runs ▼');
     rows = await cells(page, 'jobs-table');
@@ -147,10 +154,17 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.equal(await page.getByTestId('runs-table').locator('tbody tr').count(), job.runs.length);
     const recs = await cells(page, 'recommendations');
     assert.equal(recs.length, job.recommendations.length);
-    const fates = new Set(job.recommendations.map((r) => r.fate));
-    assert.ok(fates.has('KEPT') && fates.has('ROLLED_BACK'), `fates ${[...fates]}`);
-    assert.ok(recs.some((r) => r[5].startsWith('rolled back')), 'a rolled-back recommendation says so in words');
-    assert.ok(recs.some((r) => r[5].startsWith('kept')));
+    const WORDS = { KEPT: 'kept', ROLLED_BACK: 'rolled back', SUPERSEDED: 'superseded', PENDING: 'pending' };
+    job.recommendations.forEach((r, i) => {
+      assert.equal(recs[i][1], r.key);
+      assert.ok(recs[i][5].replace(/^\W+/, '').startsWith(WORDS[r.fate]), `fate of ${r.key} in words: ${recs[i][5]}`);
+    });
+    assert.ok(job.recommendations.some((r) => r.fate === 'KEPT'), 'a kept recommendation');
+    // the harmful operator trial's run: its verdict reads "rolled back" in the runs table
+    const rolledBack = job.runs.findIndex((r) => r.decision === 'ROLLED_BACK');
+    assert.ok(rolledBack >= 0, `a rolled-back run in ${job.runs.map((r) => r.decision)}`);
+    const runRows = await cells(page, 'runs-table');
+    assert.match(runRows[rolledBack][12], /rolled back/);
     assert.equal(await page.getByTestId('state-history').locator('li').count(), job.stateHistory.length);
     await shot(page, 'job');
   });
