@@ -197,9 +197,11 @@ export interface ThrottleNode {
   cluster: string;
   node: string;
   state: string;
-  since: number;
+  since: number | null;
   lastEventAt: number;
   heldNow: number;
+  held?: number;
+  released?: number;
   episodes: Episode[];
 }
 
@@ -211,22 +213,35 @@ export interface TimelineBucket {
   abnormalNodes: number;
 }
 
+/** An application the gates held or slept in the period, with its priority. */
 export interface ThrottleApp {
-  cluster?: string;
+  cluster: string;
   appId: string;
   priority: number | null;
   held: number;
-  slept?: number;
-  released?: number;
-  [k: string]: unknown;
+  released: number;
+  directives: number;
+  heldMs: number;
+  sleepMs: number;
+  nodes: number;
+  firstAt: number;
+  lastAt: number;
 }
 
+/** A gate event as the gate published it (unknown types keep their own fields). */
 export interface GateEvent {
   type: string;
   cluster: string;
   node: string;
   at: number;
   [k: string]: unknown;
+}
+
+/** A stored gate event and where it came from on the topic. */
+export interface StoredGateEvent {
+  partition: number;
+  offset: number;
+  event: GateEvent;
 }
 
 export interface TierSummaryRow {

@@ -1,6 +1,6 @@
 import type { FormEvent } from 'react';
 import { useApi } from '../api/useApi';
-import type { GateEvent, Paged, ThrottleApp, ThrottleNode, TimelineBucket } from '../api/types';
+import type { GateEvent, Paged, StoredGateEvent, ThrottleApp, ThrottleNode, TimelineBucket } from '../api/types';
 import { AsyncView, Empty } from '../components/Async';
 import { StateBadge } from '../components/Badges';
 import { Chart, type ChartOption } from '../components/Chart';
@@ -88,8 +88,9 @@ export function appsOption(apps: ThrottleApp[]): ChartOption {
       axisPointer: { type: 'shadow' },
       formatter: (ps: { dataIndex: number }[]) => {
         const a = sorted[ps[0]?.dataIndex ?? 0];
-        return a ? tooltipHtml(a.appId, [['priority', a.priority ?? '?'], ['held', count(a.held)],
-          ['slept', count(a.slept ?? 0)]]) : '';
+        return a ? tooltipHtml(a.appId, [['priority', a.priority ?? '?'], ['requests held', count(a.held)],
+          ['held for', duration(a.heldMs)], ['sleep directives', count(a.directives)], ['slept for', duration(a.sleepMs)],
+          ['nodes', count(a.nodes)]]) : '';
       },
     },
     legend: { top: 0 },
@@ -97,8 +98,8 @@ export function appsOption(apps: ThrottleApp[]): ChartOption {
     xAxis: { type: 'value', minInterval: 1 },
     yAxis: { type: 'category', data: sorted.map(appLabel), axisLabel: { width: 190, overflow: 'truncate' } },
     series: [
-      { name: 'Held', type: 'bar', data: sorted.map((a) => a.held) },
-      { name: 'Slept (directives)', type: 'bar', data: sorted.map((a) => a.slept ?? 0) },
+      { name: 'Requests held', type: 'bar', barMaxWidth: 18, data: sorted.map((a) => a.held) },
+      { name: 'Sleep directives', type: 'bar', barMaxWidth: 18, data: sorted.map((a) => a.directives) },
     ],
   };
 }
@@ -165,16 +166,22 @@ function Apps({ from, to }: { from: number; to: number }) {
             <Chart id="throttle-apps" label="Requests held and directives per application, by priority"
               option={appsOption(list)} height={Math.max(140, 50 + list.length * 26)} />
             <table className="data" data-testid="throttle-apps">
-              <TableHead columns={['Application', 'Cluster', 'Priority', 'Held', 'Slept', 'Released']} />
+              <TableHead columns={['Application', 'Cluster', 'Priority', 'Requests held', 'Held for', 'Released',
+                'Sleep directives', 'Slept for', 'Nodes', 'First', 'Last']} />
               <tbody>
                 {list.map((a) => (
-                  <tr key={`${a.cluster ?? ''}/${a.appId}`}>
+                  <tr key={`${a.cluster}/${a.appId}`}>
                     <td className="key">{a.appId}</td>
-                    <td>{a.cluster ?? '—'}</td>
+                    <td>{a.cluster}</td>
                     <td className="num">{a.priority ?? '—'}</td>
                     <td className="num">{count(a.held)}</td>
-                    <td className="num">{count(a.slept ?? 0)}</td>
-                    <td className="num">{count(a.released ?? 0)}</td>
+                    <td className="num">{duration(a.heldMs)}</td>
+                    <td className="num">{count(a.released)}</td>
+                    <td className="num">{count(a.directives)}</td>
+                    <td className="num">{duration(a.sleepMs)}</td>
+                    <td className="num">{count(a.nodes)}</td>
+                    <td>{instant(a.firstAt)}</td>
+                    <td>{instant(a.lastAt)}</td>
                   </tr>
                 ))}
               </tbody>
@@ -186,6 +193,9 @@ function Apps({ from, to }: { from: number; to: number }) {
   );
 }
 
+const eventOf = (item: StoredGateEvent | GateEvent): GateEvent =>
+  ('event' in item && item.event && typeof item.event === 'object' ? item.event : item) as GateEvent;
+
 function eventDetail(e: GateEvent): string {
   const skip = new Set(['type', 'cluster', 'node', 'at']);
   return Object.entries(e).filter(([k]) => !skip.has(k)).map(([k, v]) => `${k}=${String(v)}`).join(' ');
@@ -193,7 +203,7 @@ function eventDetail(e: GateEvent): string {
 
 function Events({ from, to }: { from: number; to: number }) {
   const [q, setQ] = useQueryState(DEFAULTS);
-  const events = useApi<Paged<GateEvent>>('/api/v1/ui/throttle/events', {
+  const events = useApi<Paged<StoredGateEvent | GateEvent>>('/api/v1/ui/throttle/events', {
     from, to, cluster: q.cluster, node: q.node, type: q.type, page: q.page, size: 50,
   });
   const filter = (e: FormEvent<HTMLFormElement>) => {
@@ -222,7 +232,7 @@ function Events({ from, to }: { from: number; to: number }) {
               <table className="data" data-testid="throttle-events">
                 <TableHead columns={['At', 'Node', 'Type', 'Detail']} />
                 <tbody>
-                  {p.items.map((e, i) => (
+                  {p.items.map(eventOf).map((e, i) => (
                     <tr key={`${e.at}-${i}`}>
                       <td>{instant(e.at)}</td>
                       <td className="key">{nodeName(e)}</td>
