@@ -73,6 +73,23 @@ describe('Sluice web UI', { concurrency: false }, () => {
     await admin?.close();
   });
 
+  test('a wrong password is refused with a clear message and nobody is signed in', async () => {
+    const b = await launch();
+    try {
+      const page = await b.context.newPage();
+      page.setDefaultTimeout(TIMEOUT);
+      await page.goto(`${BASE}/ui/tier`);
+      await page.waitForURL(/\/ui\/signin\?next=%2Ftier$/);
+      await page.getByLabel('User name').fill(VIEWER.user);
+      await page.getByLabel('Password').fill(`${VIEWER.password}-wrong`);
+      await page.getByRole('button', { name: 'Sign in' }).click();
+      assert.match(await page.getByTestId('api-error').textContent(), /Wrong user name or password/);
+      assert.equal(await page.getByTestId('who').count(), 0);
+    } finally {
+      await b.close();
+    }
+  });
+
   test('keyboard users can skip to the content and the header shows who is signed in', async () => {
     const { page } = viewer;
     await page.keyboard.press('Tab');
