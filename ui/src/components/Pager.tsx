@@ -1,3 +1,5 @@
+import { count } from '../lib/format';
+
 export function Pager({ total, page, size, onPage }: {
   total: number;
   page: number;
@@ -10,7 +12,7 @@ export function Pager({ total, page, size, onPage }: {
   return (
     <nav className="pager" aria-label="Pages">
       <button type="button" disabled={page <= 0} onClick={() => onPage(page - 1)}>← Previous</button>
-      <span data-testid="pager-status">{first}–{last} of {total.toLocaleString('en-US')} (page {page + 1} of {pages})</span>
+      <span data-testid="pager-status">{first}–{last} of {count(total)} (page {page + 1} of {pages})</span>
       <button type="button" disabled={page + 1 >= pages} onClick={() => onPage(page + 1)}>Next →</button>
     </nav>
   );

@@ -34,9 +34,12 @@ export function instant(ms: number | null | undefined): string {
     + `:${pad(d.getSeconds())}`;
 }
 
+// one formatter for the whole app: toLocaleString builds a new one on every call, which shows on 100-run pages
+const INTEGER = new Intl.NumberFormat('en-US', { maximumFractionDigits: 0 });
+
 export function count(n: number | null | undefined): string {
   if (n === null || n === undefined || !Number.isFinite(n)) return '—';
-  return Math.round(n).toLocaleString('en-US');
+  return INTEGER.format(Math.round(n));
 }
 
 export function percent(ratio: number | null | undefined): string {

@@ -1,7 +1,7 @@
-import { useMemo } from 'react';
+import { useMemo, useState } from 'react';
 import { Link } from 'wouter';
 import { useApi } from '../api/useApi';
-import type { ConfDiff, JobDetail, RunSummary } from '../api/types';
+import type { ConfDiff, JobDetail, RecommendationView, RunSummary } from '../api/types';
 import { AsyncView, Empty } from '../components/Async';
 import { FateBadge, StateBadge } from '../components/Badges';
 import { Chart, type ChartOption } from '../components/Chart';
@@ -97,6 +97,39 @@ function RunsTable({ job, a, b, onPick }: {
   );
 }
 
+/** How many recommendations show before "show all": the newest ones, which are the ones people come for. */
+export const RECOMMENDATIONS_SHOWN = 20;
+
+export function Recommendations({ recs }: { recs: RecommendationView[] }) {
+  const [all, setAll] = useState(false);
+  if (recs.length === 0) return <Empty>Sluice has not recommended anything for this job.</Empty>;
+  const newestFirst = [...recs].reverse();
+  const shown = all ? newestFirst : newestFirst.slice(0, RECOMMENDATIONS_SHOWN);
+  return (
+    <>
+      <table className="data" data-testid="recommendations">
+        <caption>Newest first{shown.length < recs.length ? `: ${shown.length} of ${recs.length}` : ''}</caption>
+        <TableHead columns={['When', 'Setting', 'Change', 'Reason', 'Evidence', 'Fate']} />
+        <tbody>
+          {shown.map((r, i) => (
+            <tr key={`${r.at}-${r.key}-${i}`}>
+              <td>{instant(r.at)}{r.runAppId && <div className="muted">{r.runAppId}</div>}</td>
+              <td className="key">{r.key}</td>
+              <td className="val">{r.previous ?? <em>default</em>} → {r.value}</td>
+              <td>{r.reason}</td>
+              <td><Evidence evidence={r.evidence} /></td>
+              <td><FateBadge fate={r.fate} />{r.fateReason && <div className="muted">{r.fateReason}</div>}</td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {shown.length < recs.length && (
+        <button type="button" onClick={() => setAll(true)}>Show all {recs.length} recommendations</button>
+      )}
+    </>
+  );
+}
+
 function Diff({ cluster, a, b }: { cluster: string; a: string; b: string }) {
   const diff = useApi<ConfDiff>(a && b ? '/api/v1/ui/diff' : null, { cluster, a, b });
   if (!a || !b) return <Empty>Pick two runs (A and B) in the table to see which settings differ.</Empty>;
@@ -140,25 +173,7 @@ function JobView({ job, a, b, setQ, reload }: {
       <h2>Configuration diff</h2>
       <Diff cluster={cluster} a={a} b={b} />
       <h2>Recommendations</h2>
-      {job.recommendations.length === 0
-        ? <Empty>Sluice has not recommended anything for this job.</Empty>
-        : (
-          <table className="data" data-testid="recommendations">
-            <TableHead columns={['When', 'Setting', 'Change', 'Reason', 'Evidence', 'Fate']} />
-            <tbody>
-              {job.recommendations.map((r, i) => (
-                <tr key={`${r.at}-${r.key}-${i}`}>
-                  <td>{instant(r.at)}{r.runAppId && <div className="muted">{r.runAppId}</div>}</td>
-                  <td className="key">{r.key}</td>
-                  <td className="val">{r.previous ?? <em>default</em>} → {r.value}</td>
-                  <td>{r.reason}</td>
-                  <td><Evidence evidence={r.evidence} /></td>
-                  <td><FateBadge fate={r.fate} />{r.fateReason && <div className="muted">{r.fateReason}</div>}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        )}
+      <Recommendations recs={job.recommendations} />
       <h2>Tuning state history</h2>
       {job.stateHistory.length === 0
         ? <Empty>No state changes recorded.</Empty>
