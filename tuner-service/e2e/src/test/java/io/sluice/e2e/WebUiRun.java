@@ -65,7 +65,9 @@ final class WebUiRun {
     }
     Path log = state.resolve("run-xss.log");
     int rc = TuningLoopITCase.run(log, Duration.ofMinutes(4), e, root.resolve("deploy/jobs/submit.sh").toString(),
+        // spark.app.name too: sluice-submit derives the job key from it (the script's --app-name names the context)
         "--state-dir", state.resolve("spark").toString(), "--conf", HOSTILE_CONF,
+        "--conf", "spark.app.name=" + HOSTILE_NAME,
         "tiny_blocks", "--app-name", HOSTILE_NAME, "--rows", "20000", "--maps", "10");
     assertThat(rc).as("hostile run (log %s)", log).isZero();
     long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
