@@ -27,7 +27,7 @@ import java.util.Optional;
 final class WebUiRun {
   /** Markup that would set {@code window.__sluiceXss} if the UI ever let it run. */
   static final String HOSTILE_NAME = "sluice-e2e-xss <img src=x onerror=window.__sluiceXss=1>";
-  static final String HOSTILE_CONF = "spark.sluice.e2e.note=<script>window.__sluiceXss=2</script><b>bold</b>";
+  static final String HOSTILE_CONF = "spark.e2e.note=<script>window.__sluiceXss=2</script><b>bold</b>";
   static final ObjectMapper JSON = new ObjectMapper();
 
   private final Path root;
