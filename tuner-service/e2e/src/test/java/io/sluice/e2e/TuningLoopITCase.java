@@ -33,7 +33,10 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
 
 /**
  * The acceptance test of the tuning loop, on real processes only: {@code deploy/bin/sluice-stack up} with its own
@@ -54,6 +57,7 @@ import org.junit.jupiter.api.Test;
  * Needs the modules it runs built (the reactor orders them before this one); the stack's runtime classpaths are
  * resolved here when a clean build has not made them yet; pyspark 3.5.7 is installed by the stack script.
  */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class TuningLoopITCase {
   static final Path ROOT = Path.of(System.getProperty("sluice.root", "../..")).toAbsolutePath().normalize();
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
@@ -197,6 +201,7 @@ class TuningLoopITCase {
   }
 
   @Test
+  @Order(1)
   void theLoopTunesTheJobAndRollsBackAHarmfulTrial() throws Exception {
     long t0 = System.nanoTime();
     // ---- run 1: poor defaults, nothing from Sluice yet
@@ -243,6 +248,19 @@ class TuningLoopITCase {
     assertThat(latest.get(1).path("appId").asText()).isEqualTo(harmful.appId());
     assertThat(latest.get(1).path("decision").asText()).isEqualTo("ROLLED_BACK");
     System.out.printf("5 runs in %d s%n", (System.nanoTime() - t0) / 1_000_000_000L);
+  }
+
+  /**
+   * The web UI on the same stack, after the loop: a real run with HTML/JS in its name and conf is stored, then the
+   * browser suite (ui/e2e, real headless Chromium) checks every page against this data and must pass.
+   */
+  @Test
+  @Order(2)
+  void theWebUiShowsTheTunedJob() throws Exception {
+    assertThat(runs).as("the tuning loop ran first").hasSizeGreaterThanOrEqualTo(5);
+    WebUiRun ui = new WebUiRun(ROOT, state, env, tunerUrl);
+    String hostile = ui.submitHostileJob();
+    assertThat(ui.browserSuite(JOB, hostile)).as("npm run e2e (log %s)", state.resolve("ui-e2e.log")).isZero();
   }
 
   // ------------------------------------------------------------------ helpers
