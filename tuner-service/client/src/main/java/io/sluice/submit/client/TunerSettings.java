@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * Client settings. Each is read from, in order: the user's Spark conf ({@code spark.sluice.*}), then the environment
  * ({@code SLUICE_*}), then the default. (The launcher's {@code --sluice-url} comes first of all, passed as
- * {@code SLUICE_SUBMIT_URL}.)
+ * {@code SLUICE_SUBMIT_URL}.) The Kyuubi advisor passes its server's settings in place of the conf, never a
+ * session's: there the service URL is the server's to choose.
  *
  * <table>
  * <tr><th>conf</th><th>environment</th><th>default</th></tr>
