@@ -62,8 +62,9 @@ import java.util.concurrent.atomic.LongAdder;
  * has drained instead of always waiting for its deadline), or — FIT — its outstanding blocks plus the request's fit
  * in the range; and no earlier request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
- * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}) whose
- * directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
+ * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}), on a
+ * connection that announced the shim itself ({@link Connection#shimAnnounced()}; any, when the caller names no
+ * connection), whose directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
  * SLEEP for {@code sleep.minMs} + ({@code sleep.maxMs} − {@code sleep.minMs}) × min(1, overage / range); otherwise
  * HOLD, unless the node already holds {@code held.max} requests or the app {@code held.maxPerApp}: then ADMIT
  * (fail-open, counted). MONITOR_ONLY admits everything and counts what it would have decided. A stock client never
@@ -289,7 +290,7 @@ public final class ThrottleGate {
           continue;
         }
         a.lastActivity = now;
-        d = decide(a, b, now);
+        d = decide(a, b, now, conn);
         if (d == Decision.HOLD && enforce) {
           if (heldGlobal.get() >= heldMax) {
             failOpen = "held-cap";
@@ -346,15 +347,18 @@ public final class ThrottleGate {
     }
   }
 
-  /** What the app's next request gets, ignoring memory caps; called under the app's lock. */
-  private Decision decide(App a, int blocks, long now) {
+  /**
+   * What the app's next request gets, ignoring memory caps; called under the app's lock. SLEEP only for a shim app
+   * and, when the connection is known, only on one that announced the shim itself.
+   */
+  private Decision decide(App a, int blocks, long now, Connection conn) {
     if (state == NodeState.NORMAL && a.held == 0) {
       return Decision.ADMIT;
     }
     if (a.held == 0 && fits(a, blocks)) {
       return Decision.ADMIT;
     }
-    if (a.shim()) {
+    if (a.shim() && (conn == null || conn.shimAnnounced)) {
       pruneSleeps(a, now);
       if (a.sleptMs + sleepLength(a, blocks) <= sleepBudgetMs) {
         return Decision.SLEEP;
@@ -429,7 +433,10 @@ public final class ThrottleGate {
     a.info = info;
   }
 
-  /** The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives. */
+  /**
+   * The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives (on connections
+   * that announced the shim too, see {@link Connection#shimAnnounced()}).
+   */
   public void markShim(String appId) {
     app(appId, clock.nanoTime()).shimMarked = true;
   }
