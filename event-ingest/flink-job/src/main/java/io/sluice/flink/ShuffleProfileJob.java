@@ -9,12 +9,14 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import io.sluice.kafka.security.KafkaClientSecurity;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
@@ -28,6 +30,7 @@ import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -230,6 +233,7 @@ public final class ShuffleProfileJob {
       KafkaSinkBuilder<RunUpdate> sink = KafkaSink.<RunUpdate>builder()
           .setBootstrapServers(bootstrap)
           .setRecordSerializer(new RunUpdateSerializer(config.get(JobConfig.TOPIC_PROFILES)));
+      kafkaSecurity(config).forEach(sink::setProperty);
       switch (delivery) {
         case "at-least-once" -> sink.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE);
         case "exactly-once" -> sink.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
@@ -244,9 +248,18 @@ public final class ShuffleProfileJob {
     return runs;
   }
 
+  /** The Kafka security settings of every client of the job ({@link JobConfig#KAFKA_CLIENT_PROPERTIES}). */
+  static Map<String, String> kafkaSecurity(JobConfig config) {
+    String file = config.get(JobConfig.KAFKA_CLIENT_PROPERTIES);
+    return KafkaClientSecurity.load(System.getenv(),
+        file.isBlank() ? System.getProperty(KafkaClientSecurity.PROPERTY_FILE) : file);
+  }
+
   private static KafkaSource<KafkaPayload> source(JobConfig config, String topic,
       KafkaPayloadDeserializer.Kind kind) {
-    return KafkaSource.<KafkaPayload>builder()
+    KafkaSourceBuilder<KafkaPayload> source = KafkaSource.<KafkaPayload>builder();
+    kafkaSecurity(config).forEach(source::setProperty);
+    return source
         .setBootstrapServers(config.get(JobConfig.BOOTSTRAP_SERVERS))
         .setTopics(topic)
         .setGroupId(config.get(JobConfig.GROUP_ID))
@@ -272,6 +285,7 @@ public final class ShuffleProfileJob {
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(JobConfig.BOOTSTRAP_SERVERS));
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+    props.putAll(kafkaSecurity(config));
     int partitions = config.getInt(JobConfig.TOPICS_PARTITIONS);
     short replication = (short) config.getInt(JobConfig.TOPICS_REPLICATION);
     List<String> topics = List.of(config.get(JobConfig.TOPIC_EVENTS), config.get(JobConfig.TOPIC_YARN),
