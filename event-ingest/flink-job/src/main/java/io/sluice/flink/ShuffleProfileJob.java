@@ -23,9 +23,12 @@ import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
@@ -121,6 +124,8 @@ public final class ShuffleProfileJob {
     };
   }
 
+  private static final String LOOPBACK = "127.0.0.1";
+
   /**
    * A local MiniCluster environment ({@code local=true}, resuming from the newest retained checkpoint when
    * {@code local.resume=true}) or the surrounding one ({@code flink run}, tests' MiniClusterExtension).
@@ -135,6 +140,12 @@ public final class ShuffleProfileJob {
           conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
         });
       }
+      // a local MiniCluster is for one host: its REST and RPC endpoints listen on loopback only
+      conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);
+      conf.set(RestOptions.ADDRESS, LOOPBACK);
+      conf.set(JobManagerOptions.BIND_HOST, LOOPBACK);
+      conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
+      conf.set(TaskManagerOptions.HOST, LOOPBACK);
       env = StreamExecutionEnvironment.createLocalEnvironment(conf);
     } else {
       env = StreamExecutionEnvironment.getExecutionEnvironment(conf);

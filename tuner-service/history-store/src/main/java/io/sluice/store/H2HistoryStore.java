@@ -38,7 +38,7 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   }
 
   static H2HistoryStore open(String url) {
-    Connection c = connect(url, new Properties(), "cannot open the embedded history store at");
+    Connection c = connect(url, credentials(url), "cannot open the embedded history store at");
     try {
       migrate(c);
       c.setAutoCommit(false);
@@ -47,6 +47,23 @@ public final class H2HistoryStore extends JdbcHistoryStore {
     } catch (SQLException | RuntimeException e) {
       throw closeAfter(c, e, "cannot prepare the schema of the history store at " + Urls.redact(url) + ": "
           + e.getMessage());
+    }
+  }
+
+  /**
+   * The {@link StoreCredentials} of this process, unless the URL names its own user or password; none when none is
+   * configured.
+   */
+  static Properties credentials(String url) {
+    String upper = url.toUpperCase(java.util.Locale.ROOT);
+    if (upper.contains(";USER=") || upper.contains(";PASSWORD=")) {
+      return new Properties();
+    }
+    try {
+      return StoreCredentials.fromProcess().map(StoreCredentials::jdbc).orElseGet(Properties::new);
+    } catch (RuntimeException e) {
+      throw new HistoryStoreException("cannot open the embedded history store at " + Urls.redact(url) + ": "
+          + e.getMessage(), e);
     }
   }
 
