@@ -50,17 +50,10 @@ public final class H2HistoryStore extends JdbcHistoryStore {
     }
   }
 
-  /**
-   * The {@link StoreCredentials} of this process, unless the URL names its own user or password; none when none is
-   * configured.
-   */
+  /** {@link StoreCredentials#jdbcFor}, a failure to read them naming the store. */
   static Properties credentials(String url) {
-    String upper = url.toUpperCase(java.util.Locale.ROOT);
-    if (upper.contains(";USER=") || upper.contains(";PASSWORD=")) {
-      return new Properties();
-    }
     try {
-      return StoreCredentials.fromProcess().map(StoreCredentials::jdbc).orElseGet(Properties::new);
+      return StoreCredentials.jdbcFor(url);
     } catch (RuntimeException e) {
       throw new HistoryStoreException("cannot open the embedded history store at " + Urls.redact(url) + ": "
           + e.getMessage(), e);

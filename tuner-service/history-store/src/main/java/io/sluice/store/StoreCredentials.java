@@ -73,6 +73,18 @@ public record StoreCredentials(String user, String password) {
     return Optional.of(new StoreCredentials(u == null ? DEFAULT_USER : u, password));
   }
 
+  /**
+   * The connection properties for an H2 URL of the embedded store: this process's credentials, unless the URL names
+   * its own user or password; none when none are configured. Every H2 client of the store opens with these.
+   */
+  public static Properties jdbcFor(String url) {
+    String upper = url.toUpperCase(java.util.Locale.ROOT);
+    if (upper.contains(";USER=") || upper.contains(";PASSWORD=")) {
+      return new Properties();
+    }
+    return fromProcess().map(StoreCredentials::jdbc).orElseGet(Properties::new);
+  }
+
   /** JDBC connection properties {@code user} and {@code password}. */
   public Properties jdbc() {
     Properties p = new Properties();
