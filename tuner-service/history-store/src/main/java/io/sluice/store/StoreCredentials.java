@@ -10,9 +10,9 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The user and password of the embedded history store (the H2 database {@link EmbeddedStoreServer} serves), shared
- * by the server and every client of it (tuner-service, the Flink job's sink, tools). Never part of a URL or a
- * command line, so they stay out of logs and process lists:
+ * The user and password of the history store — the H2 database {@link EmbeddedStoreServer} serves, or a ClickHouse
+ * server — shared by the server and every client of it (tuner-service, the Flink job's sink, tools). Never part of a
+ * URL or a command line, so they stay out of logs and process lists:
  *
  * <table>
  * <tr><th>environment</th><th>JVM system property</th><th>meaning</th></tr>
@@ -74,16 +74,19 @@ public record StoreCredentials(String user, String password) {
   }
 
   /**
-   * The connection properties for an H2 URL of the embedded store: this process's credentials, unless the URL names
-   * its own user or password; none when none are configured. Every H2 client of the store opens with these.
+   * The connection properties for a JDBC URL of the history store (H2 or ClickHouse): this process's credentials,
+   * unless the URL names its own user or password ({@code ;USER=}, {@code ?user=}, {@code &password=}, …); none
+   * when none are configured. Every client of the store opens with these.
    */
   public static Properties jdbcFor(String url) {
-    String upper = url.toUpperCase(java.util.Locale.ROOT);
-    if (upper.contains(";USER=") || upper.contains(";PASSWORD=")) {
+    if (NAMES_CREDENTIALS.matcher(url).find()) {
       return new Properties();
     }
     return fromProcess().map(StoreCredentials::jdbc).orElseGet(Properties::new);
   }
+
+  private static final java.util.regex.Pattern NAMES_CREDENTIALS =
+      java.util.regex.Pattern.compile("(?i)[;?&](user|password)=");
 
   /** JDBC connection properties {@code user} and {@code password}. */
   public Properties jdbc() {

@@ -34,4 +34,20 @@ class StoreCredentialsTest {
         StoreCredentials.ENV_USER, "x\"; DROP"), null, null)).hasMessageContaining("store user must be");
     assertThat(new StoreCredentials("sluice", "hunter2").toString()).doesNotContain("hunter2");
   }
+
+  @Test
+  void everyStoreUrlGetsTheProcessCredentialsUnlessItNamesItsOwn() throws Exception {
+    Path f = Files.writeString(dir.resolve("p"), "s3cret\n");
+    System.setProperty(StoreCredentials.PROPERTY_PASSWORD_FILE, f.toString());
+    try {
+      assertThat(StoreCredentials.jdbcFor("jdbc:ch://h:8123/sluice")).containsEntry("user", "sluice")
+          .containsEntry("password", "s3cret");
+      assertThat(StoreCredentials.jdbcFor("jdbc:h2:tcp://127.0.0.1:1/sluice-history")).containsEntry("user", "sluice");
+      assertThat(StoreCredentials.jdbcFor("jdbc:ch://h:8123/sluice?user=ops")).isEmpty();
+      assertThat(StoreCredentials.jdbcFor("jdbc:ch://h:8123/sluice?compress=0&password=x")).isEmpty();
+      assertThat(StoreCredentials.jdbcFor("jdbc:h2:tcp://h/db;PASSWORD=y")).isEmpty();
+    } finally {
+      System.clearProperty(StoreCredentials.PROPERTY_PASSWORD_FILE);
+    }
+  }
 }
