@@ -20,8 +20,6 @@ public final class Connection {
   /** {@link #chunks} as the gate's tick last saw it (tick thread only). */
   long chunksSeen;
   final Lane lane;
-  /** The client announced Sluice's shim on this very connection (an accepted HELLO): it understands SLEEP. */
-  volatile boolean shimAnnounced;
 
   /** A connection whose serving thread the adapter does not name. */
   public Connection() {
@@ -38,6 +36,14 @@ public final class Connection {
     return lane;
   }
 
+  /** When this connection last carried a byte the gate saw, in the gate clock's nanoseconds (MIN_VALUE: never). */
+  public long lastActivityNanos() {
+    return lastActivity;
+  }
+
+  /** The client announced Sluice's shim on this very connection (an accepted HELLO): it understands SLEEP. */
+  volatile boolean shimAnnounced;
+
   /**
    * An accepted HELLO arrived on this connection: a SLEEP directive may be sent on it. A directive is never sent on
    * a connection without one, whatever the app's shim flag says (a stock client would fail its fetch on it).
@@ -49,10 +55,5 @@ public final class Connection {
   /** Whether {@link #shimAnnounced()} was called. */
   public boolean understandsDirectives() {
     return shimAnnounced;
-  }
-
-  /** When this connection last carried a byte the gate saw, in the gate clock's nanoseconds (MIN_VALUE: never). */
-  public long lastActivityNanos() {
-    return lastActivity;
   }
 }

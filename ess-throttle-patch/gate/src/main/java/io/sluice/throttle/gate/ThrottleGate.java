@@ -62,9 +62,8 @@ import java.util.concurrent.atomic.LongAdder;
  * has drained instead of always waiting for its deadline), or — FIT — its outstanding blocks plus the request's fit
  * in the range; and no earlier request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
- * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}), on a
- * connection that announced the shim itself ({@link Connection#shimAnnounced()}; any, when the caller names no
- * connection), whose directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
+ * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}) whose
+ * directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
  * SLEEP for {@code sleep.minMs} + ({@code sleep.maxMs} − {@code sleep.minMs}) × min(1, overage / range); otherwise
  * HOLD, unless the node already holds {@code held.max} requests or the app {@code held.maxPerApp}: then ADMIT
  * (fail-open, counted). MONITOR_ONLY admits everything and counts what it would have decided. A stock client never
@@ -290,7 +289,10 @@ public final class ThrottleGate {
           continue;
         }
         a.lastActivity = now;
-        d = decide(a, b, now, conn);
+        d = decide(a, b, now);
+        if (d == Decision.SLEEP && conn != null && !conn.shimAnnounced) {
+          d = Decision.HOLD; // a directive goes only on a connection that announced the shim itself
+        }
         if (d == Decision.HOLD && enforce) {
           if (heldGlobal.get() >= heldMax) {
             failOpen = "held-cap";
@@ -347,18 +349,15 @@ public final class ThrottleGate {
     }
   }
 
-  /**
-   * What the app's next request gets, ignoring memory caps; called under the app's lock. SLEEP only for a shim app
-   * and, when the connection is known, only on one that announced the shim itself.
-   */
-  private Decision decide(App a, int blocks, long now, Connection conn) {
+  /** What the app's next request gets, ignoring memory caps; called under the app's lock. */
+  private Decision decide(App a, int blocks, long now) {
     if (state == NodeState.NORMAL && a.held == 0) {
       return Decision.ADMIT;
     }
     if (a.held == 0 && fits(a, blocks)) {
       return Decision.ADMIT;
     }
-    if (a.shim() && (conn == null || conn.shimAnnounced)) {
+    if (a.shim()) {
       pruneSleeps(a, now);
       if (a.sleptMs + sleepLength(a, blocks) <= sleepBudgetMs) {
         return Decision.SLEEP;
