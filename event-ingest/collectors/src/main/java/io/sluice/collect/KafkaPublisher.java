@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 
+import io.sluice.kafka.security.KafkaClientSecurity;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -35,6 +36,7 @@ final class KafkaPublisher implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);
         p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, 60_000);
         p.putAll(overrides);
+        p.putAll(KafkaClientSecurity.fromProcess()); // SASL/SSL from the environment or a properties file
         this.producer = new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer());
     }
 

@@ -41,6 +41,10 @@ public final class JobConfig implements Serializable {
 
   public static final Key BOOTSTRAP_SERVERS = key("bootstrap.servers", "127.0.0.1:9092",
       "Kafka bootstrap servers, comma separated (sources, sink and the topic admin).");
+  public static final Key KAFKA_CLIENT_PROPERTIES = key("kafka.client-properties", "",
+      "A Kafka client properties file whose security settings (security.protocol, sasl.*, ssl.*) every source, the "
+          + "sink and the topic admin use; empty: the file named by SLUICE_KAFKA_CLIENT_PROPERTIES or "
+          + "-Dsluice.kafka.client-properties, if any. SLUICE_KAFKA_SASL_JAAS_CONFIG supplies sasl.jaas.config.");
   public static final Key TOPIC_EVENTS = key("topic.events", "sluice.spark-events",
       "Topic of Spark event envelopes {cluster, appId, appAttemptId, seq, emittedAt, event}; key = appId.");
   public static final Key TOPIC_YARN = key("topic.yarn", "sluice.yarn-apps",

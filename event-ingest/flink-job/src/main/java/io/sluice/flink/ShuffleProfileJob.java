@@ -9,25 +9,31 @@ import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
 import java.util.stream.Stream;
+import io.sluice.kafka.security.KafkaClientSecurity;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.java.functions.KeySelector;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExternalizedCheckpointRetention;
+import org.apache.flink.configuration.JobManagerOptions;
 import org.apache.flink.configuration.PipelineOptions;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.configuration.StateBackendOptions;
 import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.configuration.TaskManagerOptions;
 import org.apache.flink.connector.base.DeliveryGuarantee;
 import org.apache.flink.connector.kafka.sink.KafkaSink;
 import org.apache.flink.connector.kafka.sink.KafkaSinkBuilder;
 import org.apache.flink.connector.kafka.source.KafkaSource;
+import org.apache.flink.connector.kafka.source.KafkaSourceBuilder;
 import org.apache.flink.connector.kafka.source.enumerator.initializer.OffsetsInitializer;
 import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -118,6 +124,8 @@ public final class ShuffleProfileJob {
     };
   }
 
+  private static final String LOOPBACK = "127.0.0.1";
+
   /**
    * A local MiniCluster environment ({@code local=true}, resuming from the newest retained checkpoint when
    * {@code local.resume=true}) or the surrounding one ({@code flink run}, tests' MiniClusterExtension).
@@ -132,6 +140,12 @@ public final class ShuffleProfileJob {
           conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
         });
       }
+      // a local MiniCluster is for one host: its REST and RPC endpoints listen on loopback only
+      conf.set(RestOptions.BIND_ADDRESS, LOOPBACK);
+      conf.set(RestOptions.ADDRESS, LOOPBACK);
+      conf.set(JobManagerOptions.BIND_HOST, LOOPBACK);
+      conf.set(TaskManagerOptions.BIND_HOST, LOOPBACK);
+      conf.set(TaskManagerOptions.HOST, LOOPBACK);
       env = StreamExecutionEnvironment.createLocalEnvironment(conf);
     } else {
       env = StreamExecutionEnvironment.getExecutionEnvironment(conf);
@@ -230,6 +244,7 @@ public final class ShuffleProfileJob {
       KafkaSinkBuilder<RunUpdate> sink = KafkaSink.<RunUpdate>builder()
           .setBootstrapServers(bootstrap)
           .setRecordSerializer(new RunUpdateSerializer(config.get(JobConfig.TOPIC_PROFILES)));
+      kafkaSecurity(config).forEach(sink::setProperty);
       switch (delivery) {
         case "at-least-once" -> sink.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE);
         case "exactly-once" -> sink.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
@@ -244,9 +259,18 @@ public final class ShuffleProfileJob {
     return runs;
   }
 
+  /** The Kafka security settings of every client of the job ({@link JobConfig#KAFKA_CLIENT_PROPERTIES}). */
+  static Map<String, String> kafkaSecurity(JobConfig config) {
+    String file = config.get(JobConfig.KAFKA_CLIENT_PROPERTIES);
+    return KafkaClientSecurity.load(System.getenv(),
+        file.isBlank() ? System.getProperty(KafkaClientSecurity.PROPERTY_FILE) : file);
+  }
+
   private static KafkaSource<KafkaPayload> source(JobConfig config, String topic,
       KafkaPayloadDeserializer.Kind kind) {
-    return KafkaSource.<KafkaPayload>builder()
+    KafkaSourceBuilder<KafkaPayload> source = KafkaSource.<KafkaPayload>builder();
+    kafkaSecurity(config).forEach(source::setProperty);
+    return source
         .setBootstrapServers(config.get(JobConfig.BOOTSTRAP_SERVERS))
         .setTopics(topic)
         .setGroupId(config.get(JobConfig.GROUP_ID))
@@ -272,6 +296,7 @@ public final class ShuffleProfileJob {
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(JobConfig.BOOTSTRAP_SERVERS));
     props.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "30000");
+    props.putAll(kafkaSecurity(config));
     int partitions = config.getInt(JobConfig.TOPICS_PARTITIONS);
     short replication = (short) config.getInt(JobConfig.TOPICS_REPLICATION);
     List<String> topics = List.of(config.get(JobConfig.TOPIC_EVENTS), config.get(JobConfig.TOPIC_YARN),

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.Producer;
+import io.sluice.kafka.security.KafkaClientSecurity;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
@@ -88,6 +89,12 @@ final class SluiceKafkaSender implements AutoCloseable {
         p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, (int) conf.deliveryTimeoutMs());
         p.put(ProducerConfig.RECONNECT_BACKOFF_MAX_MS_CONFIG, 2_000);
         p.putAll(conf.producerOverrides());
+        for (String key : conf.droppedSecrets()) {
+            LOG.warn("Sluice listener: {} ignored: secrets never come from the Spark conf (it lands in event logs); "
+                    + "use {} or {}", key, KafkaClientSecurity.ENV_FILE, KafkaClientSecurity.ENV_JAAS);
+        }
+        // SASL/SSL from the driver's environment or system properties; Kafka is relocated in this jar
+        p.putAll(KafkaClientSecurity.relocated(KafkaClientSecurity.fromProcess(), ProducerConfig.class.getName()));
         // the jar leaves out Kafka's shaded protobuf/OpenTelemetry, which only metrics push needs
         p.put(ProducerConfig.ENABLE_METRICS_PUSH_CONFIG, false);
         return new KafkaProducer<>(p);

@@ -4,6 +4,8 @@ import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
+import io.sluice.kafka.security.KafkaClientSecurity;
+
 /**
  * Every setting of {@link SluiceKafkaListener}, read from the Spark conf ({@code --conf key=value}).
  * Nothing here needs Spark: the listener hands in the conf as a plain map so the class is testable.
@@ -24,8 +26,12 @@ import java.util.Map;
  * <tr><td>{@value #MAX_REQUEST_SIZE}</td><td>{@value #DEFAULT_MAX_REQUEST_SIZE}</td><td>producer {@code max.request.size}; larger events fail and are counted (the topic's {@code max.message.bytes} must allow it too)</td></tr>
  * <tr><td>{@value #LOG_BLOCK_UPDATES}</td><td>false</td><td>also send {@code SparkListenerBlockUpdated} (like {@code spark.eventLog.logBlockUpdates.enabled})</td></tr>
  * <tr><td>{@value #LOG_METRICS_UPDATES}</td><td>false</td><td>also send {@code SparkListenerExecutorMetricsUpdate} heartbeats (the event log never has them)</td></tr>
- * <tr><td>{@value #PRODUCER_PREFIX}*</td><td></td><td>any other producer property, e.g. {@code spark.sluice.kafka.producer.security.protocol}</td></tr>
+ * <tr><td>{@value #PRODUCER_PREFIX}*</td><td></td><td>any other producer property, e.g. {@code spark.sluice.kafka.producer.security.protocol}; never a secret (passwords, {@code sasl.jaas.config}, private keys): those are dropped with a warning, since a Spark conf lands in event logs and the UI</td></tr>
  * </table>
+ *
+ * <p>Kafka security (SASL/SSL, secrets included) comes from the driver's environment or JVM system properties, never
+ * from the Spark conf: see {@code io.sluice.kafka.security.KafkaClientSecurity} ({@code SLUICE_KAFKA_CLIENT_PROPERTIES}
+ * or {@code -Dsluice.kafka.client-properties=FILE}, and {@code SLUICE_KAFKA_SASL_JAAS_CONFIG}).
  *
  * <p>With the two optional event kinds off (the default), the listener sends exactly the events
  * Spark's event log writes, in the same order, with {@code seq} equal to the line index of the
@@ -46,7 +52,8 @@ public record SluiceListenerConf(
         int maxRequestSize,
         boolean logBlockUpdates,
         boolean logMetricsUpdates,
-        Map<String, String> producerOverrides) {
+        Map<String, String> producerOverrides,
+        java.util.List<String> droppedSecrets) {
 
     public static final String PREFIX = "spark.sluice.";
     public static final String BOOTSTRAP = "spark.sluice.kafka.bootstrap";
@@ -78,16 +85,20 @@ public record SluiceListenerConf(
 
     public SluiceListenerConf {
         producerOverrides = Collections.unmodifiableMap(new LinkedHashMap<>(producerOverrides));
+        droppedSecrets = java.util.List.copyOf(droppedSecrets);
     }
 
     /** Reads the settings; unparsable numbers fall back to their defaults (the listener never fails the app). */
     public static SluiceListenerConf from(Map<String, String> conf) {
-        Map<String, String> producer = new LinkedHashMap<>();
+        java.util.List<String> droppedSecrets = new java.util.ArrayList<>();
+        Map<String, String> prefixed = new LinkedHashMap<>();
         conf.forEach((k, v) -> {
             if (k.startsWith(PRODUCER_PREFIX)) {
-                producer.put(k.substring(PRODUCER_PREFIX.length()), v);
+                prefixed.put(k.substring(PRODUCER_PREFIX.length()), v);
             }
         });
+        Map<String, String> producer = KafkaClientSecurity.withoutSecrets(prefixed,
+                key -> droppedSecrets.add(PRODUCER_PREFIX + key));
         String bootstrap = blankToNull(conf.get(BOOTSTRAP));
         long requestTimeout = num(conf, REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 1);
         // Kafka insists on delivery.timeout.ms >= linger.ms + request.timeout.ms
@@ -107,7 +118,8 @@ public record SluiceListenerConf(
                 (int) num(conf, MAX_REQUEST_SIZE, DEFAULT_MAX_REQUEST_SIZE, 1024),
                 bool(conf, LOG_BLOCK_UPDATES, false),
                 bool(conf, LOG_METRICS_UPDATES, false),
-                producer);
+                producer,
+                droppedSecrets);
     }
 
     /** True when the listener should send anything at all. */

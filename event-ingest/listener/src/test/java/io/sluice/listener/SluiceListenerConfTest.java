@@ -43,4 +43,15 @@ class SluiceListenerConfTest {
         assertThat(c.deliveryTimeoutMs()).isEqualTo(30000 + SluiceKafkaSender.LINGER_MS);
         assertThat(c.producerOverrides()).containsEntry("security.protocol", "SSL");
     }
+
+    @Test
+    void secretsInTheSparkConfAreDroppedAndNamed() {
+        SluiceListenerConf c = SluiceListenerConf.from(Map.of(SluiceListenerConf.BOOTSTRAP, "h:1",
+                "spark.sluice.kafka.producer.security.protocol", "SASL_SSL",
+                "spark.sluice.kafka.producer.sasl.jaas.config", "x required password=\"p\";",
+                "spark.sluice.kafka.producer.ssl.truststore.password", "tp"));
+        assertThat(c.producerOverrides()).containsOnlyKeys("security.protocol");
+        assertThat(c.droppedSecrets()).containsExactlyInAnyOrder("spark.sluice.kafka.producer.sasl.jaas.config",
+                "spark.sluice.kafka.producer.ssl.truststore.password");
+    }
 }

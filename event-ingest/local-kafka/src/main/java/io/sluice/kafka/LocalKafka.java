@@ -53,14 +53,17 @@ public final class LocalKafka implements AutoCloseable {
     static final String DEFAULT_CLUSTER_ID = "c2x1aWNlLWxvY2FsLWthZg";
     static final int NODE_ID = 1;
     static final String CONTROLLER_LISTENER = "CONTROLLER";
+    static final String SASL_LISTENER = "SASL_PLAINTEXT";
 
     private final int requestedPort;
     private final Path logDir;
     private final boolean deleteOnClose;
     private final Map<String, String> overrides;
+    private final Map<String, String> saslUsers;
 
     private KafkaRaftServer server;
     private int port;
+    private int saslPort;
     private int controllerPort;
 
     private LocalKafka(Builder b) {
@@ -72,6 +75,7 @@ public final class LocalKafka implements AutoCloseable {
             throw new UncheckedIOException(e);
         }
         this.overrides = Map.copyOf(b.overrides);
+        this.saslUsers = Map.copyOf(b.saslUsers);
     }
 
     public static Builder builder() {
@@ -87,6 +91,7 @@ public final class LocalKafka implements AutoCloseable {
             Files.createDirectories(logDir);
             port = requestedPort > 0 ? requestedPort : freePort();
             controllerPort = freePort();
+            saslPort = saslUsers.isEmpty() ? 0 : freePort();
             Properties props = brokerProperties();
             KafkaConfig config = KafkaConfig.fromProps(props, false);
             if (!Files.exists(logDir.resolve("meta.properties"))) {
@@ -115,9 +120,20 @@ public final class LocalKafka implements AutoCloseable {
         p.put("node.id", String.valueOf(NODE_ID));
         p.put("controller.quorum.voters", NODE_ID + "@127.0.0.1:" + controllerPort);
         p.put("controller.listener.names", CONTROLLER_LISTENER);
-        p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort);
-        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port);
-        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT");
+        p.put("listeners", "PLAINTEXT://127.0.0.1:" + port + "," + CONTROLLER_LISTENER + "://127.0.0.1:" + controllerPort
+                + (saslUsers.isEmpty() ? "" : "," + SASL_LISTENER + "://127.0.0.1:" + saslPort));
+        p.put("advertised.listeners", "PLAINTEXT://127.0.0.1:" + port
+                + (saslUsers.isEmpty() ? "" : "," + SASL_LISTENER + "://127.0.0.1:" + saslPort));
+        p.put("listener.security.protocol.map", "PLAINTEXT:PLAINTEXT," + CONTROLLER_LISTENER + ":PLAINTEXT,"
+                + SASL_LISTENER + ":SASL_PLAINTEXT");
+        if (!saslUsers.isEmpty()) {
+            p.put("sasl.enabled.mechanisms", "PLAIN");
+            StringBuilder jaas = new StringBuilder("org.apache.kafka.common.security.plain.PlainLoginModule required");
+            saslUsers.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password)
+                    .append('"'));
+            p.put("listener.name." + SASL_LISTENER.toLowerCase(java.util.Locale.ROOT) + ".plain.sasl.jaas.config",
+                    jaas.append(';').toString());
+        }
         p.put("inter.broker.listener.name", "PLAINTEXT");
         p.put("log.dirs", logDir.toString());
         // single node: every internal topic has one replica
@@ -191,6 +207,18 @@ public final class LocalKafka implements AutoCloseable {
 
     public int port() {
         return port;
+    }
+
+    /**
+     * {@code 127.0.0.1:PORT} of the SASL/PLAIN listener ({@code security.protocol=SASL_PLAINTEXT},
+     * {@code sasl.mechanism=PLAIN}, the users given to {@link Builder#saslPlainUser}). Only valid after
+     * {@link #start()} and with at least one such user.
+     */
+    public String saslBootstrapServers() {
+        if (server == null || saslUsers.isEmpty()) {
+            throw new IllegalStateException(server == null ? "not started" : "no SASL users configured");
+        }
+        return "127.0.0.1:" + saslPort;
     }
 
     public Path logDir() {
@@ -292,6 +320,7 @@ public final class LocalKafka implements AutoCloseable {
         private int port;
         private Path logDir;
         private final Map<String, String> overrides = new HashMap<>();
+        private final Map<String, String> saslUsers = new java.util.TreeMap<>();
 
         /** Broker port on 127.0.0.1; 0 (default) picks a free one. */
         public Builder port(int port) {
@@ -302,6 +331,19 @@ public final class LocalKafka implements AutoCloseable {
         /** Persistent log directory; default a temporary one deleted on close. */
         public Builder logDir(Path logDir) {
             this.logDir = logDir;
+            return this;
+        }
+
+        /**
+         * Adds a second client listener that requires SASL/PLAIN authentication, with this user (call again
+         * for more); the plaintext listener stays for the broker's own and the test's administration.
+         */
+        public Builder saslPlainUser(String user, String password) {
+            if (!user.matches("[A-Za-z0-9_-]+") || password.contains("\"")) {
+                throw new IllegalArgumentException("SASL user names are [A-Za-z0-9_-]+ and passwords have no quote: "
+                        + user);
+            }
+            saslUsers.put(user, password);
             return this;
         }
 

@@ -2,6 +2,7 @@ package io.sluice.submit;
 
 import io.sluice.model.JobKey;
 import io.sluice.submit.client.Advice;
+import io.sluice.submit.platform.PlatformAllowList;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -17,8 +18,10 @@ import java.util.Map;
  * user, whatever {@code overrideUserConf} says; the one exception is a platform conf that comes with
  * {@value #ORIGINAL_PREFIX}K = the user's value, a value that keeps the user's, such as a push-tier class path with
  * Sluice's jar prepended), its plugins merged into {@value #SPARK_PLUGINS} and its jars
- * appended to the application's jars, each recorded as {@value #PLATFORM_PREFIX}K=V. Pure: shared by
- * sluice-submit, the Kyuubi advisor and the driver plugin.
+ * appended to the application's jars, each recorded as {@value #PLATFORM_PREFIX}K=V. The platform's additions are
+ * first limited to the client's {@link PlatformAllowList}: whatever it refuses is left out, listed in
+ * {@code platformRefused} and counted in {@value #PLATFORM_REFUSED}. Pure: shared by sluice-submit, the Kyuubi
+ * advisor and the driver plugin.
  *
  * @param confs  confs to add, in order (never a key the user set, except a merged {@value #EXTRA_LISTENERS} or
  *               {@value #SPARK_PLUGINS})
@@ -26,9 +29,11 @@ import java.util.Map;
  *               of each other or of the user's
  * @param injected the overlay entries actually applied
  * @param keptUserValues overlay keys not applied because the user set them
+ * @param platformRefused platform additions the client allow-list refused ({@code conf K}, {@code plugin C},
+ *               {@code jar J})
  */
 public record Injection(Map<String, String> confs, List<String> jars, Map<String, String> injected,
-    List<String> keptUserValues) {
+    List<String> keptUserValues, List<String> platformRefused) {
 
   public static final String SUBMISSION_ID = "spark.sluice.submission.id";
   public static final String INJECTED_PREFIX = "spark.sluice.injected.";
@@ -40,10 +45,13 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
   public static final String SPARK_PLUGINS = "spark.plugins";
   public static final String SPARK_JARS = "spark.jars";
   public static final String PLATFORM_PREFIX = "spark.sluice.platform.";
+  /** How many platform additions the client allow-list refused (set only when some were). */
+  public static final String PLATFORM_REFUSED = "spark.sluice.platformRefused";
 
   public Injection {
     confs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(confs));
     jars = List.copyOf(jars);
+    platformRefused = List.copyOf(platformRefused);
   }
 
   /** Listener settings; both jar and bootstrap are needed to add the listener. */
@@ -60,6 +68,12 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
    */
   public static Injection compute(Map<String, String> userConf, Advice advice, boolean overrideUserConf,
       Listener listener, java.util.function.Predicate<String> only) {
+    return compute(userConf, advice, overrideUserConf, listener, only, PlatformAllowList.defaults());
+  }
+
+  /** {@link #compute(Map, Advice, boolean, Listener, java.util.function.Predicate)} with the given allow-list. */
+  public static Injection compute(Map<String, String> userConf, Advice advice, boolean overrideUserConf,
+      Listener listener, java.util.function.Predicate<String> only, PlatformAllowList allowList) {
     Map<String, String> confs = new LinkedHashMap<>();
     Map<String, String> injected = new LinkedHashMap<>();
     List<String> kept = new ArrayList<>();
@@ -104,8 +118,26 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
       }
       jars.add(listener.jar());
     }
-    platform(userConf, advice.platform(), only, confs, jars);
-    return new Injection(confs, jars, injected, kept);
+    PlatformAllowList.Filtered allowed = allowList.filter(applicable(advice.platform(), only));
+    platform(userConf, allowed.platform(), only, confs, jars);
+    if (!allowed.refused().isEmpty()) {
+      confs.put(PLATFORM_REFUSED, Integer.toString(allowed.refused().size()));
+    }
+    return new Injection(confs, jars, injected, kept, allowed.refused());
+  }
+
+  /** The platform additions {@code only} lets through at all: with a filter, its confs and no plugins or jars. */
+  private static Advice.Platform applicable(Advice.Platform p, java.util.function.Predicate<String> only) {
+    if (only == null) {
+      return p;
+    }
+    Map<String, String> confs = new LinkedHashMap<>();
+    p.confs().forEach((k, v) -> {
+      if (only.test(k)) {
+        confs.put(k, v);
+      }
+    });
+    return new Advice.Platform(confs, List.of(), List.of(), p.reasons());
   }
 
   private static void platform(Map<String, String> userConf, Advice.Platform p,
@@ -195,6 +227,10 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
     });
     if (!platform.isEmpty()) {
       sb.append("; platform added ").append(platform);
+    }
+    if (!platformRefused.isEmpty()) {
+      sb.append("; platform additions refused by the client allow-list (").append(platformRefused.size())
+          .append(") ").append(platformRefused);
     }
     if (!jars.isEmpty()) {
       sb.append("; jars ").append(jars);

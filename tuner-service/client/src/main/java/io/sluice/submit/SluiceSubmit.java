@@ -8,6 +8,7 @@ import io.sluice.submit.client.TunerClient;
 import io.sluice.submit.client.TunerSettings;
 import io.sluice.submit.outcome.OutcomeReports;
 import io.sluice.submit.outcome.OutcomeSender;
+import io.sluice.submit.platform.PlatformAllowList;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
@@ -249,7 +250,8 @@ public final class SluiceSubmit {
       }
       Advice advice = outcome.advice().get();
       Injection injection = Injection.compute(conf, advice, settings.overrideUserConf(),
-          new Injection.Listener(settings.listenerJar(), settings.kafkaBootstrap(), settings.cluster()), null);
+          new Injection.Listener(settings.listenerJar(), settings.kafkaBootstrap(), settings.cluster()), null,
+          PlatformAllowList.configuredOrNothing(env, System.getProperty(PlatformAllowList.PROPERTY_FILE), err));
       List<String> rewritten = parsed.rewrite(injection.confs(), injection.jars(), conf);
       err.println(injection.summary(advice) + " (" + outcome.elapsedMs() + " ms)");
       Optional<Rerun> rerun = Optional.empty();

@@ -23,7 +23,7 @@ class InjectionPlatformTest {
   }
 
   private static final Advice.Platform SHIM = new Advice.Platform(
-      map("spark.sluice.throttle.shim", "true", "spark.executor.memory", "8g", "spark.sql.shuffle.partitions", "9"),
+      map("spark.sluice.tier", "ESS", "spark.executor.memory", "8g", "spark.sql.shuffle.partitions", "9"),
       List.of("/opt/shim.jar", "/opt/extra.jar"), List.of("io.sluice.throttle.shim.SluiceShimPlugin", "a.Other"),
       List.of("queue etl opted in"));
 
@@ -31,8 +31,8 @@ class InjectionPlatformTest {
   void confsAreAddedOnlyWhereNeitherUserNorOverlaySetTheKeyAndRecordedAsMarkers() {
     Injection inj = Injection.compute(map("spark.executor.memory", "2g"),
         advice(map("spark.sql.shuffle.partitions", "64"), SHIM), true, null, null);
-    assertThat(inj.confs()).containsEntry("spark.sluice.throttle.shim", "true")
-        .containsEntry("spark.sluice.platform.spark.sluice.throttle.shim", "true")
+    assertThat(inj.confs()).containsEntry("spark.sluice.tier", "ESS")
+        .containsEntry("spark.sluice.platform.spark.sluice.tier", "ESS")
         .containsEntry("spark.sql.shuffle.partitions", "64")
         .doesNotContainKeys("spark.executor.memory", "spark.sluice.platform.spark.executor.memory",
             "spark.sluice.platform.spark.sql.shuffle.partitions");
@@ -84,9 +84,9 @@ class InjectionPlatformTest {
   @Test
   void theDriverPluginsFilterKeepsOnlyAllowedConfsAndNoPluginsOrJars() {
     Injection inj = Injection.compute(Map.of(), advice(Map.of(), SHIM), false, null,
-        k -> k.equals("spark.sluice.throttle.shim"));
+        k -> k.equals("spark.sluice.tier"));
     assertThat(inj.jars()).isEmpty();
-    assertThat(inj.confs()).containsEntry("spark.sluice.throttle.shim", "true")
+    assertThat(inj.confs()).containsEntry("spark.sluice.tier", "ESS")
         .doesNotContainKeys("spark.plugins", "spark.executor.memory", "spark.sluice.platform.spark.jars");
   }
 
@@ -96,5 +96,28 @@ class InjectionPlatformTest {
         null, null);
     assertThat(with.confs()).containsOnlyKeys("spark.sluice.submission.id", "spark.sluice.job.key");
     assertThat(with.jars()).isEmpty();
+  }
+
+  @Test
+  void platformAdditionsOutsideTheAllowListAreDroppedAndCountedAndTheAllowedOnesStillApply() {
+    Advice.Platform p = new Advice.Platform(map("spark.sluice.tier", "CELEBORN", "spark.executor.extraJavaOptions",
+        "-javaagent:/tmp/a.jar"), List.of("/opt/shim.jar", "http://evil.example/x.jar"),
+        List.of("io.sluice.throttle.shim.SluiceShimPlugin", "com.evil.P"), List.of());
+    Injection inj = Injection.compute(Map.of(), advice(Map.of(), p), false, null, null,
+        io.sluice.submit.platform.PlatformAllowList.defaults());
+    assertThat(inj.confs()).containsEntry("spark.sluice.tier", "CELEBORN")
+        .containsEntry("spark.plugins", "io.sluice.throttle.shim.SluiceShimPlugin")
+        .containsEntry("spark.sluice.platformRefused", "3")
+        .doesNotContainKey("spark.executor.extraJavaOptions");
+    assertThat(inj.jars()).containsExactly("/opt/shim.jar");
+    assertThat(inj.platformRefused()).containsExactly("conf spark.executor.extraJavaOptions", "plugin com.evil.P",
+        "jar http://evil.example/x.jar");
+    assertThat(inj.summary(advice(Map.of(), p)))
+        .contains("platform additions refused by the client allow-list (3) [conf spark.executor.extraJavaOptions, "
+            + "plugin com.evil.P, jar http://evil.example/x.jar]");
+    // the driver plugin's filter: plugins and jars do not apply at all there, so they are not counted as refused
+    Injection driver = Injection.compute(Map.of(), advice(Map.of(), p), false, null,
+        k -> k.startsWith("spark.executor."), io.sluice.submit.platform.PlatformAllowList.defaults());
+    assertThat(driver.platformRefused()).containsExactly("conf spark.executor.extraJavaOptions");
   }
 }

@@ -52,6 +52,30 @@ class SluiceSubmitPlanTest {
     }
   }
 
+  /** An answer whose platform block holds one allowed and one refused conf, plugin and jar each. */
+  private static final String MIXED_PLATFORM = "{\"submissionId\":\"s-1\",\"jobKey\":\"k\",\"state\":\"NEW\","
+      + "\"overlay\":{},\"platform\":{\"confs\":{\"spark.sluice.tier\":\"CELEBORN\","
+      + "\"spark.executor.extraJavaOptions\":\"-javaagent:/tmp/a.jar\"},"
+      + "\"plugins\":[\"io.sluice.throttle.shim.SluiceShimPlugin\",\"com.evil.P\"],"
+      + "\"jars\":[\"/opt/sluice/shim.jar\",\"http://evil.example/x.jar\"]}}";
+
+  @Test
+  void platformAdditionsOutsideTheClientAllowListAreDroppedAndCounted() throws Exception {
+    try (FakeTuner tuner = new FakeTuner().answer(200, MIXED_PLATFORM)) {
+      List<String> out = SluiceSubmit.plan(List.of("j.py"), env(tuner.url()), err, TunerClient::fromSettings);
+      assertThat(out).contains("spark.sluice.tier=CELEBORN", "spark.plugins=io.sluice.throttle.shim.SluiceShimPlugin",
+          "/opt/sluice/shim.jar", "spark.sluice.platformRefused=3");
+      assertThat(String.join(" ", out)).doesNotContain("extraJavaOptions").doesNotContain("evil");
+      assertThat(err()).contains("refused by the client allow-list (3) [conf spark.executor.extraJavaOptions, "
+          + "plugin com.evil.P, jar http://evil.example/x.jar]");
+
+      Map<String, String> widened = env(tuner.url());
+      widened.put("SLUICE_PLATFORM_ALLOW", "defaults; conf spark.executor.extraJavaOptions");
+      List<String> more = SluiceSubmit.plan(List.of("j.py"), widened, err, TunerClient::fromSettings);
+      assertThat(more).contains("spark.executor.extraJavaOptions=-javaagent:/tmp/a.jar", "spark.sluice.platformRefused=2");
+    }
+  }
+
   @Test
   void secretsAreNotSentAndAnExistingSubmissionIdMeansNoRequest() throws Exception {
     try (FakeTuner tuner = new FakeTuner().answer(200, FakeTuner.advice("s", "k", "{}"))) {

@@ -55,7 +55,13 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   static ClickHouseHistoryStore open(String url) {
-    Properties props = new Properties();
+    Properties props;
+    try {
+      props = StoreCredentials.jdbcFor(url); // from the environment or a file, unless the URL names its own
+    } catch (RuntimeException e) {
+      throw new HistoryStoreException("cannot connect to the ClickHouse history store at " + Urls.redact(url) + ": "
+          + e.getMessage(), e);
+    }
     String lower = url.toLowerCase(Locale.ROOT);
     if (!lower.contains("connection_timeout=")) {
       props.setProperty("connection_timeout", "5000");

@@ -5,7 +5,11 @@ import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Optional;
 import java.util.concurrent.CountDownLatch;
 import org.h2.tools.Server;
 
@@ -17,9 +21,18 @@ import org.h2.tools.Server;
  * but logs to stderr; stops cleanly on SIGTERM/SIGINT (open databases are closed, files consistent).
  *
  * <p>It accepts loopback connections only (the listening socket is bound to 127.0.0.1 and H2 refuses
- * non-local peers) and creates a database that does not exist yet on first connect.
+ * non-local peers). With {@link StoreCredentials} configured (the same ones its clients use), it creates or opens
+ * the database {@value #DATABASE} with that user and password before it listens — adopting a database an earlier,
+ * password-less start created — and serves only existing databases, so a client needs the password. Without them
+ * it says so on stderr and, as before, creates any database a client names on first connect with whatever
+ * credentials that client brings.
  */
 public final class EmbeddedStoreServer {
+  /** The database the embedded stack uses. */
+  public static final String DATABASE = "sluice-history";
+  /** H2's error code for a wrong user name or password. */
+  private static final int WRONG_USER_OR_PASSWORD = 28000;
+
   private EmbeddedStoreServer() {}
 
   public static void main(String[] args) throws Exception {
@@ -30,7 +43,12 @@ public final class EmbeddedStoreServer {
     int port = Integer.parseInt(args[0]);
     Path base = Path.of(args[1]).toAbsolutePath();
     Files.createDirectories(base);
-    Server server = start(port, base);
+    Optional<StoreCredentials> credentials = StoreCredentials.fromProcess();
+    if (credentials.isEmpty()) {
+      System.err.println("EmbeddedStoreServer: no store password (" + StoreCredentials.ENV_PASSWORD_FILE
+          + "): any local user can open or create databases here");
+    }
+    Server server = start(port, base, credentials);
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       System.err.println("EmbeddedStoreServer stopping");
@@ -44,10 +62,49 @@ public final class EmbeddedStoreServer {
 
   /** Starts the server on 127.0.0.1 (port 0: a free one; read it back with {@link Server#getPort()}). */
   public static Server start(int port, Path baseDir) throws SQLException, IOException {
+    return start(port, baseDir, Optional.empty());
+  }
+
+  /** As {@link #start(int, Path)}, requiring {@code credentials} when present (see the class comment). */
+  public static Server start(int port, Path baseDir, Optional<StoreCredentials> credentials)
+      throws SQLException, IOException {
     System.setProperty("h2.bindAddress", "127.0.0.1");
     int p = port == 0 ? freePort() : port;
-    return Server.createTcpServer("-tcpPort", Integer.toString(p), "-baseDir", baseDir.toString(), "-ifNotExists")
-        .start();
+    if (credentials.isEmpty()) {
+      return Server.createTcpServer("-tcpPort", Integer.toString(p), "-baseDir", baseDir.toString(), "-ifNotExists")
+          .start();
+    }
+    prepare(baseDir, credentials.get());
+    return Server.createTcpServer("-tcpPort", Integer.toString(p), "-baseDir", baseDir.toString(),
+        "-tcpPassword", credentials.get().password()).start();
+  }
+
+  /**
+   * Creates {@value #DATABASE} with the credentials' user as its admin, or checks that it opens with them; a database
+   * created earlier without a password (user "", password "") gets the user, and its password-less user is dropped.
+   */
+  static void prepare(Path baseDir, StoreCredentials credentials) throws SQLException {
+    String url = "jdbc:h2:file:" + baseDir.resolve(DATABASE);
+    try (Connection c = DriverManager.getConnection(url, credentials.jdbc())) {
+      return;
+    } catch (SQLException e) {
+      if (e.getErrorCode() != WRONG_USER_OR_PASSWORD) {
+        throw e;
+      }
+    }
+    try (Connection legacy = DriverManager.getConnection(url, "", "");
+        Statement st = legacy.createStatement()) {
+      st.execute("CREATE USER IF NOT EXISTS \"" + credentials.user().toUpperCase(java.util.Locale.ROOT)
+          + "\" PASSWORD '" + credentials.password().replace("'", "''") + "' ADMIN");
+    } catch (SQLException e) {
+      throw new SQLException("the store " + url + " opens neither with the configured user "
+          + credentials.user() + " nor without a password", e);
+    }
+    try (Connection c = DriverManager.getConnection(url, credentials.jdbc());
+        Statement st = c.createStatement()) {
+      st.execute("DROP USER IF EXISTS \"\"");
+    }
+    System.err.println("EmbeddedStoreServer: " + DATABASE + " now requires the configured password");
   }
 
   static int freePort() throws IOException {

@@ -41,7 +41,7 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   }
 
   static H2HistoryStore open(String url) {
-    Connection c = connect(url, new Properties(), "cannot open the embedded history store at");
+    Connection c = connect(url, credentials(url), "cannot open the embedded history store at");
     try {
       migrate(c);
       c.setAutoCommit(false);
@@ -52,6 +52,16 @@ public final class H2HistoryStore extends JdbcHistoryStore {
     } catch (SQLException | RuntimeException e) {
       throw closeAfter(c, e, "cannot prepare the schema of the history store at " + Urls.redact(url) + ": "
           + e.getMessage());
+    }
+  }
+
+  /** {@link StoreCredentials#jdbcFor}, a failure to read them naming the store. */
+  static Properties credentials(String url) {
+    try {
+      return StoreCredentials.jdbcFor(url);
+    } catch (RuntimeException e) {
+      throw new HistoryStoreException("cannot open the embedded history store at " + Urls.redact(url) + ": "
+          + e.getMessage(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.throttle.ess;
 
+import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Set;
@@ -39,8 +40,10 @@ import org.slf4j.LoggerFactory;
  *   <li>Everything else (executor registration, removals, local dirs, push/merge messages, finalisation, ...) goes to
  *       the delegate untouched and at once; executor registrations are counted by their shuffle manager class
  *       ({@link ExecutorRegistrations}).</li>
- *   <li>A Sluice HELLO (see {@link SluiceHello}) is answered here: the app is marked as a shim app; Spark never sees
- *       it.</li>
+ *   <li>A Sluice HELLO (see {@link SluiceHello}) is answered here; Spark never sees it. When {@link ShimHellos}
+ *       believes it (the connection authenticated as that app, or trust on first use without authentication), the
+ *       app is marked as a shim app and the connection as one that may be sent SLEEP; otherwise it is refused with an
+ *       error and counted.</li>
  * </ul>
  *
  * Each served request is followed to its last chunk through {@link TimedStreamManager} (which wraps the delegate's
@@ -55,6 +58,7 @@ public final class GatedRpcHandler extends RpcHandler {
   private final ThrottleGate gate;
   private final TimedStreamManager streams;
   private final ExecutorRegistrations registrations;
+  private final ShimHellos hellos;
   /** The gate's view of each server event loop (a handful, fixed for the server's life). */
   private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
   /** Held requests per channel, so a closed connection cancels its own. */
@@ -70,6 +74,7 @@ public final class GatedRpcHandler extends RpcHandler {
     this.gate = gate;
     this.streams = new TimedStreamManager(delegate.getStreamManager(), ioDelayMillis);
     this.registrations = new ExecutorRegistrations(gate.meters().registry());
+    this.hellos = new ShimHellos(gate.meters().registry(), ShimHellos.DEFAULT_MAX_APPS);
   }
 
   public ThrottleGate gate() {
@@ -93,7 +98,7 @@ public final class GatedRpcHandler extends RpcHandler {
   @Override
   public void receive(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
     if (SluiceHello.isHello(message)) {
-      hello(message, callback);
+      hello(client, message, callback);
       return;
     }
     FetchRequest fetch = FetchRequest.classify(message);
@@ -117,7 +122,7 @@ public final class GatedRpcHandler extends RpcHandler {
   @Override
   public void receive(TransportClient client, ByteBuffer message) {
     if (SluiceHello.isHello(message)) {
-      hello(message, null);
+      hello(client, message, null);
     } else {
       delegate.receive(client, message);
     }
@@ -136,7 +141,7 @@ public final class GatedRpcHandler extends RpcHandler {
     return c;
   }
 
-  private void hello(ByteBuffer message, RpcResponseCallback callback) {
+  private void hello(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
     SluiceHello hello;
     try {
       hello = SluiceHello.decode(message);
@@ -146,7 +151,24 @@ public final class GatedRpcHandler extends RpcHandler {
       }
       return;
     }
+    Channel channel = client.getChannel();
+    String peer = channel.remoteAddress() instanceof InetSocketAddress a ? a.getHostString() : null;
+    ShimHellos.Refusal refused = hellos.check(hello, client.getClientId(), peer);
+    if (refused != null) {
+      String why = "Sluice HELLO for app " + hello.appId() + " refused (" + refused.tag + "): "
+          + (refused == ShimHellos.Refusal.IDENTITY_MISMATCH
+              ? "the connection authenticated as " + client.getClientId()
+              : "that app id was first announced from another host");
+      if (hellos.warnAbout()) {
+        LOG.warn("{} (from {})", why, channel.remoteAddress());
+      }
+      if (callback != null) {
+        callback.onFailure(new SecurityException(why));
+      }
+      return;
+    }
     gate.markShim(hello.appId());
+    connection(channel).shimAnnounced();
     LOG.debug("shim HELLO from app {} executor {} (shim {})", hello.appId(), hello.execId(), hello.shimVersion());
     if (callback != null) {
       callback.onSuccess(ByteBuffer.allocate(0));

@@ -11,6 +11,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.throttle.gate.GateEvents;
+import io.sluice.kafka.security.KafkaClientSecurity;
 import io.sluice.throttle.gate.NodeState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
@@ -60,6 +61,8 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
     p.put(ProducerConfig.ENABLE_METRICS_PUSH_CONFIG, "false");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
+    // SASL/SSL from the ESS's environment or -Dsluice.kafka.client-properties; Kafka is relocated in the ESS jar
+    p.putAll(KafkaClientSecurity.relocated(KafkaClientSecurity.fromProcess(), ProducerConfig.class.getName()));
     this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     this.publisher = new Thread(this::drain, "sluice-gate-events");
     publisher.setDaemon(true);

@@ -48,7 +48,7 @@ class GatedRpcHandlerITCase {
    * A node made slow on purpose (20 ms per chunk served, test mode) with thresholds low enough that a heavy app's
    * requests push it ABNORMAL within a second or two.
    */
-  private static GateConfig overloadable(GateMode mode) {
+  static GateConfig overloadable(GateMode mode) {
     return GateConfig.fromMap(Map.ofEntries(
         Map.entry("sluice.throttle.mode", mode.name()),
         Map.entry("sluice.throttle.test.ioDelayMs", "20"),

@@ -40,4 +40,20 @@ public final class Connection {
   public long lastActivityNanos() {
     return lastActivity;
   }
+
+  /** The client announced Sluice's shim on this very connection (an accepted HELLO): it understands SLEEP. */
+  volatile boolean shimAnnounced;
+
+  /**
+   * An accepted HELLO arrived on this connection: a SLEEP directive may be sent on it. A directive is never sent on
+   * a connection without one, whatever the app's shim flag says (a stock client would fail its fetch on it).
+   */
+  public void shimAnnounced() {
+    shimAnnounced = true;
+  }
+
+  /** Whether {@link #shimAnnounced()} was called. */
+  public boolean understandsDirectives() {
+    return shimAnnounced;
+  }
 }

@@ -290,6 +290,9 @@ public final class ThrottleGate {
         }
         a.lastActivity = now;
         d = decide(a, b, now);
+        if (d == Decision.SLEEP && conn != null && !conn.shimAnnounced) {
+          d = Decision.HOLD; // a directive goes only on a connection that announced the shim itself
+        }
         if (d == Decision.HOLD && enforce) {
           if (heldGlobal.get() >= heldMax) {
             failOpen = "held-cap";
@@ -429,7 +432,10 @@ public final class ThrottleGate {
     a.info = info;
   }
 
-  /** The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives. */
+  /**
+   * The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives (on connections
+   * that announced the shim too, see {@link Connection#shimAnnounced()}).
+   */
   public void markShim(String appId) {
     app(appId, clock.nanoTime()).shimMarked = true;
   }

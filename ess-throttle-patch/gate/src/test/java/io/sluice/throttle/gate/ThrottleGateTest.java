@@ -495,7 +495,13 @@ class ThrottleGateTest {
     h.gate.tick();
     assertThat(h.fetch("u", 10).decision()).isEqualTo(Decision.HOLD);
     h.gate.markShim("u");
-    assertThat(h.fetch("u", 10).decision()).isEqualTo(Decision.SLEEP);
+    // on a known connection, a directive goes only where the shim announced itself (a stock client fails on one)
+    Connection stock = new Connection();
+    Connection shim = new Connection();
+    shim.shimAnnounced();
+    assertThat(h.fetch("u", 10, stock).decision()).isEqualTo(Decision.HOLD);
+    assertThat(stock.understandsDirectives()).isFalse();
+    assertThat(h.fetch("u", 10, shim).decision()).isEqualTo(Decision.SLEEP);
     assertThat(h.gate.snapshot().app("u").shim()).isTrue();
   }
 

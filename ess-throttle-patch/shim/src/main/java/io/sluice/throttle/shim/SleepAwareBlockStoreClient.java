@@ -56,7 +56,6 @@ public class SleepAwareBlockStoreClient extends ExternalBlockStoreClient {
   private final Announcer announcer;
   /** Per shuffle service ({@code host:port}): the app's fetches there are paused until this System.nanoTime(). */
   private final Map<String, Long> pausedUntil = new ConcurrentHashMap<>();
-  private final Map<String, Boolean> announced = new ConcurrentHashMap<>();
   private final AtomicLong directives = new AtomicLong();
   private final AtomicLong sleptMillis = new AtomicLong();
   private final AtomicLong reissuedBlocks = new AtomicLong();
@@ -100,9 +99,7 @@ public class SleepAwareBlockStoreClient extends ExternalBlockStoreClient {
   public void fetchBlocks(String host, int port, String execId, String[] blockIds, BlockFetchingListener listener,
       DownloadFileManager downloadFileManager) {
     String service = host + ":" + port;
-    if (announced.putIfAbsent(service, Boolean.TRUE) == null) {
-      announcer.announce(host, port);
-    }
+    announcer.announce(host, port); // a new connection must say HELLO before the gate may direct it
     Fetch fetch = new Fetch(service, host, port, execId, listener, downloadFileManager, budgets.get());
     Long until = pausedUntil.get(service);
     long waitMillis = until == null ? 0 : TimeUnit.NANOSECONDS.toMillis(until - System.nanoTime());

@@ -8,7 +8,8 @@ import java.util.Map;
 /**
  * Client settings. Each is read from, in order: the user's Spark conf ({@code spark.sluice.*}), then the environment
  * ({@code SLUICE_*}), then the default. (The launcher's {@code --sluice-url} comes first of all, passed as
- * {@code SLUICE_SUBMIT_URL}.)
+ * {@code SLUICE_SUBMIT_URL}.) The Kyuubi advisor passes its server's settings in place of the conf, never a
+ * session's: there the service URL is the server's to choose.
  *
  * <table>
  * <tr><th>conf</th><th>environment</th><th>default</th></tr>
@@ -70,13 +71,23 @@ public record TunerSettings(URI url, boolean enabled, Duration timeout, int brea
         throw new IllegalArgumentException(URL + " is not a URI: " + url);
       }
       if (!"http".equals(uri.getScheme()) && !"https".equals(uri.getScheme())) {
-        throw new IllegalArgumentException(URL + " must be http(s), was " + url);
+        throw new IllegalArgumentException(URL + " must be http(s), was " + withoutUserInfo(uri));
+      }
+      if (uri.getRawUserInfo() != null) {
+        // a URL lands in Spark confs, event logs and stderr lines: credentials never travel in one
+        throw new IllegalArgumentException(URL + " must not carry credentials (user:password@), was "
+            + withoutUserInfo(uri) + "; the service's token comes from SLUICE_TUNER_TOKEN or SLUICE_TUNER_TOKEN_FILE");
       }
     }
     return new TunerSettings(uri, enabled, Duration.ofMillis(timeoutMs), (int) failures,
         Duration.ofSeconds(openSeconds), override, cluster,
         blankToNull(pick(conf, LISTENER_JAR, env, "SLUICE_LISTENER_JAR")),
         blankToNull(pick(conf, KAFKA_BOOTSTRAP, env, "SLUICE_KAFKA_BOOTSTRAP")), Path.of(stateDir));
+  }
+
+  /** {@code uri} with any user info masked, for messages. */
+  static String withoutUserInfo(URI uri) {
+    return uri.getRawUserInfo() == null ? uri.toString() : uri.toString().replace(uri.getRawUserInfo() + "@", "***@");
   }
 
   /** The breaker's state file for this service URL (one breaker per service). */

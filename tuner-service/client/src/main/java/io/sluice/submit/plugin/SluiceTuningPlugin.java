@@ -8,6 +8,7 @@ import io.sluice.submit.client.Outcome;
 import io.sluice.submit.client.SubmissionRequest;
 import io.sluice.submit.client.TunerClient;
 import io.sluice.submit.client.TunerSettings;
+import io.sluice.submit.platform.PlatformAllowList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -98,7 +99,8 @@ public class SluiceTuningPlugin implements SparkPlugin {
         Advice advice = outcome.advice().get();
         AllowList allow = AllowList.defaults();
         Injection injection = Injection.compute(conf, advice, settings.overrideUserConf(), null,
-            k -> allow.key(k).map(AllowList.Key::runtime).orElse(false));
+            k -> allow.key(k).map(AllowList.Key::runtime).orElse(false),
+            PlatformAllowList.configuredOrNothing(env, System.getProperty(PlatformAllowList.PROPERTY_FILE), err));
         err.println(injection.summary(advice).replace("sluice: ", "sluice: driver plugin: ")
             + " (runtime SQL confs only, " + outcome.elapsedMs() + " ms)");
         return injection.confs();

@@ -43,4 +43,39 @@ class SluiceSessionConfAdvisorTest {
           .getConfOverlay("u", Map.of())).isEmpty();
     }
   }
+
+  @Test
+  void theSessionsTunerUrlIsIgnoredAndTheServersIsUsed() throws Exception {
+    String answer = FakeTuner.advice("ky-2", "k", "{\"spark.sql.shuffle.partitions\":\"64\"}");
+    try (FakeTuner server = new FakeTuner().answer(200, answer);
+        FakeTuner attacker = new FakeTuner().answer(200, answer)) {
+      Map<String, String> session = Map.of("spark.sluice.tuner.url", attacker.url(),
+          "spark.sluice.tuner.timeoutMs", "60000", "spark.app.name", "r");
+      SessionConfAdvisor none = new SluiceSessionConfAdvisor(Map.of(), null);
+      assertThat(none.getConfOverlay("mallory", session)).isEmpty();
+      SessionConfAdvisor advisor = new SluiceSessionConfAdvisor(Map.of("SLUICE_TUNER_TIMEOUT_MS", "5000"),
+          Map.of("spark.sluice.tuner.url", server.url()), io.sluice.submit.platform.PlatformAllowList.defaults(),
+          null);
+      assertThat(advisor.getConfOverlay("mallory", session)).containsEntry("spark.sluice.submission.id", "ky-2");
+      assertThat(attacker.requests()).isEmpty();
+      assertThat(server.requests()).hasSize(1);
+      // a session may still switch Sluice off for itself
+      assertThat(advisor.getConfOverlay("mallory", Map.of("spark.sluice.tuner.enabled", "false"))).isEmpty();
+      assertThat(server.requests()).hasSize(1);
+    }
+  }
+
+  @Test
+  void theServersDefaultsFileIsReadForItsSluiceSettingsOnly(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Files.writeString(dir.resolve("kyuubi-defaults.conf"),
+        "kyuubi.frontend.bind.host 0.0.0.0\nspark.sluice.tuner.url   http://127.0.0.1:19094\n"
+            + "spark.sluice.cluster=prod\n");
+    assertThat(KyuubiServerConf.read(KyuubiServerConf.file(Map.of("KYUUBI_CONF_DIR", dir.toString()))))
+        .containsExactly(Map.entry("spark.sluice.cluster", "prod"),
+            Map.entry("spark.sluice.tuner.url", "http://127.0.0.1:19094"));
+    assertThat(KyuubiServerConf.file(Map.of("KYUUBI_HOME", "/opt/k"))).isEqualTo(java.nio.file.Path.of(
+        "/opt/k/conf/kyuubi-defaults.conf"));
+    assertThat(KyuubiServerConf.read(null)).isEmpty();
+  }
 }

@@ -1,5 +1,6 @@
 package io.sluice.tuner.store;
 
+import io.sluice.store.StoreCredentials;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
@@ -66,9 +67,12 @@ public final class H2Tables {
     }
   }
 
-  /** Opens a connection to {@code url} and runs the DDL resource on it. */
+  /**
+   * Opens a connection to {@code url} (with the embedded store's credentials, {@link StoreCredentials#jdbcFor}) and
+   * runs the DDL resource on it.
+   */
   public static Connection open(String url, String ddl) throws SQLException {
-    Connection c = DriverManager.getConnection(url);
+    Connection c = DriverManager.getConnection(url, StoreCredentials.jdbcFor(url));
     try (Statement st = c.createStatement()) {
       for (String sql : script(ddl).replaceAll("--[^\n]*", "").split(";")) {
         if (!sql.isBlank()) {

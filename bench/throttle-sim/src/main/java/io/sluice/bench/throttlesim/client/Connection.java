@@ -19,6 +19,8 @@ public final class Connection {
   final LinkedHashSet<Attempt> outstanding = new LinkedHashSet<>();
   /** Server side: the gate's view of this connection (as the ESS adapter keeps it with the channel). */
   public io.sluice.throttle.gate.Connection gateView;
+  /** The client announced the shim on this connection (a HELLO the node believed). */
+  public boolean shimAnnounced;
   /** Server side: this connection's requests waiting on its event-loop thread (the node's own type). */
   public Object serverQueue;
 

@@ -30,8 +30,8 @@ public interface Admission {
    */
   Pass onFetch(AppRef app, Connection conn, int blocks, Runnable proceed);
 
-  /** A shim client announced itself on a new connection. */
-  default void shimHello(AppRef app) {}
+  /** A shim client announced itself on the new connection {@code conn}. */
+  default void shimHello(AppRef app, Connection conn) {}
 
   /** The application ended (the cluster manager told the node). */
   default void appEnded(AppRef app) {}

@@ -227,7 +227,7 @@ public final class EssNode implements ShuffleServer {
   @Override
   public int accept(Connection c) {
     if (c.app().shim()) {
-      admission.shimHello(c.app());
+      admission.shimHello(c.app(), c);
     }
     return nextThread++ % threads.length;
   }

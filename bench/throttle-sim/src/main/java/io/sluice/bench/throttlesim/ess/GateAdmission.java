@@ -49,6 +49,9 @@ public final class GateAdmission implements Admission {
     // the gate's view of the connection, kept with it as the ESS adapter keeps it with the Netty channel
     if (conn.gateView == null) {
       conn.gateView = new io.sluice.throttle.gate.Connection(lane(conn.thread));
+      if (conn.shimAnnounced) {
+        conn.gateView.shimAnnounced(); // directives go only where the shim said HELLO
+      }
     }
     Ticket t = gate.onFetch(app.appId(), conn.gateView, blocks, proceed);
     return new Pass() {
@@ -81,8 +84,12 @@ public final class GateAdmission implements Admission {
   }
 
   @Override
-  public void shimHello(AppRef app) {
+  public void shimHello(AppRef app, Connection conn) {
     gate.markShim(app.appId());
+    conn.shimAnnounced = true;
+    if (conn.gateView != null) {
+      conn.gateView.shimAnnounced();
+    }
   }
 
   @Override
