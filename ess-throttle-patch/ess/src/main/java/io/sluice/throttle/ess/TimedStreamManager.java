@@ -28,7 +28,7 @@ import org.apache.spark.network.server.StreamManager;
  * chunk was sent ({@code true}) or when fetching a chunk failed or its connection closed ({@code false}).
  *
  * <p>Test mode: {@code ioDelayMillis > 0} sleeps that long in {@code getChunk} / {@code openStream}, on the serving
- * thread, where a slow disk would stall it (DESIGN §6: 10 ms per random read reproduced the real problem).
+ * thread, where a slow disk would stall it (10 ms per random read reproduced the real problem, see docs/benchmarks.md).
  */
 final class TimedStreamManager extends StreamManager {
   private final StreamManager delegate;

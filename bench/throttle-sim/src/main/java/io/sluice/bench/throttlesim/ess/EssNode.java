@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * One node's external shuffle service as Spark runs it (DESIGN §6): a few Netty event-loop threads, every connection
+ * One node's external shuffle service as Spark runs it: a few Netty event-loop threads, every connection
  * pinned to one of them (round robin), each thread serving its connections in turn, a batch of messages at a time
  * (see {@code LoopThread}). An open-blocks RPC costs a
  * little CPU and is answered with a stream handle; each chunk is then one {@code sendfile} on the connection's thread
