@@ -271,7 +271,7 @@ public final class EssNode implements ShuffleServer {
       finish(a, false);
       return;
     }
-    Admission.Pass p = admission.onFetch(a.app(), a.conn, a.blocks, () -> release(a));
+    Admission.Pass p = admission.onFetch(a.app(), a.conn, a.blocks, a.arrivedAt, () -> release(a));
     a.serverState = p;
     switch (p.verdict()) {
       case ADMIT -> serve(a);
