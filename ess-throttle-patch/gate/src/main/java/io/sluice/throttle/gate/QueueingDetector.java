@@ -31,6 +31,8 @@ final class QueueingDetector implements NodeStateDetector {
   private final long normalCeilingMicros;
   private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
   private volatile long thresholdMicros;
+  private long lastBaseline = Long.MIN_VALUE / 2;
+  private static final long BASELINE_EVERY_NANOS = 1_000_000_000L;
 
   QueueingDetector(GateConfig cfg, long now) {
     int slots = (int) (long) cfg.get(GateConfig.WINDOW_SLOTS);
@@ -60,9 +62,13 @@ final class QueueingDetector implements NodeStateDetector {
   @Override
   public void update(long now) {
     waits.advance(now);
-    perBlock.advance(now);
-    baseline.observe(perBlock.compute().p50Micros(), now);
-    thresholdMicros = threshold(baseline.micros());
+    if (now - lastBaseline >= BASELINE_EVERY_NANOS) {
+      // the baseline moves by the minute: a look a second is plenty, and halves the tick's histogram merges
+      lastBaseline = now;
+      perBlock.advance(now);
+      baseline.observe(perBlock.compute().p50Micros(), now);
+      thresholdMicros = threshold(baseline.micros());
+    }
     stats = waits.compute();
   }
 
