@@ -86,7 +86,7 @@ final class QueueingDetector implements NodeStateDetector {
     }
     long normal = Math.min(normalCeilingMicros, (long) (normalFraction * t));
     boolean calm = s.samples() < minSamples || s.p99Micros() < normal;
-    return calm || idle ? NodeState.NORMAL : NodeState.ABNORMAL;
+    return calm || (idle && s.samples() == 0) ? NodeState.NORMAL : NodeState.ABNORMAL;
   }
 
   @Override

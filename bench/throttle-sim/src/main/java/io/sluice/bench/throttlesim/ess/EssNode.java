@@ -369,7 +369,15 @@ public final class EssNode implements ShuffleServer {
     // is below a tenth of the abnormal threshold cannot change state or release anything on this tick, so such a
     // calm node is ticked once a second instead of every tick.ms. Anything else gets every tick.
     admission.tick();
-    stats.gateEpisodes.set(id, admission.abnormal(), now);
+    boolean abnormal = admission.abnormal();
+    stats.gateEpisodes.set(id, abnormal, now);
+    boolean hotOpen = stats.gateHotEpisodes.abnormal(id);
+    if (hotOpen && !abnormal && heavyInFlight > 0) {
+      stats.gateHotEpisodesEndedUnderLoad++;
+    }
+    if (heavyInFlight > 0 || hotOpen) {
+      stats.gateHotEpisodes.set(id, abnormal, now);
+    }
     if (now >= nextObserve) {
       observe(now);
       nextObserve = now + OBSERVE_NANOS;
