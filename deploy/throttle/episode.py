@@ -29,7 +29,7 @@ p.add_argument("--ess-jar", required=True)
 p.add_argument("--state-dir", required=True)
 p.add_argument("--version", default="3.5.7")
 p.add_argument("--io-delay-ms", type=int, default=20)
-p.add_argument("--heavy", default="60000,30,60", help="rows,maps,partitions of the heavy app")
+p.add_argument("--heavy", default="100000,40,80", help="rows,maps,partitions of the heavy app")
 p.add_argument("--light", default="10000,12,40", help="rows,maps,partitions of the light app")
 a = p.parse_args()
 
@@ -94,10 +94,11 @@ opts = " ".join([
     # a one-minute demo: the window and the budget's target scaled down from their defaults
     "-Dsluice.throttle.window.ms=5000", "-Dsluice.throttle.window.minSamples=5",
     "-Dsluice.throttle.budget.targetMs=150", "-Dsluice.throttle.budget.minBlocks=20",
-    "-Dsluice.throttle.abnormal.p99Ms=600", "-Dsluice.throttle.normal.p99Ms=250",
+    # a demo engages early: a request that waits 10 healthy reads (not 30) counts as distress
+    "-Dsluice.throttle.queue.factor=10", "-Dsluice.throttle.abnormal.p99Ms=600", "-Dsluice.throttle.normal.p99Ms=250",
     "-Dspark.shuffle.io.serverThreads=2"])
 spark_dir = os.path.join(state, "spark")
-start = subprocess.run([cluster, "start", "--version", a.version, "--workers", "1", "--worker-cores", "6",
+start = subprocess.run([cluster, "start", "--version", a.version, "--workers", "1", "--worker-cores", "11",
                         "--worker-memory", "3g", "--ess-class", "io.sluice.throttle.ess.SluiceShuffleServiceMain",
                         "--ess-classpath", a.ess_jar, "--ess-opts", opts, "--state-dir", spark_dir,
                         "--timeout", "150"], capture_output=True, text=True)
@@ -108,7 +109,7 @@ env = dict(re.findall(r'^(\w+)=(.*)$', open(os.path.join(spark_dir, "cluster.env
 procs = {}
 rc = 1
 try:
-    for name, spec, execs, cores in (("heavy", a.heavy, 2, 2), ("light", a.light, 2, 1)):
+    for name, spec, execs, cores in (("heavy", a.heavy, 3, 3), ("light", a.light, 2, 1)):
         rows, maps, parts = spec.split(",")
         log = open(os.path.join(state, name + ".log"), "w")
         procs[name] = subprocess.Popen([

@@ -278,7 +278,7 @@ class ThrottleGateStandaloneITCase {
         Files.writeString(state.resolve("light.go"), "go");
         assertThat(light.waitFor(6, TimeUnit.MINUTES)).as("light app alone finished").isTrue();
         assertThat(light.exitValue()).as("light app (%s)", state.resolve("light.log")).isZero();
-        Map<String, App> apps = fold(events);
+        Map<String, App> apps = fold(events, "light");
         return new Run(mode + " (light alone)", null, apps.get("light"), 0, 0, get(gate + "/gate"), false);
       }
       heavy = submit(state, events, "heavy", W.heavyMaps(), W.heavyPartitions(), W.heavyRows(), W.heavyExecutors(),
@@ -315,7 +315,7 @@ class ThrottleGateStandaloneITCase {
       String snapshot = get(gate + "/gate");
       Files.writeString(state.resolve("gate-metrics.txt"), metrics);
       Files.writeString(state.resolve("gate.json"), snapshot);
-      Map<String, App> apps = fold(events);
+      Map<String, App> apps = fold(events, "heavy", "light");
       return new Run(mode, apps.get("heavy"), apps.get("light"), held(metrics, "true"), held(metrics, "false"),
           snapshot, endedWhileHeavyRan);
     } finally {
@@ -372,8 +372,8 @@ class ThrottleGateStandaloneITCase {
     }
   }
 
-  /** Folds every event log in {@code events}: app name → outcome. */
-  static Map<String, App> fold(Path events) throws IOException {
+  /** Folds every event log in {@code events}: app name → outcome; exactly the apps {@code names}. */
+  static Map<String, App> fold(Path events, String... names) throws IOException {
     Map<String, App> apps = new LinkedHashMap<>();
     for (EventLogSource s : EventLogs.discover(List.of(events), new ReadReport())) {
       AppRun r = EventLogFolding.fold(s, "e2e", new ReadReport()).orElseThrow().toAppRun(System.currentTimeMillis());
@@ -388,7 +388,7 @@ class ThrottleGateStandaloneITCase {
       apps.put(r.name(), new App(r.name(), r.appId(), last - first, r.endTime() - r.startTime(), r.status(),
           fetchFailed, failed, remote, wait));
     }
-    assertThat(apps).as("event logs in %s", events).containsOnlyKeys("heavy", "light");
+    assertThat(apps).as("event logs in %s", events).containsOnlyKeys(names);
     return apps;
   }
 
