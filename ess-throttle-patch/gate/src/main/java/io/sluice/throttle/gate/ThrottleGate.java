@@ -26,8 +26,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p><b>Parts.</b> The gate composes small parts, each with its own tests: a {@link NodeStateDetector} (the node
  * state with hysteresis: {@link QueueingDetector} by default, {@link ServiceTimeDetector} the first signal), a
  * {@link BudgetPolicy} ({@link LittleBudget} by default, {@link MultiplicativeBudget}) fed by a
- * {@link ThroughputMeter}, the pure {@link RangeAllocator}, and a {@link SleepBudget} per shim app. This class keeps
- * the per-app books, the hold queues and their release scheduling, and the episode accounting.
+ * {@link ThroughputMeter}, the pure {@link RangeAllocator}, a {@link SleepBudget} per shim app, the
+ * {@link HoldDeadlines} and the {@link EpisodeClock}. This class keeps the per-app books and the hold queues and
+ * schedules their releases.
  *
  * <p><b>Timing.</b> Each request is timed from arrival ({@link #onFetch}, or the earlier arrival the adapter names)
  * to its last chunk sent ({@link Ticket#finished}); that latency is metered. The detector gets, per finished
@@ -118,9 +119,7 @@ public final class ThrottleGate {
   private final GateMeters meters;
   private final boolean enforce;
   private final long tickNanos;
-  private final long holdNanos;
-  private final long connIdleNanos;
-  private final long connMaxNanos;
+  private final HoldDeadlines deadlines;
   private final boolean drainOnNormal;
   private final long laneMin;
   /** Server threads seen on requests (adapters have a handful: one per event loop). */
@@ -159,10 +158,7 @@ public final class ThrottleGate {
   private final ArrayList<App> activeBuf = new ArrayList<>();
   private final ArrayList<App> holdingBuf = new ArrayList<>();
   private long nextAdapt;
-  // the current ABNORMAL episode: when it began and the holds counted before it (tick thread)
-  private final java.util.concurrent.atomic.LongAdder holds = new java.util.concurrent.atomic.LongAdder();
-  private long episodeStart;
-  private long holdsBefore;
+  private final EpisodeClock episodes;
 
   private ThrottleGate(Builder b) {
     this.cfg = b.config;
@@ -172,9 +168,8 @@ public final class ThrottleGate {
     this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
     this.enforce = cfg.mode() == GateMode.ENFORCE;
     this.tickNanos = cfg.nanos(GateConfig.TICK_MS);
-    this.holdNanos = cfg.nanos(GateConfig.HOLD_MAX_MS);
-    this.connIdleNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_IDLE_MS);
-    this.connMaxNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_MAX_MS);
+    this.deadlines = new HoldDeadlines(cfg);
+    this.episodes = new EpisodeClock(meters, events);
     this.drainOnNormal = cfg.get(GateConfig.RELEASE_ON_NORMAL) == NormalRelease.BUDGET;
     this.laneMin = cfg.get(GateConfig.LANE_MIN_IN_FLIGHT);
     this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
@@ -322,7 +317,7 @@ public final class ThrottleGate {
         } else {
           r.state = Req.HELD;
           a.heldQ.addLast(r);
-          if (conn == null && connIdleNanos > 0) {
+          if (conn == null && deadlines.activityAware()) {
             a.plainQ.addLast(r); // its fixed deadline may come before those of earlier requests on a connection
           }
           Lane lane = conn != null ? conn.lane : null;
@@ -334,7 +329,7 @@ public final class ThrottleGate {
           a.held++;
           a.heldBlocks += b;
           a.heldTotal++;
-          holds.increment();
+          episodes.held();
           heldGlobal.incrementAndGet();
           heldBytesGlobal.addAndGet(r.bytes);
           r.decision = Decision.HOLD;
@@ -562,12 +557,9 @@ public final class ThrottleGate {
       meters.stateChanged();
       events.stateChanged(before, state, s.p99Micros() < 0 ? -1 : s.p99Micros() / 1_000, s.samples());
       if (state == NodeState.ABNORMAL) {
-        episodeStart = now;
-        holdsBefore = holds.sum();
+        episodes.began(now);
       } else {
-        long held = holds.sum() - holdsBefore;
-        meters.episodeEnded(now - episodeStart, held);
-        events.episodeEnded(TimeUnit.NANOSECONDS.toMillis(now - episodeStart), held);
+        episodes.ended(now);
       }
     }
 
@@ -586,7 +578,7 @@ public final class ThrottleGate {
     // more than a tick away)
     // deadlines of holds on a known connection are also looked for behind each app's first held request, once per
     // housekeeping pass, with that pass's interval as look-ahead
-    boolean scan = housekeeping && connIdleNanos > 0;
+    boolean scan = housekeeping && deadlines.activityAware();
     for (App a : holding) {
       List<Req> inRange = null;
       List<Req> deadline = null;
@@ -610,7 +602,7 @@ public final class ThrottleGate {
             continue;
           }
           boolean ok = !ranged || fits(a, r.blocks);
-          boolean due = deadline(r, now) - now < tickNanos;
+          boolean due = deadlines.deadline(r.conn, r.arrival, now) - now < tickNanos;
           if (!ok && !due) {
             break;
           }
@@ -619,7 +611,7 @@ public final class ThrottleGate {
           admitLocked(a, r, now);
           if (ok) {
             (inRange == null ? inRange = new ArrayList<>() : inRange).add(r);
-          } else if (quietDeadline(r)) {
+          } else if (deadlines.quiet(r.conn, r.arrival)) {
             r.conn.lastActivity = now;
             (quiet == null ? quiet = new ArrayList<>() : quiet).add(r);
           } else {
@@ -631,7 +623,7 @@ public final class ThrottleGate {
           Req r = a.plainQ.peekFirst();
           if (r.state != Req.HELD) {
             a.plainQ.pollFirst();
-          } else if (deadline(r, now) - now < tickNanos) {
+          } else if (deadlines.deadline(r.conn, r.arrival, now) - now < tickNanos) {
             a.plainQ.pollFirst();
             unholdLocked(a, r);
             admitLocked(a, r, now);
@@ -644,11 +636,11 @@ public final class ThrottleGate {
           long horizon = now + HOUSEKEEPING_NANOS + tickNanos;
           boolean any = false;
           for (Req r : a.heldQ) {
-            if (r.state == Req.HELD && r.conn != null && deadline(r, now) < horizon) {
+            if (r.state == Req.HELD && r.conn != null && deadlines.deadline(r.conn, r.arrival, now) < horizon) {
               unholdLocked(a, r);
               admitLocked(a, r, now);
               any = true;
-              if (quietDeadline(r)) {
+              if (deadlines.quiet(r.conn, r.arrival)) {
                 r.conn.lastActivity = now; // one release per quiet connection: the others on it wait again
                 (quiet == null ? quiet = new ArrayList<>() : quiet).add(r);
               } else {
@@ -717,31 +709,6 @@ public final class ThrottleGate {
         }
       }
     }
-  }
-
-  /**
-   * When a held request must be released at the latest: arrival + hold.maxMs; for a request on a known connection
-   * (activity-aware holds on), when its connection will have been quiet for hold.connectionIdleMs, but no later than
-   * arrival + hold.connectionMaxMs.
-   */
-  private long deadline(Req r, long now) {
-    Connection c = r.conn;
-    if (c == null || connIdleNanos == 0) {
-      return r.arrival + holdNanos;
-    }
-    long chunks = c.chunks;
-    if (chunks != c.chunksSeen) {
-      c.chunksSeen = chunks; // chunks were sent since the tick last looked: the connection was active until now
-      c.lastActivity = Math.max(c.lastActivity, now);
-    }
-    return Math.min(r.arrival + connMaxNanos, Math.max(c.lastActivity, r.arrival) + connIdleNanos);
-  }
-
-  /** Whether the request's deadline is its connection going quiet (rather than a fixed bound). */
-  private boolean quietDeadline(Req r) {
-    Connection c = r.conn;
-    return c != null && connIdleNanos > 0
-        && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
   }
 
   /** Re-computes the budget (every budget.adaptMs while it is in effect). */
