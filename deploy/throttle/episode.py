@@ -137,9 +137,12 @@ try:
         time.sleep(0.3)
     time.sleep(1.5)  # two refreshes of the gate's priority map
     open(os.path.join(state, "heavy.go"), "w").close()
+    deadline = time.time() + 300  # its map stage first (about a minute on a busy machine)
     while metric_sum(get(gate + "/metrics"), "sluice_throttle_decisions_total") < 8:
-        if procs["heavy"].poll() is not None or time.time() > deadline:
-            raise RuntimeError("the heavy app did not fetch (log: " + state + "/heavy.log)")
+        if procs["heavy"].poll() is not None:
+            raise RuntimeError("the heavy app ended before fetching (log: " + state + "/heavy.log)")
+        if time.time() > deadline:
+            raise RuntimeError("the heavy app did not start fetching within 300 s (log: " + state + "/heavy.log)")
         time.sleep(0.1)
     open(os.path.join(state, "light.go"), "w").close()
     t0 = time.time()
