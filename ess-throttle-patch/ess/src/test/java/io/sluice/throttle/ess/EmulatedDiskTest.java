@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 class EmulatedDiskTest {
   @Test
   void theSharedDiskServesOneReadAtATimeInArrivalOrderWhateverTheThread() throws Exception {
-    EmulatedDisk.SharedDisk disk = (EmulatedDisk.SharedDisk) EmulatedDisk.of(TestDisk.SHARED_DISK, 200);
+    // reads of 2 s: each thread must be seen queued before the read ahead of it is done, on a busy machine too
+    EmulatedDisk.SharedDisk disk = (EmulatedDisk.SharedDisk) EmulatedDisk.of(TestDisk.SHARED_DISK, 2_000);
     List<Integer> done = new CopyOnWriteArrayList<>();
     List<Thread> threads = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
@@ -27,7 +28,7 @@ class EmulatedDiskTest {
       t.start();
       int queued = i;
       // each read starts only once the previous ones hold or wait for the device, so the order is known
-      Await.until(() -> disk.busy() && disk.queued() == queued, Duration.ofSeconds(5),
+      Await.until(() -> disk.busy() && disk.queued() == queued, Duration.ofSeconds(30),
           () -> "one read on the device, " + queued + " queued");
     }
     assertThat(disk.queued()).as("one read on the device, two queued behind it").isEqualTo(2);
