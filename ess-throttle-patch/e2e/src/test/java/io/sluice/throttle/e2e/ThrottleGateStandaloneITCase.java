@@ -291,6 +291,7 @@ class ThrottleGateStandaloneITCase {
       }
       Thread.sleep(1_500); // two refreshes of the gate's priority map
       Files.writeString(state.resolve("heavy.go"), "go");
+      deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5); // its map stage first: a minute or more when busy
       while (decisions(get(gate + "/metrics")) < W.heavyAhead()) {
         assertThat(heavy.isAlive()).as("heavy app ended before fetching (%s)", state.resolve("heavy.log")).isTrue();
         assertThat(System.nanoTime()).as("heavy app fetching").isLessThan(deadline);

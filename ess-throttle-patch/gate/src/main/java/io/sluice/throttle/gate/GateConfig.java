@@ -52,7 +52,8 @@ public final class GateConfig {
           + "read on this node when it is healthy.");
   public static final Knob<Double> QUEUE_NORMAL_FRACTION = Knob.doubleKnob("queue.normalFraction", FRACTION, 0.5,
       0.01, 0.99, "signal=QUEUEING: an ABNORMAL node turns NORMAL once the p99 wait is below this fraction of the "
-          + "ABNORMAL threshold (the hysteresis), or fewer than window.minSamples requests waited in the window.");
+          + "ABNORMAL threshold (the hysteresis), or fewer than half of window.minSamples requests waited in the "
+          + "window.");
   public static final Knob<Long> BASELINE_MS = Knob.longKnob("baseline.ms", MILLIS, 600_000, 1_000, 86_400_000,
       "signal=QUEUEING: the healthy baseline is the lowest p50 per-block service time (served → last chunk sent, "
           + "divided by the request's blocks) seen over this long.");

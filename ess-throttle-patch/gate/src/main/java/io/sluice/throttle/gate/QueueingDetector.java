@@ -85,7 +85,9 @@ final class QueueingDetector implements NodeStateDetector {
       return s.samples() >= minSamples && s.p99Micros() >= t ? NodeState.ABNORMAL : NodeState.NORMAL;
     }
     long normal = Math.min(normalCeilingMicros, (long) (normalFraction * t));
-    boolean calm = s.samples() < minSamples || s.p99Micros() < normal;
+    // fewer waits than half of window.minSamples: nobody left to protect (half, not all: a window whose count
+    // hovers at minSamples as its slots turn over would flip the state back and forth)
+    boolean calm = s.samples() < Math.max(1, minSamples / 2) || s.p99Micros() < normal;
     return calm || (idle && s.samples() == 0) ? NodeState.NORMAL : NodeState.ABNORMAL;
   }
 

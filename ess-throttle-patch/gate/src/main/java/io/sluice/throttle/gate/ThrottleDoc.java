@@ -126,8 +126,8 @@ public final class ThrottleDoc {
         + k(GateConfig.ABNORMAL_P99_MS) + ".\n"
         + "- **State with hysteresis.** NORMAL → ABNORMAL when the window holds at least "
         + k(GateConfig.MIN_SAMPLES) + " waits and their p99 ≥ T; back to NORMAL when the p99 < "
-        + k(GateConfig.QUEUE_NORMAL_FRACTION) + " × T (at most " + k(GateConfig.NORMAL_P99_MS) + "), when fewer "
-        + "than window.minSamples requests waited in the window, or when the node is idle.\n";
+        + k(GateConfig.QUEUE_NORMAL_FRACTION) + " × T (at most " + k(GateConfig.NORMAL_P99_MS) + ") or when fewer "
+        + "than half of window.minSamples requests waited in the window (nobody left to protect).\n";
     String st = "- **Signal (" + k(GateConfig.SIGNAL) + ").** " + common + " SERVICE_TIME uses the service time "
         + "(stream registered → last chunk sent).\n"
         + "- **State with hysteresis.** NORMAL → ABNORMAL when the window holds at least "
