@@ -157,6 +157,17 @@ try:
             changes.append(f"{time.time() - t0:5.1f} s {s} ({running})")
             last = s
         time.sleep(0.25)
+    # an episode still open when the apps end closes once its window has forgotten the waits (window.ms, 5 s here)
+    settle = time.time() + 15
+    while last == "ABNORMAL" and time.time() < settle:
+        time.sleep(0.25)
+        try:
+            s = json.loads(get(gate + "/gate"))["state"]
+        except Exception:  # noqa: BLE001 - the gate may be busy; poll again
+            continue
+        if s != last:
+            changes.append(f"{time.time() - t0:5.1f} s {s} (both apps done)")
+            last = s
     metrics, snap = get(gate + "/metrics"), json.loads(get(gate + "/gate"))
     times = {}
     for name in PRIO:
