@@ -5,7 +5,7 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 root="$(cd "$here/../.." && pwd)"
-offline="${SLUICE_MVN_OFFLINE:--o}"
+offline="${SLUICE_MVN_OFFLINE--o}"
 (cd "$root" && mvn -q -B $offline -pl ess-throttle-patch/gate install -DskipTests)
 (cd "$here" && mvn -q -B $offline package -DskipTests)
 out="$here/results/$(date -u +%Y%m%dT%H%M%SZ)"

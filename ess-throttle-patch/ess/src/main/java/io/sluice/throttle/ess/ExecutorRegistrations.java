@@ -11,7 +11,7 @@ import org.apache.spark.network.shuffle.protocol.RegisterExecutor;
 /**
  * Counts the executors that register with this shuffle service by the shuffle manager class they report
  * ({@code ExecutorShuffleInfo.shuffleManager}): the ESS's own view of which shuffle each application really runs,
- * next to what the driver reports to tuner-service (DESIGN §7: e.g. executors of a job routed to a push tier that fell
+ * next to what the driver reports to tuner-service (e.g. executors of a job routed to a push tier that fell
  * back register Spark's sort shuffle manager). Meter {@code sluice.ess.executor.registrations{shuffle_manager}};
  * at most {@value #MAX_CLASSES} distinct classes are named, the rest count as {@code other}. The message itself is
  * left untouched for the real handler.

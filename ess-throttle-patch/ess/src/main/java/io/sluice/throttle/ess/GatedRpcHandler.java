@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.Channel;
@@ -13,6 +14,7 @@ import io.netty.util.AttributeKey;
 import io.sluice.throttle.gate.Connection;
 import io.sluice.throttle.gate.Lane;
 import io.sluice.throttle.gate.Decision;
+import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.ThrottleGate;
 import io.sluice.throttle.gate.Ticket;
 import io.sluice.throttle.protocol.SluiceDirective;
@@ -63,16 +65,20 @@ public final class GatedRpcHandler extends RpcHandler {
   private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
   /** Held requests per channel, so a closed connection cancels its own. */
   private final Map<Channel, Set<Pending>> held = new ConcurrentHashMap<>();
+  /** Whether a gate failure was logged already (later ones are only counted). */
+  private final AtomicBoolean gateFailureLogged = new AtomicBoolean();
 
   /**
    * @param delegate the real handler
    * @param gate the decision core
-   * @param ioDelayMillis test only: delay per chunk served (emulated slow disk); 0 = off
+   * @param ioDelayMillis test only: delay per chunk read (emulated slow disk, one device or per thread as the gate's
+   *     test.ioModel says); 0 = off
    */
   public GatedRpcHandler(RpcHandler delegate, ThrottleGate gate, long ioDelayMillis) {
     this.delegate = delegate;
     this.gate = gate;
-    this.streams = new TimedStreamManager(delegate.getStreamManager(), ioDelayMillis);
+    this.streams = new TimedStreamManager(delegate.getStreamManager(),
+        EmulatedDisk.of(gate.config().get(GateConfig.TEST_IO_MODEL), ioDelayMillis));
     this.registrations = new ExecutorRegistrations(gate.meters().registry());
     this.hellos = new ShimHellos(gate.meters().registry(), ShimHellos.DEFAULT_MAX_APPS);
   }
@@ -108,7 +114,16 @@ public final class GatedRpcHandler extends RpcHandler {
       return;
     }
     Pending pending = new Pending(client, message, callback);
-    Ticket ticket = gate.onFetch(fetch.appId(), connection(client.getChannel()), fetch.blocks(), pending::release);
+    Ticket ticket;
+    try {
+      ticket = new FailSafeTicket(gate.onFetch(fetch.appId(), connection(client.getChannel()), fetch.blocks(),
+          Long.MIN_VALUE, message.remaining(), pending::release), gate.meters(), gateFailureLogged);
+    } catch (RuntimeException e) {
+      // the gate failed: serve the request as if there were no gate (fail-open, counted), never fail the fetch
+      FailSafeTicket.failed(gate.meters(), gateFailureLogged, "onFetch", e);
+      delegate.receive(client, message, callback);
+      return;
+    }
     Decision decision = ticket.decision();
     if (decision == Decision.ADMIT) {
       serve(client, message, callback, ticket, false);

@@ -3,7 +3,6 @@ package io.sluice.throttle.ess;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 
 import io.netty.channel.Channel;
@@ -27,17 +26,17 @@ import org.apache.spark.network.server.StreamManager;
  * <p>A tracked stream reports {@link Ticket#chunkSent()} per chunk and {@link Ticket#finished(boolean)} after its last
  * chunk was sent ({@code true}) or when fetching a chunk failed or its connection closed ({@code false}).
  *
- * <p>Test mode: {@code ioDelayMillis > 0} sleeps that long in {@code getChunk} / {@code openStream}, on the serving
- * thread, where a slow disk would stall it (DESIGN §6: 10 ms per random read reproduced the real problem).
+ * <p>Test mode: {@code getChunk} / {@code openStream} read through an {@link EmulatedDisk} (one device shared by
+ * every server thread, or a sleep per thread), on the serving thread, where a slow disk would stall it.
  */
 final class TimedStreamManager extends StreamManager {
   private final StreamManager delegate;
-  private final long ioDelayMillis;
+  private final EmulatedDisk disk;
   private final Map<Long, Tracked> tracked = new ConcurrentHashMap<>();
 
-  TimedStreamManager(StreamManager delegate, long ioDelayMillis) {
+  TimedStreamManager(StreamManager delegate, EmulatedDisk disk) {
     this.delegate = delegate;
-    this.ioDelayMillis = ioDelayMillis;
+    this.disk = disk;
   }
 
   /** Follows stream {@code streamId} of {@code chunks} chunks on {@code channel} for {@code ticket}. */
@@ -56,7 +55,7 @@ final class TimedStreamManager extends StreamManager {
 
   @Override
   public ManagedBuffer getChunk(long streamId, int chunkIndex) {
-    emulateSlowDisk();
+    disk.read();
     try {
       return delegate.getChunk(streamId, chunkIndex);
     } catch (RuntimeException e) {
@@ -67,7 +66,7 @@ final class TimedStreamManager extends StreamManager {
 
   @Override
   public ManagedBuffer openStream(String streamChunkId) {
-    emulateSlowDisk();
+    disk.read();
     try {
       return delegate.openStream(streamChunkId);
     } catch (RuntimeException e) {
@@ -138,16 +137,6 @@ final class TimedStreamManager extends StreamManager {
     Tracked t = streamId < 0 ? null : tracked.remove(streamId);
     if (t != null) {
       t.ticket.finished(false);
-    }
-  }
-
-  private void emulateSlowDisk() {
-    if (ioDelayMillis > 0) {
-      try {
-        TimeUnit.MILLISECONDS.sleep(ioDelayMillis);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
     }
   }
 

@@ -71,6 +71,9 @@ class ActivityAwareHoldITCase {
     return GateConfig.fromMap(Map.ofEntries(
         Map.entry("sluice.throttle.mode", "ENFORCE"),
         Map.entry("sluice.throttle.test.ioDelayMs", Long.toString(IO_DELAY_MS)),
+        // these tests exercise the hold mechanics on the first signal and the per-thread delay
+        Map.entry("sluice.throttle.signal", "SERVICE_TIME"),
+        Map.entry("sluice.throttle.test.ioModel", "PER_THREAD"),
         Map.entry("sluice.throttle.abnormal.p99Ms", "300"),
         Map.entry("sluice.throttle.normal.p99Ms", "150"),
         Map.entry("sluice.throttle.window.ms", "120000"),

@@ -52,6 +52,9 @@ class GatedRpcHandlerITCase {
     return GateConfig.fromMap(Map.ofEntries(
         Map.entry("sluice.throttle.mode", mode.name()),
         Map.entry("sluice.throttle.test.ioDelayMs", "20"),
+        // these tests exercise the hold mechanics on the first signal and the per-thread delay
+        Map.entry("sluice.throttle.signal", "SERVICE_TIME"),
+        Map.entry("sluice.throttle.test.ioModel", "PER_THREAD"),
         Map.entry("sluice.throttle.abnormal.p99Ms", "300"),
         Map.entry("sluice.throttle.normal.p99Ms", "150"),
         Map.entry("sluice.throttle.window.ms", "3000"),

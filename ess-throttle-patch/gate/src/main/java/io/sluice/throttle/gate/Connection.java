@@ -20,6 +20,8 @@ public final class Connection {
   /** {@link #chunks} as the gate's tick last saw it (tick thread only). */
   long chunksSeen;
   final Lane lane;
+  /** Admitted requests on this connection not finished yet. */
+  final java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
 
   /** A connection whose serving thread the adapter does not name. */
   public Connection() {

@@ -1,6 +1,7 @@
 package io.sluice.throttle.gate;
 
 import static io.sluice.throttle.gate.Knob.Unit.BLOCKS;
+import static io.sluice.throttle.gate.Knob.Unit.BYTES;
 import static io.sluice.throttle.gate.Knob.Unit.COUNT;
 import static io.sluice.throttle.gate.Knob.Unit.FACTOR;
 import static io.sluice.throttle.gate.Knob.Unit.FRACTION;
@@ -29,12 +30,33 @@ public final class GateConfig {
   public static final Knob<GateMode> MODE = Knob.enumKnob("mode", GateMode.class, GateMode.ENFORCE,
       "ENFORCE acts on decisions; MONITOR_ONLY admits everything but still times requests, tracks the node state and "
           + "counts the decisions it would have made (the YARN adapter falls back to it when it cannot hook in).");
+  public static final Knob<Signal> SIGNAL = Knob.enumKnob("signal", Signal.class, Signal.QUEUEING,
+      "What drives the node state. QUEUEING: the p99 wait before the server starts on a request (arrival or release "
+          + "→ first chunk sent, for requests alone on their connection) against queue.factor × the node's healthy "
+          + "per-block service time, at least queue.minMs and at most abnormal.p99Ms. SERVICE_TIME (the first "
+          + "signal): the p99 of whole-request service time (served → last chunk sent) against abnormal.p99Ms / "
+          + "normal.p99Ms; it measures request size as much as distress.");
   public static final Knob<Long> ABNORMAL_P99_MS = Knob.longKnob("abnormal.p99Ms", MILLIS, 10_000, 1, 3_600_000,
-      "The node turns ABNORMAL when the p99 service time (served → last chunk sent) over the latency window reaches "
-          + "this.");
+      "signal=SERVICE_TIME: the node turns ABNORMAL when the p99 service time over the latency window reaches this. "
+          + "signal=QUEUEING: the ceiling of the relative wait threshold (a p99 wait this long is distress on any "
+          + "hardware).");
   public static final Knob<Long> NORMAL_P99_MS = Knob.longKnob("normal.p99Ms", MILLIS, 5_000, 0, 3_600_000,
-      "An ABNORMAL node turns NORMAL again when the window's p99 falls below this (must be lower than "
-          + "abnormal.p99Ms: the gap is the hysteresis).");
+      "signal=SERVICE_TIME: an ABNORMAL node turns NORMAL again when the window's p99 falls below this (must be lower "
+          + "than abnormal.p99Ms: the gap is the hysteresis). signal=QUEUEING: the ceiling of the NORMAL threshold.");
+  public static final Knob<Long> QUEUE_MIN_MS = Knob.longKnob("queue.minMs", MILLIS, 100, 1, 3_600_000,
+      "signal=QUEUEING: the ABNORMAL wait threshold is never below this (a node whose healthy per-block time is a "
+          + "fraction of a millisecond, or that has no baseline yet, is not distressed by waits of a few ms).");
+  public static final Knob<Double> QUEUE_FACTOR = Knob.doubleKnob("queue.factor", FACTOR, 30.0, 1.0, 100_000.0,
+      "signal=QUEUEING: the node turns ABNORMAL when the window's p99 wait reaches this many times its healthy "
+          + "per-block service time (the baseline), i.e. when a request waits as long as this many blocks take to "
+          + "read on this node when it is healthy.");
+  public static final Knob<Double> QUEUE_NORMAL_FRACTION = Knob.doubleKnob("queue.normalFraction", FRACTION, 0.5,
+      0.01, 0.99, "signal=QUEUEING: an ABNORMAL node turns NORMAL once the p99 wait is below this fraction of the "
+          + "ABNORMAL threshold (the hysteresis), or fewer than half of window.minSamples requests waited in the "
+          + "window.");
+  public static final Knob<Long> BASELINE_MS = Knob.longKnob("baseline.ms", MILLIS, 600_000, 1_000, 86_400_000,
+      "signal=QUEUEING: the healthy baseline is the lowest p50 per-block service time (served → last chunk sent, "
+          + "divided by the request's blocks) seen over this long.");
   public static final Knob<Long> WINDOW_MS = Knob.longKnob("window.ms", MILLIS, 30_000, 100, 3_600_000,
       "Length of the sliding window of recent service times the percentiles are computed over.");
   public static final Knob<Long> WINDOW_SLOTS = Knob.longKnob("window.slots", COUNT, 6, 1, 120,
@@ -62,6 +84,9 @@ public final class GateConfig {
   public static final Knob<Long> HELD_MAX = Knob.longKnob("held.max", COUNT, 10_000, 0, 10_000_000,
       "Memory bound: at most this many requests held on the node; beyond it requests are admitted (fail-open, "
           + "counted).");
+  public static final Knob<Long> HELD_MAX_BYTES = Knob.longKnob("held.maxBytes", BYTES, 64L << 20, 0,
+      1L << 40, "Memory bound in bytes: held requests keep a copy of their request message; beyond this many bytes "
+          + "held on the node new requests are admitted (fail-open, counted).");
   public static final Knob<Long> HELD_MAX_PER_APP = Knob.longKnob("held.maxPerApp", COUNT, 2_000, 0, 10_000_000,
       "Memory bound per application: at most this many of its requests held; beyond it they are admitted (fail-open, "
           + "counted).");
@@ -135,15 +160,21 @@ public final class GateConfig {
           + "outstanding work (counted as lost), so a leaked ticket cannot throttle its app forever.");
   public static final Knob<Long> TEST_IO_DELAY_MS = Knob.longKnob("test.ioDelayMs", MILLIS, 0, 0, 600_000,
       "Test only: the ESS adapter delays each chunk by this much to emulate a slow disk. Keep 0 in production.");
+  public static final Knob<TestDisk> TEST_IO_MODEL = Knob.enumKnob("test.ioModel", TestDisk.class,
+      TestDisk.SHARED_DISK, "Test only, with test.ioDelayMs > 0: SHARED_DISK emulates one device that every server "
+          + "thread shares (a single first-come-first-served queue of reads, as a spindle serves its seeks); "
+          + "PER_THREAD sleeps on each serving thread separately (the threads, not the disk, are the bottleneck).");
 
   /** Every knob, in documentation order. */
-  public static final List<Knob<?>> KNOBS = List.of(MODE, ABNORMAL_P99_MS, NORMAL_P99_MS, WINDOW_MS, WINDOW_SLOTS,
-      MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HOLD_CONNECTION_IDLE_MS, HOLD_CONNECTION_MAX_MS, HELD_MAX, HELD_MAX_PER_APP,
+  public static final List<Knob<?>> KNOBS = List.of(MODE, SIGNAL, ABNORMAL_P99_MS, NORMAL_P99_MS, QUEUE_MIN_MS,
+      QUEUE_FACTOR, QUEUE_NORMAL_FRACTION, BASELINE_MS, WINDOW_MS, WINDOW_SLOTS,
+      MIN_SAMPLES, TICK_MS, HOLD_MAX_MS, HOLD_CONNECTION_IDLE_MS, HOLD_CONNECTION_MAX_MS, HELD_MAX, HELD_MAX_BYTES,
+      HELD_MAX_PER_APP,
       BUDGET_FRACTION, BUDGET_MIN_BLOCKS, BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, BUDGET_TARGET_MS,
       BUDGET_PEAK_DECAY, RANGE_RULE, LANE_MIN_IN_FLIGHT,
       RELEASE_ON_NORMAL, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
       SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
-      PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS);
+      PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS, TEST_IO_MODEL);
 
   private static final Map<String, Knob<?>> BY_KEY;
 

@@ -12,6 +12,12 @@ public interface GateEvents {
   /** The node changed state; {@code p99Millis} is the recent p99 service latency that decided it. */
   default void stateChanged(NodeState from, NodeState to, long p99Millis, long samples) {}
 
+  /**
+   * An ABNORMAL episode ended (the node turned NORMAL) after {@code durationMillis}; {@code heldRequests} requests
+   * were held while it lasted.
+   */
+  default void episodeEnded(long durationMillis, long heldRequests) {}
+
   /** A request of {@code appId} was held. */
   default void held(String appId, int priority, int blocks) {}
 

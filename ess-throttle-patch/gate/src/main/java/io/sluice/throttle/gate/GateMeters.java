@@ -27,7 +27,10 @@ import java.util.concurrent.TimeUnit;
  *       decision tag is what the gate would have done and {@code enforced=false}</li>
  *   <li>{@code sluice.throttle.directives} counter (tags {@code app}, {@code priority}), removed when the app is
  *       forgotten</li>
- *   <li>{@code sluice.throttle.failopen} counter (tag {@code reason}: held-cap, held-cap-app, priority-source),
+ *   <li>{@code sluice.throttle.episode.duration} timer (one per ABNORMAL episode, recorded when it ends) and
+ *       {@code sluice.throttle.episode.held} (requests held during ended episodes)</li>
+ *   <li>{@code sluice.throttle.failopen} counter (tag {@code reason}: held-cap, held-cap-bytes, held-cap-app,
+ *       priority-source, gate-error from the adapter),
  *       {@code sluice.throttle.lost} (requests never reported finished, taken off after request.maxAgeMs),
  *       {@code sluice.throttle.state.changes}</li>
  * </ul>
@@ -42,6 +45,8 @@ public final class GateMeters {
   private final Timer serviceTime;
   private final Counter lost;
   private final Counter stateChanges;
+  private final Timer episodes;
+  private final Counter episodeHolds;
 
   /** Meters into {@code registry}. */
   public GateMeters(MeterRegistry registry) {
@@ -62,6 +67,10 @@ public final class GateMeters {
         .register(registry);
     stateChanges = Counter.builder("sluice.throttle.state.changes").description("NORMAL/ABNORMAL transitions")
         .register(registry);
+    episodes = Timer.builder("sluice.throttle.episode.duration")
+        .description("How long each ABNORMAL episode lasted, recorded when it ends").register(registry);
+    episodeHolds = Counter.builder("sluice.throttle.episode.held").baseUnit("requests")
+        .description("Requests held during ABNORMAL episodes that have ended").register(registry);
   }
 
   /** Meters that go nowhere (a registry without children: every meter is a no-op). */
@@ -77,10 +86,12 @@ public final class GateMeters {
     Gauge.builder("sluice.throttle.state", gate, g -> g.state() == NodeState.ABNORMAL ? 1 : 0)
         .description("Node state: 0 NORMAL, 1 ABNORMAL").register(registry);
     Gauge.builder("sluice.throttle.latency.p50", gate, g -> g.p50Millis()).baseUnit("milliseconds")
-        .description("Recent p50 fetch service time over the gate's window").register(registry);
+        .description("Recent p50 of the node-state signal (wait before the first chunk, or service time)").register(registry);
     Gauge.builder("sluice.throttle.latency.p99", gate, g -> g.p99Millis()).baseUnit("milliseconds")
-        .description("Recent p99 fetch service time over the gate's window (decides the node state)")
+        .description("Recent p99 of the node-state signal over the gate's window (decides the node state)")
         .register(registry);
+    Gauge.builder("sluice.throttle.threshold", gate, g -> g.abnormalThresholdMillis()).baseUnit("milliseconds")
+        .description("The p99 of the node-state signal that turns the node ABNORMAL").register(registry);
     Gauge.builder("sluice.throttle.window.samples", gate, g -> g.windowSamples())
         .description("Service-time samples in the gate's window").register(registry);
     Gauge.builder("sluice.throttle.budget", gate, g -> g.budgetBlocks()).baseUnit("blocks")
@@ -130,7 +141,11 @@ public final class GateMeters {
     }
   }
 
-  void failOpen(String reason) {
+  /**
+   * A request was admitted because a bound was reached or something failed ({@code reason}); adapters count their
+   * own fail-opens here too (e.g. {@code gate-error}: the gate threw and the request was served ungated).
+   */
+  public void failOpen(String reason) {
     Counter c = failOpen.get(reason);
     if (c == null) {
       c = failOpen.computeIfAbsent(reason, r -> Counter.builder("sluice.throttle.failopen").tag("reason", r)
@@ -156,5 +171,10 @@ public final class GateMeters {
 
   void stateChanged() {
     stateChanges.increment();
+  }
+
+  void episodeEnded(long nanos, long heldRequests) {
+    episodes.record(nanos, TimeUnit.NANOSECONDS);
+    episodeHolds.increment(heldRequests);
   }
 }

@@ -13,7 +13,7 @@ import java.util.function.Function;
 public final class Knob<T> {
   /** Units of knobs; configured values are plain numbers in that unit (or text for TEXT/ENUM). */
   public enum Unit {
-    MILLIS("milliseconds"), COUNT("count"), BLOCKS("blocks"), FRACTION("fraction (0..1]"), FACTOR("factor"),
+    MILLIS("milliseconds"), BYTES("bytes"), COUNT("count"), BLOCKS("blocks"), FRACTION("fraction (0..1]"), FACTOR("factor"),
     PRIORITY("priority"), TEXT("text"), ENUM("one of");
 
     private final String label;

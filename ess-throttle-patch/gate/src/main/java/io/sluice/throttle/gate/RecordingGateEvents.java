@@ -13,6 +13,11 @@ public final class RecordingGateEvents implements GateEvents {
   }
 
   @Override
+  public synchronized void episodeEnded(long durationMillis, long heldRequests) {
+    events.add("episode " + durationMillis + "ms held=" + heldRequests);
+  }
+
+  @Override
   public synchronized void held(String appId, int priority, int blocks) {
     events.add("held " + appId + " p" + priority + " blocks=" + blocks);
   }

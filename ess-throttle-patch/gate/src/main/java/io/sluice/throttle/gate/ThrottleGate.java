@@ -4,7 +4,6 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
@@ -12,10 +11,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The ESS throttle gate (DESIGN §6): decides, per fetch request, whether to serve it now (ADMIT), park it and serve
+ * The ESS throttle gate: decides, per fetch request, whether to serve it now (ADMIT), park it and serve
  * it later (HOLD) or tell a shim application to back off (SLEEP). Pure Java: no Spark or Netty types, no threads of
  * its own, no clock but the injected {@link Clock}; the adapter calls {@link #onFetch} from its event loops and
  * {@link #tick()} from one scheduler thread every {@code tick.ms}. The fleet simulator drives the same class on a
@@ -25,14 +23,19 @@ import java.util.concurrent.atomic.LongAdder;
  * adapter calls {@link #onFetch} for those and nothing else. Control messages (executor registration, removals,
  * merge finalisation, HELLO) never reach the gate and are never throttled.
  *
- * <p><b>Timing.</b> Each request is timed from arrival ({@link #onFetch}) to its last chunk sent
- * ({@link Ticket#finished}); that latency is metered. The node-state signal uses the <em>service time</em> (from
- * {@link Ticket#served} to finished) so that holding requests does not feed back into the signal. Service times go
- * into a sliding time window ({@code window.ms}, see {@link LatencyWindow} for the bounded histogram and why).
+ * <p><b>Parts.</b> The gate composes small parts, each with its own tests: a {@link NodeStateDetector} (the node
+ * state with hysteresis: {@link QueueingDetector} by default, {@link ServiceTimeDetector} the first signal), a
+ * {@link BudgetPolicy} ({@link LittleBudget} by default, {@link MultiplicativeBudget}) fed by a
+ * {@link ThroughputMeter}, the pure {@link RangeAllocator}, a {@link SleepBudget} per shim app, the
+ * {@link HoldDeadlines} and the {@link EpisodeClock}. This class keeps the per-app books and the hold queues and
+ * schedules their releases.
  *
- * <p><b>Node state with hysteresis.</b> NORMAL → ABNORMAL when the window holds at least {@code window.minSamples}
- * samples and its p99 ≥ {@code abnormal.p99Ms}; ABNORMAL → NORMAL when the p99 (again over at least minSamples
- * samples) is below {@code normal.p99Ms}, or when the node is idle (no samples, nothing in flight, nothing held).
+ * <p><b>Timing.</b> Each request is timed from arrival ({@link #onFetch}, or the earlier arrival the adapter names)
+ * to its last chunk sent ({@link Ticket#finished}); that latency is metered. The detector gets, per finished
+ * request, its wait (from arrival or release to its first chunk sent), its service time (from {@link Ticket#served}
+ * to finished) and whether it started alone on its connection; holding a request does not feed its hold time into
+ * the signal. See {@link QueueingDetector} for the default rule. When the node turns NORMAL again the episode's
+ * length and the requests held during it go to the meters and events.
  *
  * <p><b>Allowed ranges (concretely).</b> Work is counted in blocks; an app's outstanding work is the blocks of its
  * admitted requests not yet sent (each {@link Ticket#chunkSent} takes one off, {@link Ticket#finished} the rest).
@@ -116,9 +119,7 @@ public final class ThrottleGate {
   private final GateMeters meters;
   private final boolean enforce;
   private final long tickNanos;
-  private final long holdNanos;
-  private final long connIdleNanos;
-  private final long connMaxNanos;
+  private final HoldDeadlines deadlines;
   private final boolean drainOnNormal;
   private final long laneMin;
   /** Server threads seen on requests (adapters have a handful: one per event loop). */
@@ -131,37 +132,33 @@ public final class ThrottleGate {
   private final long sleepWindowNanos;
   private final long heldMax;
   private final long heldMaxPerApp;
-  private final long minSamples;
-  private final long abnormalMicros;
-  private final long normalMicros;
+  private final long heldMaxBytes;
   private final long adaptNanos;
-  private final long targetMs;
-  private final double peakDecay;
   private final boolean below;
+  private final NodeStateDetector detector;
+  private final ThroughputMeter throughput;
+  private final BudgetPolicy budgetPolicy;
+  private final RangeAllocator allocator = new RangeAllocator();
 
   private final ConcurrentHashMap<String, App> apps = new ConcurrentHashMap<>();
   private final AtomicInteger heldGlobal = new AtomicInteger();
-  private final LatencyWindow window;
+  private final java.util.concurrent.atomic.AtomicLong heldBytesGlobal = new java.util.concurrent.atomic.AtomicLong();
   private final AtomicBoolean capEventSent = new AtomicBoolean();
 
   // written by tick() only, read anywhere
   private volatile NodeState state = NodeState.NORMAL;
   private volatile long budget = -1;
-  private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
   private volatile long inFlightBlocks;
   private boolean priorityFresh = true;
   private long lastHousekeeping;
-  private long[] sortBuf = new long[64];
+  private double[] weightBuf = new double[64];
+  private long[] demandBuf = new long[64];
+  private long[] allowedBuf = new long[64];
   // tick-thread scratch lists, reused (cleared at the start and the end of every tick)
   private final ArrayList<App> activeBuf = new ArrayList<>();
   private final ArrayList<App> holdingBuf = new ArrayList<>();
-  private long onsetBlocks;
   private long nextAdapt;
-  // throughput (blocks sent), counted on the decision path, turned into a rate by tick() every budget.adaptMs
-  private final LongAdder blocksSent = new LongAdder();
-  private long rateStart;
-  private long rateBlocks;
-  private volatile double peakRate;
+  private final EpisodeClock episodes;
 
   private ThrottleGate(Builder b) {
     this.cfg = b.config;
@@ -171,9 +168,8 @@ public final class ThrottleGate {
     this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
     this.enforce = cfg.mode() == GateMode.ENFORCE;
     this.tickNanos = cfg.nanos(GateConfig.TICK_MS);
-    this.holdNanos = cfg.nanos(GateConfig.HOLD_MAX_MS);
-    this.connIdleNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_IDLE_MS);
-    this.connMaxNanos = cfg.nanos(GateConfig.HOLD_CONNECTION_MAX_MS);
+    this.deadlines = new HoldDeadlines(cfg);
+    this.episodes = new EpisodeClock(meters, events);
     this.drainOnNormal = cfg.get(GateConfig.RELEASE_ON_NORMAL) == NormalRelease.BUDGET;
     this.laneMin = cfg.get(GateConfig.LANE_MIN_IN_FLIGHT);
     this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
@@ -184,17 +180,13 @@ public final class ThrottleGate {
     this.sleepWindowNanos = cfg.nanos(GateConfig.SLEEP_BUDGET_WINDOW_MS);
     this.heldMax = cfg.get(GateConfig.HELD_MAX);
     this.heldMaxPerApp = cfg.get(GateConfig.HELD_MAX_PER_APP);
-    this.minSamples = cfg.get(GateConfig.MIN_SAMPLES);
-    this.abnormalMicros = cfg.get(GateConfig.ABNORMAL_P99_MS) * 1_000;
-    this.normalMicros = cfg.get(GateConfig.NORMAL_P99_MS) * 1_000;
+    this.heldMaxBytes = cfg.get(GateConfig.HELD_MAX_BYTES);
     this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
-    this.targetMs = cfg.get(GateConfig.BUDGET_TARGET_MS);
-    this.peakDecay = cfg.get(GateConfig.BUDGET_PEAK_DECAY);
     this.below = cfg.get(GateConfig.RANGE_RULE) == RangeRule.BELOW;
-    this.window = new LatencyWindow((int) (long) cfg.get(GateConfig.WINDOW_SLOTS), cfg.nanos(GateConfig.WINDOW_MS));
-    this.window.advance(clock.nanoTime());
     this.lastHousekeeping = clock.nanoTime();
-    this.rateStart = lastHousekeeping;
+    this.detector = NodeStateDetector.of(cfg, lastHousekeeping);
+    this.throughput = new ThroughputMeter(adaptNanos, cfg.get(GateConfig.BUDGET_PEAK_DECAY), lastHousekeeping);
+    this.budgetPolicy = BudgetPolicy.of(cfg, throughput);
     meters.bindGauges(this, this.priorities);
     if (!enforce) {
       events.degraded("monitor-only", "mode=" + cfg.mode());
@@ -266,10 +258,22 @@ public final class ThrottleGate {
    * ticket's {@link Ticket#chunkSent} and {@link Ticket#finished} count as activity on that connection.
    */
   public Ticket onFetch(String appId, Connection connection, int blocks, Runnable proceed) {
+    return onFetch(appId, connection, blocks, Long.MIN_VALUE, 0, proceed);
+  }
+
+  /**
+   * As {@link #onFetch(String, Connection, int, Runnable)}, for a request the adapter saw arrive at
+   * {@code arrivalNanos} (this gate's clock; {@link Long#MIN_VALUE}: now), earlier than it reaches the gate (the
+   * queueing signal counts its wait from then), whose message takes {@code requestBytes} to keep while it is held
+   * (bounded by {@code held.maxBytes}).
+   */
+  public Ticket onFetch(String appId, Connection connection, int blocks, long arrivalNanos, int requestBytes,
+      Runnable proceed) {
     Objects.requireNonNull(appId, "appId");
     Objects.requireNonNull(proceed, "proceed");
     int b = Math.max(1, blocks);
     long now = clock.nanoTime();
+    long arrival = arrivalNanos == Long.MIN_VALUE ? now : Math.min(now, arrivalNanos);
     Connection conn = connection;
     if (conn != null) {
       conn.lastActivity = now;
@@ -282,6 +286,8 @@ public final class ThrottleGate {
     while (true) {
       App a = app(appId, now);
       Req r = new Req(a, b, now, proceed, conn);
+      r.startedAt = arrival;
+      r.bytes = Math.max(0, requestBytes);
       Decision d;
       String failOpen = null;
       synchronized (a) {
@@ -296,6 +302,8 @@ public final class ThrottleGate {
         if (d == Decision.HOLD && enforce) {
           if (heldGlobal.get() >= heldMax) {
             failOpen = "held-cap";
+          } else if (heldBytesGlobal.get() + r.bytes > heldMaxBytes) {
+            failOpen = "held-cap-bytes";
           } else if (a.held >= heldMaxPerApp) {
             failOpen = "held-cap-app";
           }
@@ -305,15 +313,14 @@ public final class ThrottleGate {
           r.decision = Decision.ADMIT;
         } else if (d == Decision.SLEEP) {
           r.sleepMillis = sleepLength(a, b);
-          a.sleeps.addLast(new long[] {now, r.sleepMillis});
-          a.sleptMs += r.sleepMillis;
+          a.sleeps.record(r.sleepMillis, now);
           a.directives++;
           r.state = Req.SLEPT;
           r.decision = Decision.SLEEP;
         } else {
           r.state = Req.HELD;
           a.heldQ.addLast(r);
-          if (conn == null && connIdleNanos > 0) {
+          if (conn == null && deadlines.activityAware()) {
             a.plainQ.addLast(r); // its fixed deadline may come before those of earlier requests on a connection
           }
           Lane lane = conn != null ? conn.lane : null;
@@ -325,7 +332,9 @@ public final class ThrottleGate {
           a.held++;
           a.heldBlocks += b;
           a.heldTotal++;
+          episodes.held();
           heldGlobal.incrementAndGet();
+          heldBytesGlobal.addAndGet(r.bytes);
           r.decision = Decision.HOLD;
         }
       }
@@ -357,11 +366,8 @@ public final class ThrottleGate {
     if (a.held == 0 && fits(a, blocks)) {
       return Decision.ADMIT;
     }
-    if (a.shim()) {
-      pruneSleeps(a, now);
-      if (a.sleptMs + sleepLength(a, blocks) <= sleepBudgetMs) {
-        return Decision.SLEEP;
-      }
+    if (a.shim() && a.sleeps.allows(sleepLength(a, blocks), sleepBudgetMs, sleepWindowNanos, now)) {
+      return Decision.SLEEP;
     }
     return Decision.HOLD;
   }
@@ -374,21 +380,21 @@ public final class ThrottleGate {
 
   private long sleepLength(App a, int blocks) {
     long allowed = Math.max(1, a.allowed);
-    long over = Math.max(0, a.outstandingBlocks + a.heldBlocks + blocks - allowed);
-    double f = Math.min(1.0, (double) over / allowed);
-    return sleepMinMs + Math.round((sleepMaxMs - sleepMinMs) * f);
-  }
-
-  private void pruneSleeps(App a, long now) {
-    while (!a.sleeps.isEmpty() && now - a.sleeps.peekFirst()[0] >= sleepWindowNanos) {
-      a.sleptMs -= a.sleeps.pollFirst()[1];
-    }
+    return SleepBudget.length(sleepMinMs, sleepMaxMs, a.outstandingBlocks + a.heldBlocks + blocks - allowed, allowed);
   }
 
   private void admitLocked(App a, Req r, long now) {
+    if (r.decision == Decision.HOLD) {
+      r.startedAt = now; // its wait for the server counts from its release
+    }
     r.state = Req.ADMITTED;
-    if (r.conn != null && r.conn.lane != null) {
-      r.conn.lane.inFlight.incrementAndGet();
+    if (r.conn != null) {
+      r.alone = r.conn.inFlight.getAndIncrement() == 0;
+      if (r.conn.lane != null) {
+        r.conn.lane.inFlight.incrementAndGet();
+      }
+    } else {
+      r.alone = a.outstandingReq == 0;
     }
     r.admittedAt = now;
     a.outstandingReq++;
@@ -464,9 +470,7 @@ public final class ThrottleGate {
   public void tick() {
     long now = clock.nanoTime();
     capEventSent.set(false);
-    window.advance(now);
-    LatencyWindow.Stats s = window.compute();
-    stats = s;
+    detector.update(now);
     if (priorities instanceof CachingPriorityMap c) {
       boolean fresh = c.fresh();
       if (!fresh && priorityFresh) {
@@ -482,7 +486,7 @@ public final class ThrottleGate {
     if (housekeeping) {
       lastHousekeeping = now;
     }
-    boolean goingAbnormal = state == NodeState.NORMAL && s.samples() >= minSamples && s.p99Micros() >= abnormalMicros;
+    boolean goingAbnormal = state == NodeState.NORMAL && detector.next(NodeState.NORMAL, false) == NodeState.ABNORMAL;
     boolean fullPass = housekeeping || goingAbnormal || state == NodeState.ABNORMAL || heldGlobal.get() > 0;
     long totalBlocks = 0;
     long totalReq = 0;
@@ -526,22 +530,13 @@ public final class ThrottleGate {
     }
 
     // throughput: blocks sent per second over the last budget.adaptMs, and its decaying peak
-    if (now - rateStart >= adaptNanos) {
-      long sent = blocksSent.sum();
-      double rate = (sent - rateBlocks) * 1e9 / (now - rateStart);
-      peakRate = Math.max(rate, peakRate * peakDecay);
-      rateStart = now;
-      rateBlocks = sent;
-    }
+    throughput.update(now);
 
     // node state and budget
-    long minBudget = cfg.get(GateConfig.BUDGET_MIN_BLOCKS);
     NodeState before = state;
     if (before == NodeState.NORMAL) {
       if (goingAbnormal) {
-        onsetBlocks = Math.max(minBudget, totalBlocks);
-        budget = targetMs > 0 ? littleBudget(minBudget)
-            : Math.max(minBudget, (long) Math.floor(cfg.get(GateConfig.BUDGET_FRACTION) * totalBlocks));
+        budget = budgetPolicy.onset(totalBlocks);
         nextAdapt = now + adaptNanos;
         state = NodeState.ABNORMAL;
       } else if (budget >= 0 && (!drainOnNormal || heldGlobal.get() == 0)) {
@@ -550,23 +545,28 @@ public final class ThrottleGate {
           a.allowed = -1;
         }
       } else if (budget >= 0 && now >= nextAdapt) {
-        adaptBudget(s, minBudget, now); // still releasing the episode's held requests within the budget
+        adaptBudget(now); // still releasing the episode's held requests within the budget
       }
     } else {
-      boolean recovered = s.samples() >= minSamples && s.p99Micros() < normalMicros;
-      boolean idle = s.samples() == 0 && totalReq == 0 && heldGlobal.get() == 0;
-      if (recovered || idle) {
+      boolean idle = totalReq == 0 && heldGlobal.get() == 0;
+      if (detector.next(NodeState.ABNORMAL, idle) == NodeState.NORMAL) {
         state = NodeState.NORMAL;
         if (!drainOnNormal || heldGlobal.get() == 0) {
           budget = -1;
         }
       } else if (now >= nextAdapt) {
-        adaptBudget(s, minBudget, now);
+        adaptBudget(now);
       }
     }
     if (state != before) {
+      LatencyWindow.Stats s = detector.shown();
       meters.stateChanged();
       events.stateChanged(before, state, s.p99Micros() < 0 ? -1 : s.p99Micros() / 1_000, s.samples());
+      if (state == NodeState.ABNORMAL) {
+        episodes.began(now);
+      } else {
+        episodes.ended(now);
+      }
     }
 
     // ranges: while ABNORMAL, and while NORMAL as long as the episode's held requests are released within the
@@ -584,7 +584,7 @@ public final class ThrottleGate {
     // more than a tick away)
     // deadlines of holds on a known connection are also looked for behind each app's first held request, once per
     // housekeeping pass, with that pass's interval as look-ahead
-    boolean scan = housekeeping && connIdleNanos > 0;
+    boolean scan = housekeeping && deadlines.activityAware();
     for (App a : holding) {
       List<Req> inRange = null;
       List<Req> deadline = null;
@@ -608,7 +608,7 @@ public final class ThrottleGate {
             continue;
           }
           boolean ok = !ranged || fits(a, r.blocks);
-          boolean due = deadline(r, now) - now < tickNanos;
+          boolean due = deadlines.deadline(r.conn, r.arrival, now) - now < tickNanos;
           if (!ok && !due) {
             break;
           }
@@ -617,7 +617,7 @@ public final class ThrottleGate {
           admitLocked(a, r, now);
           if (ok) {
             (inRange == null ? inRange = new ArrayList<>() : inRange).add(r);
-          } else if (quietDeadline(r)) {
+          } else if (deadlines.quiet(r.conn, r.arrival)) {
             r.conn.lastActivity = now;
             (quiet == null ? quiet = new ArrayList<>() : quiet).add(r);
           } else {
@@ -629,7 +629,7 @@ public final class ThrottleGate {
           Req r = a.plainQ.peekFirst();
           if (r.state != Req.HELD) {
             a.plainQ.pollFirst();
-          } else if (deadline(r, now) - now < tickNanos) {
+          } else if (deadlines.deadline(r.conn, r.arrival, now) - now < tickNanos) {
             a.plainQ.pollFirst();
             unholdLocked(a, r);
             admitLocked(a, r, now);
@@ -642,11 +642,11 @@ public final class ThrottleGate {
           long horizon = now + HOUSEKEEPING_NANOS + tickNanos;
           boolean any = false;
           for (Req r : a.heldQ) {
-            if (r.state == Req.HELD && r.conn != null && deadline(r, now) < horizon) {
+            if (r.state == Req.HELD && r.conn != null && deadlines.deadline(r.conn, r.arrival, now) < horizon) {
               unholdLocked(a, r);
               admitLocked(a, r, now);
               any = true;
-              if (quietDeadline(r)) {
+              if (deadlines.quiet(r.conn, r.arrival)) {
                 r.conn.lastActivity = now; // one release per quiet connection: the others on it wait again
                 (quiet == null ? quiet = new ArrayList<>() : quiet).add(r);
               } else {
@@ -717,92 +717,29 @@ public final class ThrottleGate {
     }
   }
 
-  /**
-   * When a held request must be released at the latest: arrival + hold.maxMs; for a request on a known connection
-   * (activity-aware holds on), when its connection will have been quiet for hold.connectionIdleMs, but no later than
-   * arrival + hold.connectionMaxMs.
-   */
-  private long deadline(Req r, long now) {
-    Connection c = r.conn;
-    if (c == null || connIdleNanos == 0) {
-      return r.arrival + holdNanos;
-    }
-    long chunks = c.chunks;
-    if (chunks != c.chunksSeen) {
-      c.chunksSeen = chunks; // chunks were sent since the tick last looked: the connection was active until now
-      c.lastActivity = Math.max(c.lastActivity, now);
-    }
-    return Math.min(r.arrival + connMaxNanos, Math.max(c.lastActivity, r.arrival) + connIdleNanos);
-  }
-
-  /** Whether the request's deadline is its connection going quiet (rather than a fixed bound). */
-  private boolean quietDeadline(Req r) {
-    Connection c = r.conn;
-    return c != null && connIdleNanos > 0
-        && Math.max(c.lastActivity, r.arrival) + connIdleNanos < r.arrival + connMaxNanos;
-  }
-
   /** Re-computes the budget (every budget.adaptMs while it is in effect). */
-  private void adaptBudget(LatencyWindow.Stats s, long minBudget, long now) {
-    if (targetMs > 0) {
-      budget = littleBudget(minBudget);
-    } else if (s.samples() >= minSamples) {
-      long b = budget;
-      if (s.p99Micros() >= abnormalMicros) {
-        b = (long) Math.floor(b * cfg.get(GateConfig.BUDGET_DECREASE));
-      } else {
-        b = (long) Math.ceil(b * cfg.get(GateConfig.BUDGET_INCREASE));
-      }
-      budget = Math.min(onsetBlocks, Math.max(minBudget, b));
-    }
+  private void adaptBudget(long now) {
+    budget = budgetPolicy.adapt(budget, detector.distressed());
     nextAdapt = now + adaptNanos;
   }
 
-  /** Little's law: in-flight blocks = peak throughput (blocks/s) × target service time (s), at least minBudget. */
-  private long littleBudget(long minBudget) {
-    return Math.max(minBudget, (long) Math.floor(peakRate * targetMs / 1_000.0));
-  }
-
-  /** Weighted water-filling of the budget over the active apps (see the class doc). */
+  /** Splits the budget over the active apps by weight (see {@link RangeAllocator}). */
   private void assignRanges(List<App> active, long budget) {
     int n = active.size();
-    if (n == 0) {
-      return;
+    if (weightBuf.length < n) {
+      int len = Math.max(n, weightBuf.length * 2);
+      weightBuf = new double[len];
+      demandBuf = new long[len];
+      allowedBuf = new long[len];
     }
-    double totalW = 0;
-    for (App a : active) {
-      a.w = a.weight;
-      totalW += a.w;
-    }
-    // fill order: demand / weight ascending. Sorted as primitives (key as float bits, which order like the
-    // non-negative floats they encode, in the high half; the index in the low half): far cheaper than sorting the
-    // objects with a comparator when thousands of apps are active.
-    if (sortBuf.length < n) {
-      sortBuf = new long[Math.max(n, sortBuf.length * 2)];
-    }
-    long[] order = sortBuf;
     for (int i = 0; i < n; i++) {
       App a = active.get(i);
-      a.allowed = (long) Math.floor(budget * a.w / totalW);
-      order[i] = ((long) Float.floatToIntBits((float) (a.demand / a.w)) << 32) | i;
+      weightBuf[i] = a.weight;
+      demandBuf[i] = a.demand;
     }
-    Arrays.sort(order, 0, n);
-    double remaining = budget;
-    double w = totalW;
+    allocator.allocate(budget, n, weightBuf, demandBuf, allowedBuf);
     for (int i = 0; i < n; i++) {
-      App a = active.get((int) order[i]);
-      double share = remaining * a.w / w;
-      if (a.demand <= share) {
-        remaining -= a.demand;
-        w -= a.w;
-        // its range stays its weighted share (≥ demand)
-      } else {
-        for (int j = i; j < n; j++) {
-          App o = active.get((int) order[j]);
-          o.allowed = Math.max(o.allowed, (long) Math.floor(remaining * o.w / w));
-        }
-        break;
-      }
+      active.get(i).allowed = allowedBuf[i];
     }
   }
 
@@ -833,6 +770,7 @@ public final class ThrottleGate {
     a.held--;
     a.heldBlocks -= r.blocks;
     heldGlobal.decrementAndGet();
+    heldBytesGlobal.addAndGet(-r.bytes);
   }
 
   private void drainAll(App a, List<Req> out) {
@@ -877,20 +815,26 @@ public final class ThrottleGate {
     return meters;
   }
 
-  /** Recent p50 service time in ms as of the last tick (-1: no samples). */
+  /** Recent p50 of the node-state signal in ms as of the last tick (-1: no samples). */
   public long p50Millis() {
-    long v = stats.p50Micros();
+    long v = detector.shown().p50Micros();
     return v < 0 ? -1 : v / 1_000;
   }
 
-  /** Recent p99 service time in ms as of the last tick (-1: no samples). */
+  /** Recent p99 of the node-state signal in ms as of the last tick (-1: no samples). */
   public long p99Millis() {
-    long v = stats.p99Micros();
+    long v = detector.shown().p99Micros();
     return v < 0 ? -1 : v / 1_000;
+  }
+
+  /** The p99 (ms) that turns the node ABNORMAL, as of the last tick (relative to its baseline with the QUEUEING
+   * signal). */
+  public long abnormalThresholdMillis() {
+    return detector.abnormalMicros() / 1_000;
   }
 
   public long windowSamples() {
-    return stats.samples();
+    return detector.shown().samples();
   }
 
   /** The in-flight budget (blocks) while ABNORMAL, -1 while NORMAL. */
@@ -900,7 +844,7 @@ public final class ThrottleGate {
 
   /** The peak throughput (blocks sent per second) the Little's-law budget is computed from, as of the last tick. */
   public double peakBlocksPerSecond() {
-    return peakRate;
+    return throughput.peak();
   }
 
   /** Blocks in flight over all apps, as of the last tick's pass over the apps (every tick while ABNORMAL, else
@@ -912,6 +856,11 @@ public final class ThrottleGate {
   /** Requests held right now. */
   public int heldCount() {
     return heldGlobal.get();
+  }
+
+  /** Bytes of request messages held right now (as the adapter reported them). */
+  public long heldBytes() {
+    return heldBytesGlobal.get();
   }
 
   public int appCount() {
@@ -931,7 +880,7 @@ public final class ThrottleGate {
       }
     }
     list.sort(Comparator.comparing(GateSnapshot.App::appId));
-    LatencyWindow.Stats s = stats;
+    LatencyWindow.Stats s = detector.shown();
     return new GateSnapshot(state, cfg.mode(), p50Millis(), p99Millis(), s.samples(), budget, inFlight,
         heldGlobal.get(), list);
   }
@@ -948,7 +897,6 @@ public final class ThrottleGate {
     volatile long allowed = -1;
     // tick-thread scratch for the range split
     long demand;
-    double w;
     long outstandingReq;
     long outstandingBlocks;
     int held;
@@ -956,13 +904,12 @@ public final class ThrottleGate {
     long heldTotal;
     long directives;
     long lastActivity;
-    long sleptMs;
+    final SleepBudget sleeps = new SleepBudget();
     boolean removed;
     final ArrayDeque<Req> heldQ = new ArrayDeque<>();
     // with activity-aware holds on: the held requests that have no connection (fixed deadlines, in order)
     final ArrayDeque<Req> plainQ = new ArrayDeque<>();
     final ArrayDeque<Req> live = new ArrayDeque<>();
-    final ArrayDeque<long[]> sleeps = new ArrayDeque<>();
     volatile Counter directiveCounter;
 
     App(String id, long now) {
@@ -997,12 +944,19 @@ public final class ThrottleGate {
     final int blocks;
     final long arrival;
     final Connection conn;
+    /** The size of its request message (what holding it keeps in memory). */
+    int bytes;
     volatile Decision decision;
     long sleepMillis;
     Runnable proceed;
     int state;
     long admittedAt;
+    /** When the server could start on it: its arrival, or its release from a hold. */
+    long startedAt;
+    /** Whether its connection (without one: its app) had nothing else in flight when it started. */
+    boolean alone;
     volatile long servedAt = -1;
+    volatile long firstChunkAt = -1;
     int remaining;
 
     Req(App app, int blocks, long arrival, Runnable proceed, Connection conn) {
@@ -1016,8 +970,11 @@ public final class ThrottleGate {
 
     /** An admitted request is no longer in flight on its lane. */
     void leftLane() {
-      if (conn != null && conn.lane != null) {
-        conn.lane.inFlight.decrementAndGet();
+      if (conn != null) {
+        conn.inFlight.decrementAndGet();
+        if (conn.lane != null) {
+          conn.lane.inFlight.decrementAndGet();
+        }
       }
     }
 
@@ -1040,11 +997,14 @@ public final class ThrottleGate {
 
     @Override
     public void chunkSent() {
+      if (firstChunkAt < 0) {
+        firstChunkAt = clock.nanoTime(); // one clock read per request, not per chunk
+      }
       synchronized (app) {
         if (state == ADMITTED && remaining > 1) {
           remaining--;
           app.outstandingBlocks--;
-          blocksSent.increment();
+          throughput.sent(1);
         }
       }
       // activity on the connection: a counter only (no clock read on the per-chunk path); tick() turns a change of
@@ -1061,14 +1021,18 @@ public final class ThrottleGate {
         conn.lastActivity = now;
       }
       boolean record;
+      long started = 0;
+      boolean wasAlone = false;
       synchronized (app) {
         if (state == ADMITTED) {
+          started = startedAt;
+          wasAlone = alone;
           state = FINISHED;
           leftLane();
           app.outstandingReq--;
           app.outstandingBlocks -= remaining;
           if (ok) {
-            blocksSent.add(remaining);
+            throughput.sent(remaining);
           }
           remaining = 0;
           app.lastActivity = now;
@@ -1091,7 +1055,8 @@ public final class ThrottleGate {
       if (record) {
         long served = servedAt;
         if (served >= 0) {
-          window.record(now - served);
+          long first = firstChunkAt;
+          detector.record((first >= 0 ? first : now) - started, now - served, blocks, wasAlone);
         }
         meters.finished(now - arrival, served >= 0 ? now - served : -1);
       }

@@ -7,7 +7,8 @@ import java.util.List;
 /** A gate on a fake clock with recorded events and a simple meter registry, plus helpers to drive it. */
 final class GateHarness {
   /**
-   * Small numbers so the expectations below are easy to compute by hand. The budget is the fraction-of-onset one
+   * Small numbers so the expectations below are easy to compute by hand, on the first (service-time) signal, which
+   * these mechanics tests drive with {@link #feed}. The budget is the fraction-of-onset one
    * with multiplicative adaptation and requests must fit their range (budget.targetMs=0, range.rule=FIT), so the
    * split and release mechanics are tested without a throughput history; {@link #littleConfig()} has the defaults'
    * Little's-law budget and the BELOW rule.
@@ -21,6 +22,7 @@ final class GateHarness {
   /** {@link #testConfig()}'s small numbers with the default budget and range rules. */
   static GateConfig littleConfig() {
     return GateConfig.defaults()
+        .with(GateConfig.SIGNAL, Signal.SERVICE_TIME)
         .with(GateConfig.NORMAL_P99_MS, 500L)
         .with(GateConfig.ABNORMAL_P99_MS, 1_000L)
         .with(GateConfig.WINDOW_MS, 10_000L)

@@ -457,6 +457,27 @@ class ThrottleGateTest {
   }
 
   @Test
+  void heldRequestsAreBoundedInBytesAndFailOpen() {
+    GateHarness h = new GateHarness(CFG.with(GateConfig.HELD_MAX_BYTES, 1_000L));
+    h.fetch("x", 4);
+    h.feed(5, 1_500);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+    Decision[] d = new Decision[4];
+    Ticket[] t = new Ticket[4];
+    for (int i = 0; i < 4; i++) {
+      t[i] = h.gate.onFetch("a", null, 1, Long.MIN_VALUE, 400, () -> {});
+      d[i] = t[i].decision();
+    }
+    assertThat(d).as("the first is in range; two of 400 bytes are held; a third would make 1,200 > 1,000")
+        .containsExactly(Decision.ADMIT, Decision.HOLD, Decision.HOLD, Decision.ADMIT);
+    assertThat(h.gate.heldBytes()).isEqualTo(800);
+    assertThat(h.counter("sluice.throttle.failopen", "reason", "held-cap-bytes")).isEqualTo(1);
+    t[1].finished(false); // its connection closed while held: its bytes are freed
+    assertThat(h.gate.heldBytes()).isEqualTo(400);
+  }
+
+  @Test
   void shimAppsSleepWithinTheirBudgetThenAreHeld() {
     GateHarness h = new GateHarness(CFG, HI_LO);
     h.fetch("s", 10);

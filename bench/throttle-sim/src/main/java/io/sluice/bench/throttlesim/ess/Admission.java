@@ -25,10 +25,10 @@ public interface Admission {
   }
 
   /**
-   * A fetch request for {@code blocks} blocks of {@code app} that arrived on {@code conn}; on HOLD, {@code proceed}
-   * is run once later.
+   * A fetch request for {@code blocks} blocks of {@code app} that arrived on {@code conn} at {@code arrivalNanos}
+   * (when it reached the node, before it waited for its thread's turn); on HOLD, {@code proceed} is run once later.
    */
-  Pass onFetch(AppRef app, Connection conn, int blocks, Runnable proceed);
+  Pass onFetch(AppRef app, Connection conn, int blocks, long arrivalNanos, Runnable proceed);
 
   /** A shim client announced itself on the new connection {@code conn}. */
   default void shimHello(AppRef app, Connection conn) {}
@@ -75,5 +75,5 @@ public interface Admission {
   };
 
   /** The stock ESS: every request is served as it arrives. */
-  Admission STOCK = (app, conn, blocks, proceed) -> ADMITTED;
+  Admission STOCK = (app, conn, blocks, arrival, proceed) -> ADMITTED;
 }

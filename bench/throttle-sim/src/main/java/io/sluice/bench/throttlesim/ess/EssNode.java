@@ -11,7 +11,7 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * One node's external shuffle service as Spark runs it (DESIGN §6): a few Netty event-loop threads, every connection
+ * One node's external shuffle service as Spark runs it: a few Netty event-loop threads, every connection
  * pinned to one of them (round robin), each thread serving its connections in turn, a batch of messages at a time
  * (see {@code LoopThread}). An open-blocks RPC costs a
  * little CPU and is answered with a stream handle; each chunk is then one {@code sendfile} on the connection's thread
@@ -271,7 +271,7 @@ public final class EssNode implements ShuffleServer {
       finish(a, false);
       return;
     }
-    Admission.Pass p = admission.onFetch(a.app(), a.conn, a.blocks, () -> release(a));
+    Admission.Pass p = admission.onFetch(a.app(), a.conn, a.blocks, a.arrivedAt, () -> release(a));
     a.serverState = p;
     switch (p.verdict()) {
       case ADMIT -> serve(a);
@@ -369,7 +369,15 @@ public final class EssNode implements ShuffleServer {
     // is below a tenth of the abnormal threshold cannot change state or release anything on this tick, so such a
     // calm node is ticked once a second instead of every tick.ms. Anything else gets every tick.
     admission.tick();
-    stats.gateEpisodes.set(id, admission.abnormal(), now);
+    boolean abnormal = admission.abnormal();
+    stats.gateEpisodes.set(id, abnormal, now);
+    boolean hotOpen = stats.gateHotEpisodes.abnormal(id);
+    if (hotOpen && !abnormal && heavyInFlight > 0) {
+      stats.gateHotEpisodesEndedUnderLoad++;
+    }
+    if (heavyInFlight > 0 || hotOpen) {
+      stats.gateHotEpisodes.set(id, abnormal, now);
+    }
     if (now >= nextObserve) {
       observe(now);
       nextObserve = now + OBSERVE_NANOS;

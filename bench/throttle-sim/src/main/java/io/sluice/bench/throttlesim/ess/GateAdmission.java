@@ -45,7 +45,7 @@ public final class GateAdmission implements Admission {
   }
 
   @Override
-  public Pass onFetch(AppRef app, Connection conn, int blocks, Runnable proceed) {
+  public Pass onFetch(AppRef app, Connection conn, int blocks, long arrivalNanos, Runnable proceed) {
     // the gate's view of the connection, kept with it as the ESS adapter keeps it with the Netty channel
     if (conn.gateView == null) {
       conn.gateView = new io.sluice.throttle.gate.Connection(lane(conn.thread));
@@ -53,7 +53,7 @@ public final class GateAdmission implements Admission {
         conn.gateView.shimAnnounced(); // directives go only where the shim said HELLO
       }
     }
-    Ticket t = gate.onFetch(app.appId(), conn.gateView, blocks, proceed);
+    Ticket t = gate.onFetch(app.appId(), conn.gateView, blocks, arrivalNanos, 0, proceed);
     return new Pass() {
       @Override
       public Verdict verdict() {

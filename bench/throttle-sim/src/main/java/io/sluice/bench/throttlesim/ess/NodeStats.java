@@ -15,6 +15,12 @@ public final class NodeStats {
   public final EpisodeTracker nodeTimeEpisodes;
   /** The gate's own NORMAL/ABNORMAL state (gate runs only). */
   public final EpisodeTracker gateEpisodes;
+  /**
+   * The gate's episodes that began while a heavy job had requests on the node (followed to their end even if the
+   * heavy job left), and how many of them ended while a heavy job still had requests there.
+   */
+  public final EpisodeTracker gateHotEpisodes;
+  public long gateHotEpisodesEndedUnderLoad;
   /** Bytes served by priority while the node had a request of a heavy app in flight. */
   public final long[] bytesWhileContended = new long[PRIORITIES];
   /** Bytes served by priority while observer E considered the node abnormal. */
@@ -60,11 +66,13 @@ public final class NodeStats {
     serviceEpisodes = new EpisodeTracker(nodes);
     nodeTimeEpisodes = new EpisodeTracker(nodes);
     gateEpisodes = new EpisodeTracker(nodes);
+    gateHotEpisodes = new EpisodeTracker(nodes);
   }
 
   public void finish(long end) {
     serviceEpisodes.finish(end);
     nodeTimeEpisodes.finish(end);
     gateEpisodes.finish(end);
+    gateHotEpisodes.finish(end);
   }
 }

@@ -52,7 +52,8 @@ public final class FleetSimMain implements Callable<Integer> {
   Integer hotSets;
 
   @Option(names = "--scenarios", defaultValue = "stock,gate,gate+shim", split = ",",
-      description = "Which of stock, gate, gate+shim to run (the first is the baseline of the paired ratios).")
+      description = "Which of stock, monitor (stock behaviour, the gate in MONITOR_ONLY recording its state), gate, "
+          + "gate+shim to run (the first is the baseline of the paired ratios).")
   List<String> scenarios;
 
   @Option(names = "--shim-every", defaultValue = "2",
@@ -61,6 +62,13 @@ public final class FleetSimMain implements Callable<Integer> {
 
   @Option(names = "--gate", description = "Gate configuration override, e.g. --gate sluice.throttle.hold.maxMs=10000")
   Map<String, String> gateOverrides = new HashMap<>();
+
+  @Option(names = "--disks", description = "Disks per node (default 12). 1: every server thread shares one device, "
+      + "a single first-come-first-served queue of reads, as the ESS test mode's SHARED_DISK emulates.")
+  private Integer disks;
+
+  @Option(names = "--threads", description = "Server (event-loop) threads per node (default 8).")
+  private Integer threads;
 
   @Option(names = "--max-sim-hours", defaultValue = "6", description = "Stop a scenario after this simulated time.")
   double maxSimHours;
@@ -90,16 +98,21 @@ public final class FleetSimMain implements Callable<Integer> {
         case "stock" -> Scenario.stock();
         case "gate" -> Scenario.gate(gate);
         case "gate+shim" -> Scenario.gateShim(gate, shimEvery);
+        case "monitor" -> Scenario.monitor(gate);
         default -> throw new CommandLine.ParameterException(new CommandLine(this), "unknown scenario " + s);
       });
     }
     // Scenarios share nothing mutable (each has its own event loop, nodes, gates and apps), so they run side by side
     // on their own threads; each one is still a deterministic function of the seed.
+    EssNode.Params np0 = EssNode.Params.defaults();
+    EssNode.Params np = new EssNode.Params(or(threads, np0.threads()), or(disks, np0.disks()), np0.rpcCpuNanos(),
+        np0.hdd(), np0.observerWindowNanos(), np0.observerSlots(), np0.abnormalNanos(), np0.normalNanos(),
+        np0.minSamples(), np0.idleStopNanos());
     ExecutorService pool = Executors.newFixedThreadPool(parallel ? scs.size() : 1);
     List<Future<FleetRun.Result>> futures = new ArrayList<>();
     for (Scenario sc : scs) {
       futures.add(pool.submit(() -> {
-        FleetRun.Result r = FleetRun.run(sc, wp, specs, EssNode.Params.defaults(), ClientConf.sparkDefaults(), seed,
+        FleetRun.Result r = FleetRun.run(sc, wp, specs, np, ClientConf.sparkDefaults(), seed,
             (long) (maxSimHours * 3600e9));
         System.out.printf("%s: %d events, simulated %.0f s, wall %.1f s, CPU %.1f s%s%n", sc.name(), r.events(),
             r.simEndNanos() / 1e9, r.wallMillis() / 1000.0, r.cpuMillis() / 1000.0,
@@ -123,6 +136,8 @@ public final class FleetSimMain implements Callable<Integer> {
       j.put("nodes", nodes);
       j.put("apps", specs.size());
       j.put("gateOverrides", gateOverrides);
+      j.put("threads", np.threads());
+      j.put("disks", np.disks());
       j.put("scenarios", rs.stream().map(Report::json).toList());
       new ObjectMapper().enable(SerializationFeature.INDENT_OUTPUT).writeValue(out.toPath().resolve("results.json")
           .toFile(), j);

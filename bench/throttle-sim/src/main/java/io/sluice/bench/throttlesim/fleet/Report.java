@@ -131,6 +131,20 @@ public final class Report {
     episodes(b, "observer E: p99 node time (arrival → last chunk, holds included)", rs,
         r -> r.nodes().nodeTimeEpisodes);
     episodes(b, "the gate's own state", rs, r -> r.nodes().gateEpisodes);
+    episodes(b, "the gate's own state, episodes begun while a heavy job had requests on the node", rs,
+        r -> r.nodes().gateHotEpisodes);
+    row(b, "those episodes: ended while a heavy job still had requests on the node / within 120 s / within 300 s",
+        rs, r -> {
+          EpisodeTracker t = r.nodes().gateHotEpisodes;
+          long in2 = t.durations().stream().filter(d -> d <= 120_000_000_000L).count();
+          long in5 = t.durations().stream().filter(d -> d <= 300_000_000_000L).count();
+          return r.nodes().gateHotEpisodesEndedUnderLoad + " / " + in2 + " / " + in5;
+        });
+    row(b, "those episodes: length p10 / p25 / p50 / p75 / p99, s", rs, r -> {
+      List<Long> d = r.nodes().gateHotEpisodes.durations();
+      return sec(q(d, 0.1)) + " / " + sec(q(d, 0.25)) + " / " + sec(q(d, 0.5)) + " / " + sec(q(d, 0.75)) + " / "
+          + sec(q(d, 0.99));
+    });
     b.append("\n**Traffic share by priority (bytes served)**\n\n").append(head);
     row(b, "chunks served per second and node while a heavy job has requests on it (hot-node throughput)", rs,
         r -> r.nodes().contendedNanos == 0 ? "–"
@@ -231,6 +245,12 @@ public final class Report {
     m.put("gateEpisodes", r.nodes().gateEpisodes.durations().size());
     m.put("gateRecoveryP50s", q(r.nodes().gateEpisodes.durations(), 0.5) / 1e9);
     m.put("gateRecoveryP90s", q(r.nodes().gateEpisodes.durations(), 0.9) / 1e9);
+    m.put("gateHotEpisodes", r.nodes().gateHotEpisodes.durations().size());
+    m.put("gateHotEpisodesOpenAtEnd", r.nodes().gateHotEpisodes.censored().size());
+    m.put("gateHotEpisodesEndedUnderLoad", r.nodes().gateHotEpisodesEndedUnderLoad);
+    m.put("gateHotRecoveryP50s", q(r.nodes().gateHotEpisodes.durations(), 0.5) / 1e9);
+    m.put("gateHotRecoveryP90s", q(r.nodes().gateHotEpisodes.durations(), 0.9) / 1e9);
+    m.put("gateHotRecoveryMaxS", q(r.nodes().gateHotEpisodes.durations(), 1.0) / 1e9);
     m.put("events", r.events());
     m.put("wallMillis", r.wallMillis());
     m.put("cpuMillis", r.cpuMillis());

@@ -15,6 +15,11 @@ public record Scenario(String name, GateConfig gate, int shimEvery) {
     return new Scenario("gate", cfg, 0);
   }
 
+  /** The stock ESS's behaviour (the gate in MONITOR_ONLY admits everything) with the gate's node state recorded. */
+  public static Scenario monitor(GateConfig cfg) {
+    return new Scenario("monitor", cfg.with(GateConfig.MODE, io.sluice.throttle.gate.GateMode.MONITOR_ONLY), 0);
+  }
+
   public static Scenario gateShim(GateConfig cfg, int shimEvery) {
     return new Scenario("gate+shim", cfg, shimEvery);
   }

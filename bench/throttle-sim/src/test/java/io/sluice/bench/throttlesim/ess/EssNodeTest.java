@@ -22,9 +22,13 @@ class EssNodeTest {
   final AppRef light = new AppRef(1, "light", 3, false, "high");
 
   long[] run(int threads) {
+    return run(threads, 64);
+  }
+
+  long[] run(int threads, int disks) {
     EventLoop loop = new EventLoop();
     ShuffleClient client = new ShuffleClient(loop, NET0);
-    EssNode.Params p = new EssNode.Params(threads, 64, 0, TEN_MS, 30_000 * MS, 6, 10_000 * MS, 5_000 * MS, 20,
+    EssNode.Params p = new EssNode.Params(threads, disks, 0, TEN_MS, 30_000 * MS, 6, 10_000 * MS, 5_000 * MS, 20,
         60_000 * MS);
     EssNode node = new EssNode(0, loop, client, Admission.STOCK, p, new NodeStats(1), 1);
     long[] done = new long[2];
@@ -66,5 +70,15 @@ class EssNodeTest {
     long[] done = run(2);
     assertThat(done[1]).isEqualTo(11 * MS);
     assertThat(done[0]).isEqualTo(1000 * MS);
+  }
+
+  @Test
+  void onOneSharedDiskTheLightReadQueuesBehindTheHeavyThreadsReadEvenOnItsOwnThread() {
+    // --disks 1, the ESS test mode's SHARED_DISK: the light request has its own thread, but its read waits for the
+    // heavy thread's first read (0-10 ms) at the one device, then takes its turn (10-20 ms); the heavy request loses
+    // the 10 ms the light read took
+    long[] done = run(2, 1);
+    assertThat(done[1]).isEqualTo(20 * MS);
+    assertThat(done[0]).isEqualTo(1010 * MS);
   }
 }

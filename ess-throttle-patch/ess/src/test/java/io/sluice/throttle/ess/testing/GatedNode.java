@@ -22,7 +22,7 @@ public final class GatedNode implements AutoCloseable {
   public final TransportConf conf;
   public final ExternalBlockHandler blockHandler;
   public final RecordingGateEvents events = new RecordingGateEvents();
-  public final SimpleMeterRegistry meters = new SimpleMeterRegistry();
+  public final SimpleMeterRegistry meters;
   public final ThrottleGate gate;
   public final GatedRpcHandler handler;
   public final Ticker ticker;
@@ -30,6 +30,13 @@ public final class GatedNode implements AutoCloseable {
 
   public GatedNode(GateConfig config, PriorityMap priorities, Map<String, String> transportSettings)
       throws IOException {
+    this(config, priorities, transportSettings, new SimpleMeterRegistry());
+  }
+
+  /** As above, the gate metering into {@code meters}. */
+  public GatedNode(GateConfig config, PriorityMap priorities, Map<String, String> transportSettings,
+      SimpleMeterRegistry meters) throws IOException {
+    this.meters = meters;
     this.conf = ShuffleServer.conf(transportSettings);
     this.blockHandler = new ExternalBlockHandler(conf, null);
     this.gate = ThrottleGate.builder().config(config).priorities(priorities).events(events).meterRegistry(meters)

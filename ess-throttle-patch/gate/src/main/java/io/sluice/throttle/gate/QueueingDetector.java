@@ -1,0 +1,114 @@
+package io.sluice.throttle.gate;
+
+/**
+ * The node's distress as its clients feel it: how long requests wait before the server starts on them, against the
+ * node's own healthy speed.
+ *
+ * <ul>
+ *   <li><b>Wait.</b> Per request, from when the server could start on it (its arrival as the adapter saw it, or its
+ *       release from a hold) to its first chunk sent, recorded only for requests that started <em>alone</em> on
+ *       their connection: their wait was spent behind other clients' work (other connections' turns on the server
+ *       thread, other reads queued at the disk), not behind their own. A heavy app's large requests take long to
+ *       serve but do not make anyone wait by being large; a node serving only them stays NORMAL.</li>
+ *   <li><b>Baseline.</b> Per-block service time (served → last chunk, over the request's blocks) feeds
+ *       {@link HealthyBaseline}: the lowest p50 seen over {@code baseline.ms}.</li>
+ *   <li><b>Thresholds.</b> ABNORMAL when the window holds at least {@code window.minSamples} waits and their p99
+ *       ≥ T = max({@code queue.minMs}, {@code queue.factor} × baseline), but never above {@code abnormal.p99Ms} (the
+ *       absolute ceiling: a wait that long is distress on any hardware). NORMAL again when the p99 falls below
+ *       {@code queue.normalFraction} × T (at most {@code normal.p99Ms}), when fewer than window.minSamples requests
+ *       waited in the window (nobody left to protect), or when the node is idle.</li>
+ * </ul>
+ */
+final class QueueingDetector implements NodeStateDetector {
+  private final LatencyWindow waits;
+  private final LatencyWindow perBlock;
+  private final HealthyBaseline baseline;
+  private final long minSamples;
+  private final long floorMicros;
+  private final double factor;
+  private final double normalFraction;
+  private final long ceilingMicros;
+  private final long normalCeilingMicros;
+  private volatile LatencyWindow.Stats stats = LatencyWindow.Stats.EMPTY;
+  private volatile long thresholdMicros;
+  private long lastBaseline = Long.MIN_VALUE / 2;
+  private static final long BASELINE_EVERY_NANOS = 1_000_000_000L;
+
+  QueueingDetector(GateConfig cfg, long now) {
+    int slots = (int) (long) cfg.get(GateConfig.WINDOW_SLOTS);
+    long span = cfg.nanos(GateConfig.WINDOW_MS);
+    this.waits = new LatencyWindow(slots, span);
+    this.perBlock = new LatencyWindow(slots, span);
+    this.waits.advance(now);
+    this.perBlock.advance(now);
+    this.baseline = new HealthyBaseline(cfg.nanos(GateConfig.BASELINE_MS));
+    this.minSamples = cfg.get(GateConfig.MIN_SAMPLES);
+    this.floorMicros = cfg.get(GateConfig.QUEUE_MIN_MS) * 1_000;
+    this.factor = cfg.get(GateConfig.QUEUE_FACTOR);
+    this.normalFraction = cfg.get(GateConfig.QUEUE_NORMAL_FRACTION);
+    this.ceilingMicros = cfg.get(GateConfig.ABNORMAL_P99_MS) * 1_000;
+    this.normalCeilingMicros = cfg.get(GateConfig.NORMAL_P99_MS) * 1_000;
+    this.thresholdMicros = threshold(-1);
+  }
+
+  @Override
+  public void record(long waitNanos, long serviceNanos, int blocks, boolean alone) {
+    if (alone) {
+      waits.record(Math.max(0, waitNanos));
+    }
+    perBlock.record(serviceNanos / Math.max(1, blocks));
+  }
+
+  @Override
+  public void update(long now) {
+    waits.advance(now);
+    if (now - lastBaseline >= BASELINE_EVERY_NANOS) {
+      // the baseline moves by the minute: a look a second is plenty, and halves the tick's histogram merges
+      lastBaseline = now;
+      perBlock.advance(now);
+      baseline.observe(perBlock.compute().p50Micros(), now);
+      thresholdMicros = threshold(baseline.micros());
+    }
+    stats = waits.compute();
+  }
+
+  private long threshold(long baselineMicros) {
+    long relative = baselineMicros < 0 ? 0 : (long) (factor * baselineMicros);
+    return Math.min(ceilingMicros, Math.max(floorMicros, relative));
+  }
+
+  @Override
+  public NodeState next(NodeState current, boolean idle) {
+    LatencyWindow.Stats s = stats;
+    long t = thresholdMicros;
+    if (current == NodeState.NORMAL) {
+      return s.samples() >= minSamples && s.p99Micros() >= t ? NodeState.ABNORMAL : NodeState.NORMAL;
+    }
+    long normal = Math.min(normalCeilingMicros, (long) (normalFraction * t));
+    // fewer waits than half of window.minSamples: nobody left to protect (half, not all: a window whose count
+    // hovers at minSamples as its slots turn over would flip the state back and forth)
+    boolean calm = s.samples() < Math.max(1, minSamples / 2) || s.p99Micros() < normal;
+    return calm || (idle && s.samples() == 0) ? NodeState.NORMAL : NodeState.ABNORMAL;
+  }
+
+  @Override
+  public Boolean distressed() {
+    LatencyWindow.Stats s = stats;
+    return s.samples() >= minSamples ? s.p99Micros() >= thresholdMicros : null;
+  }
+
+  @Override
+  public LatencyWindow.Stats shown() {
+    return stats;
+  }
+
+  @Override
+  public long abnormalMicros() {
+    return thresholdMicros;
+  }
+
+  /** The healthy per-block service time (µs) the threshold is relative to; -1: none yet. */
+  long baselineMicros() {
+    return baseline.micros();
+  }
+}
