@@ -150,17 +150,14 @@ EOF
 sv_state="$state_dir" sv_tag=flink-cluster sv_marker="-Dsluice.flink.cluster=$state_dir"
 # shellcheck source=lib/supervise.sh
 . "$root/deploy/bin/lib/supervise.sh"
-pid_of() { sv_pid "$@"; }
-recorded() { sv_recorded; }
-pick_port() { sv_pick_port "$@"; }
 stop_pid() { sv_stop_pid "$1" "$2" 30; }
 
 do_stop() {
   local name pid any=0
   # submit clients first, TaskManagers next, the JobManager last
-  for name in $(recorded | grep '^submit' || true) $(recorded | grep '^taskmanager' || true) \
-              $(recorded | grep -v '^submit' | grep -v '^taskmanager' || true); do
-    pid="$(pid_of "$name")"
+  for name in $(sv_recorded | grep '^submit' || true) $(sv_recorded | grep '^taskmanager' || true) \
+              $(sv_recorded | grep -v '^submit' | grep -v '^taskmanager' || true); do
+    pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then stop_pid "$name" "$pid"; any=1; else log "$name not running"; fi
     rm -f "$state_dir/pids/$name.pid"
   done
@@ -172,9 +169,9 @@ rest_get() { curl -fsS --max-time 5 "$FLINK_REST_URL$1"; }
 
 do_status() {
   local name pid rc=0
-  if [ -z "$(recorded | grep -v '^submit' || true)" ]; then echo "stopped ($state_dir)"; return 3; fi
-  for name in $(recorded); do
-    pid="$(pid_of "$name")"
+  if [ -z "$(sv_recorded | grep -v '^submit' || true)" ]; then echo "stopped ($state_dir)"; return 3; fi
+  for name in $(sv_recorded); do
+    pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then echo "$name running pid=$pid"; else echo "$name DEAD (stale pid file)"; rc=1; fi
   done
   if [ -f "$envfile" ]; then
@@ -265,8 +262,8 @@ EOF
 
 do_start() {
   local alive=0 dead=0 name
-  for name in $(recorded | grep -v '^submit' || true); do
-    if [ -n "$(pid_of "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
+  for name in $(sv_recorded | grep -v '^submit' || true); do
+    if [ -n "$(sv_pid "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
   done
   if [ $alive -gt 0 ] && [ $dead -eq 0 ] && [ -f "$envfile" ]; then
     log "already running in $state_dir (stop it first to change settings)"
@@ -277,9 +274,9 @@ do_start() {
   do_install
   rm -rf "$state_dir/pids" "$state_dir/logs"
   sv_taken_ports=""
-  rest_port="$(pick_port "$rest_port" 8081)"; sv_taken_ports+=" $rest_port"
-  rpc_port="$(pick_port "$rpc_port" 6123)"; sv_taken_ports+=" $rpc_port"
-  blob_port="$(pick_port "" 6124)"; sv_taken_ports+=" $blob_port"
+  rest_port="$(sv_pick_port "$rest_port" 8081)"; sv_taken_ports+=" $rest_port"
+  rpc_port="$(sv_pick_port "$rpc_port" 6123)"; sv_taken_ports+=" $rpc_port"
+  blob_port="$(sv_pick_port "" 6124)"; sv_taken_ports+=" $blob_port"
   write_conf
 
   local jm tm jm_jvm jm_dyn tm_jvm tm_dyn common
@@ -307,7 +304,7 @@ do_start() {
   local json tms=0 total=0
   while :; do
     # shellcheck disable=SC2046
-    if sv_first_dead $(recorded); then
+    if sv_first_dead $(sv_recorded); then
       log "$sv_dead died during start-up"; tail_logs; do_stop >/dev/null 2>&1 || true
       die "start failed ($sv_dead died); logs in $state_dir/logs"
     fi
@@ -341,7 +338,7 @@ require_running() {
   [ -f "$envfile" ] || die "no running cluster in $state_dir (run: $0 start --state-dir $state_dir)"
   # shellcheck disable=SC1090
   . "$envfile"
-  [ -n "$(pid_of jobmanager)" ] || die "the JobManager of $state_dir is not running"
+  [ -n "$(sv_pid jobmanager)" ] || die "the JobManager of $state_dir is not running"
 }
 
 do_submit() {
@@ -372,7 +369,7 @@ do_submit() {
     fi
     sleep 0.2
   done
-  if [ -n "$(pid_of "$name")" ]; then stop_pid "$name" "$pid" 2>/dev/null; fi
+  if [ -n "$(sv_pid "$name")" ]; then stop_pid "$name" "$pid" 2>/dev/null; fi
   rm -f "$state_dir/pids/$name.pid"
   log "submitted $jar as job $job (client log $out)"
   echo "FLINK_JOB_ID=$job"

@@ -93,17 +93,14 @@ marker="-Dsluice.cluster=$state_dir"
 sv_state="$state_dir" sv_tag=spark-cluster sv_marker="$marker"
 # shellcheck source=lib/supervise.sh
 . "$here/lib/supervise.sh"
-pid_of() { sv_pid "$@"; }
-recorded() { sv_recorded; }
-pick_port() { sv_pick_port "$@"; }
 stop_pid() { sv_stop_pid "$1" "$2" 20; }
 
 do_stop() {
   local name pid any=0
   # workers first, then the ESS, the master last
-  for name in $(recorded | grep '^worker' || true) $(recorded | grep -v '^worker' | grep -v '^master' || true) \
-              $(recorded | grep '^master' || true); do
-    pid="$(pid_of "$name")"
+  for name in $(sv_recorded | grep '^worker' || true) $(sv_recorded | grep -v '^worker' | grep -v '^master' || true) \
+              $(sv_recorded | grep '^master' || true); do
+    pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then stop_pid "$name" "$pid"; any=1
     else log "$name not running (stale pid file removed)"; fi
     rm -f "$state_dir/pids/$name.pid"
@@ -114,9 +111,9 @@ do_stop() {
 
 do_status() {
   local name pid rc=0 n=0
-  if [ -z "$(recorded)" ]; then echo "stopped ($state_dir)"; return 3; fi
-  for name in $(recorded); do
-    n=$((n + 1)); pid="$(pid_of "$name")"
+  if [ -z "$(sv_recorded)" ]; then echo "stopped ($state_dir)"; return 3; fi
+  for name in $(sv_recorded); do
+    n=$((n + 1)); pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then echo "$name running pid=$pid"; else echo "$name DEAD (stale pid file)"; rc=1; fi
   done
   if [ -f "$envfile" ]; then
@@ -162,8 +159,8 @@ launch() { # name logfile class [args...]  (env for the daemon is prepared by th
 do_start() {
   # already running?
   local alive=0 dead=0 name
-  for name in $(recorded); do
-    if [ -n "$(pid_of "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
+  for name in $(sv_recorded); do
+    if [ -n "$(sv_pid "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
   done
   if [ $alive -gt 0 ] && [ $dead -eq 0 ] && [ -f "$envfile" ]; then
     log "already running in $state_dir (use stop first to change settings)"
@@ -185,13 +182,13 @@ do_start() {
   : >"$state_dir/conf/spark-env.sh"
 
   sv_taken_ports=""
-  master_port="$(pick_port "$master_port" 17077)"; sv_taken_ports+=" $master_port"
-  webui_port="$(pick_port "$webui_port" 18080)"; sv_taken_ports+=" $webui_port"
-  if [ $with_ess = 1 ]; then ess_port="$(pick_port "$ess_port" 7337)"; sv_taken_ports+=" $ess_port"; fi
+  master_port="$(sv_pick_port "$master_port" 17077)"; sv_taken_ports+=" $master_port"
+  webui_port="$(sv_pick_port "$webui_port" 18080)"; sv_taken_ports+=" $webui_port"
+  if [ $with_ess = 1 ]; then ess_port="$(sv_pick_port "$ess_port" 7337)"; sv_taken_ports+=" $ess_port"; fi
   local worker_webui=()
   local i
   for ((i = 1; i <= workers; i++)); do
-    worker_webui+=("$(pick_port "" 18081)"); sv_taken_ports+=" ${worker_webui[-1]}"
+    worker_webui+=("$(sv_pick_port "" 18081)"); sv_taken_ports+=" ${worker_webui[-1]}"
   done
 
   export SPARK_HOME="$spark_home"
@@ -234,7 +231,7 @@ do_start() {
   local json alive_workers=0 ess_up=$((1 - with_ess))
   while :; do
     # shellcheck disable=SC2046
-    if sv_first_dead $(recorded); then
+    if sv_first_dead $(sv_recorded); then
       log "$sv_dead died during start-up"; tail_logs; do_stop >/dev/null 2>&1 || true
       die "start failed ($sv_dead died); logs in $state_dir/logs"
     fi
