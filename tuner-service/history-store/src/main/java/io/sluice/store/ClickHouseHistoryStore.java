@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
 public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
-  static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql");
+  static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
+      "io/sluice/store/clickhouse/V2__stage_killed_tasks.sql");
   static final int RUNS_PER_INSERT = 200;
   static final int STAGES_PER_INSERT = 5000;
 

@@ -29,7 +29,8 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(H2HistoryStore.class);
 
   /** The schema migrations, in order; version N is the N-th entry. */
-  static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql");
+  static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql",
+      "io/sluice/store/h2/V2__stage_killed_tasks.sql");
 
   private static final int STAGES_PER_BATCH = 1000;
 

@@ -33,6 +33,7 @@ class AppFolderTest {
     String cls = switch (reason) {
       case SUCCESS -> "Success";
       case FETCH_FAILED -> "FetchFailed";
+      case KILLED -> "TaskKilled";
       case OTHER -> "ExceptionFailure";
     };
     return new SparkEvent.TaskEnd(stage, attempt, 1, 0, 0, reason, cls, 10_000, 10_000 + durationMs, run,
@@ -64,6 +65,7 @@ class AppFolderTest {
     e.add(task(2, 0, TaskEndReason.SUCCESS, 100, 100, 1, 1, 10, 100, 0, 120));
     e.add(task(2, 0, TaskEndReason.OTHER, 999, 999, 9, 9, 99, 999, 0, 999));
     e.add(task(2, 0, TaskEndReason.FETCH_FAILED, 0, 0, 0, 0, 0, 0, 0, 5));
+    e.add(task(2, 0, TaskEndReason.KILLED, 777, 777, 7, 7, 77, 777, 0, 777));
     e.add(new SparkEvent.StageCompleted(stage(2, 0, 3, List.of(0, 1))));
     // retry of stage 2 with one task; a late success of attempt 0 after the retry started still counts there
     e.add(new SparkEvent.StageSubmitted(stage(2, 1, 1, List.of(0, 1))));
@@ -99,8 +101,9 @@ class AppFolderTest {
     assertThat(s2.name()).isEqualTo("stage 2");
     assertThat(s2.numTasks()).isEqualTo(3);
     assertThat(s2.successfulTasks()).isEqualTo(3);
-    assertThat(s2.failedTasks()).isEqualTo(1);
+    assertThat(s2.failedTasks()).as("ExceptionFailure + FetchFailed, as Spark's numFailedTasks").isEqualTo(2);
     assertThat(s2.fetchFailedTasks()).isEqualTo(1);
+    assertThat(s2.killedTasks()).as("TaskKilled is not a failure").isEqualTo(1);
     assertThat(s2.shuffleRemoteBytesRead()).isEqualTo(900);
     assertThat(s2.shuffleLocalBytesRead()).isEqualTo(700);
     assertThat(s2.shuffleRemoteBlocksFetched()).isEqualTo(6);
