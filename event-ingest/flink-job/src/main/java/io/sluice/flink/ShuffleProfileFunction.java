@@ -64,6 +64,7 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
   transient Counter eventsAfterEnd;
   transient Counter appsWithoutStart;
   transient Counter statesExpired;
+  transient Counter stringsTruncated;
   private transient int garbageLogged;
 
   public ShuffleProfileFunction(String defaultCluster, long endedRetentionMs, long idleTtlMs) {
@@ -100,6 +101,7 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     eventsAfterEnd = m.counter("eventsAfterEnd");
     appsWithoutStart = m.counter("appsWithoutStart");
     statesExpired = m.counter("statesExpired");
+    stringsTruncated = m.counter("stringsTruncated");
     LOG.info("profile operator open: rules {}, ended retention {} ms, idle ttl {} ms", rules.ruleIds(),
         endedRetentionMs, idleTtlMs);
   }
@@ -212,9 +214,18 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
 
   private void emit(String appId, String attemptId, AttemptState st, YarnAppRecord yarnRecord,
       Collector<RunUpdate> out) {
-    AppRun run = runOf(appId, attemptId, st, yarnRecord);
-    out.collect(RunUpdate.of(run));
+    collectBounded(runOf(appId, attemptId, st, yarnRecord), appId, attemptId, out);
     runsEmitted.inc();
+  }
+
+  private void collectBounded(AppRun run, String appId, String attemptId, Collector<RunUpdate> out) {
+    RunBounds.Bounded bounded = RunBounds.bound(run);
+    if (bounded.truncated() > 0) {
+      stringsTruncated.inc(bounded.truncated());
+      LOG.warn("{} attempt '{}': {} over-long text fields cut to the store's sizes", appId, attemptId,
+          bounded.truncated());
+    }
+    out.collect(RunUpdate.of(bounded.run()));
   }
 
   /** The run of an ended attempt, joined with a YARN record when there is one, diagnosed. */
