@@ -100,6 +100,11 @@ public final class JobConfig implements Serializable {
       "Topic of runs a sink could not take (too large for the profiles topic, refused by the store): one JSON "
           + "DeadLetter each (identity, version, sink, reason, size; not the run); key = appId. Counted in the "
           + "sluice.deadLetters metric.");
+  public static final Key MAX_STAGES_PER_ATTEMPT = key("state.max-stages-per-attempt", "20000",
+      "Completed stage attempts one application attempt may hold in state (about 0.5 KB each). When an attempt "
+          + "that has not ended reaches it (a streaming application), its completed stage attempts are emitted as "
+          + "a part run (appAttemptId '<attempt>~part-<n>', status RUNNING) and dropped from state; the final run "
+          + "holds the stages since the last part. 0 = no limit.");
   public static final Key PROFILES_MAX_RECORD_BYTES = key("profiles.max-record-bytes", "16777216",
       "Largest AppRun JSON written to the profiles topic (16 MiB; a 5,000-stage run is about 5 MB). The producer "
           + "compresses with zstd and its max.request.size is set to this; topics this job creates (or finds "

@@ -215,6 +215,30 @@ class AppFolderTest {
         .hasMessageContaining("version 9");
   }
 
+  @Test
+  void evictingCompletedStagesReturnsTheirProfilesAndDropsTheirLateTaskEnds() throws IOException {
+    List<SparkEvent> all = events();
+    AppFolder f = fold(all.subList(0, all.size() - 1)); // everything but ApplicationEnd
+    List<StageProfile> before = f.profiles();
+    assertThat(f.completedStageAttempts()).isEqualTo(5);
+    List<StageProfile> evicted = f.evictCompleted();
+    assertThat(evicted).isEqualTo(before);
+    assertThat(f.stageAttempts()).isZero();
+    assertThat(f.completedStageAttempts()).isZero();
+    f.accept(task(2, 1, TaskEndReason.SUCCESS, 0, 1, 0, 1, 0, 1, 0, 1)); // a late end of an emitted attempt
+    AppFolder restored = roundTrip(f);
+    for (AppFolder g : List.of(f, restored)) {
+      assertThat(g.lateTaskEnds()).isEqualTo(1);
+      assertThat(g.evictions()).isEqualTo(1);
+      assertThat(g.profiles()).isEmpty();
+    }
+    restored.accept(task(2, 1, TaskEndReason.SUCCESS, 0, 1, 0, 1, 0, 1, 0, 1));
+    assertThat(restored.lateTaskEnds()).as("the evicted keys survive a restore").isEqualTo(2);
+    restored.accept(all.get(all.size() - 1));
+    assertThat(restored.toAppRun(0).stages()).isEmpty();
+    assertThat(restored.toAppRun(0).status()).isEqualTo("SUCCEEDED");
+  }
+
   private static AppFolder roundTrip(AppFolder f) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     f.writeTo(new DataOutputStream(bytes));
