@@ -4,6 +4,7 @@ import io.sluice.model.AppRun;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * Latency: a run waits in the buffer at most one checkpoint interval.
  *
  * <p>Poison runs: when an upsert fails, the writer retries the batch run by run. A run the store still refuses
- * while the store answers a read (so it is this run, not an outage) goes to the dead-letter topic
- * ({@link DeadLetter}, reason {@code REJECTED}, counted in {@code sluice.deadLetters}) and the job moves on. When
- * the store does not answer, the failure is an outage: the writer throws, and the job restarts from its last
- * checkpoint and replays once the store is back.
+ * for its own data (a SQL data or integrity error, or the store's validation) while the store answers a read
+ * goes to the dead-letter topic ({@link DeadLetter}, reason {@code REJECTED}, counted in
+ * {@code sluice.deadLetters}) and the job moves on. Any other failure (the store down, a schema behind the code)
+ * is not the run's fault: the writer throws, and the job restarts from its last checkpoint and replays once the
+ * store is back, skipping nothing.
  */
 public class HistoryStoreSink implements Sink<RunUpdate> {
   private static final long serialVersionUID = 1L;
@@ -135,8 +137,10 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
           store.upsert(List.of(run));
           upserted.inc();
         } catch (RuntimeException e) {
-          if (!storeAnswers()) {
-            throw e; // an outage: fail, restart from the last checkpoint, replay when the store is back
+          if (!aboutThisRun(e) || !storeAnswers()) {
+            // an outage or a store-wide fault (e.g. a schema behind the code): fail, restart from the last
+            // checkpoint, replay once it is fixed; nothing is skipped
+            throw e;
           }
           deadLetters.inc();
           LOG.error("dead letter (store) for {}: the store refuses it: {}", u, e.toString());
@@ -144,6 +148,24 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
               System.currentTimeMillis()));
         }
       }
+    }
+
+    /**
+     * True when the failure is about the run's own data: a SQL data exception (SQLSTATE class 22, e.g. a value
+     * too long for its column) or integrity violation (class 23), or the store's validation of the run
+     * (IllegalArgumentException). Anything else is not the run's fault.
+     */
+    static boolean aboutThisRun(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof IllegalArgumentException) {
+          return true;
+        }
+        if (t instanceof SQLException sql && sql.getSQLState() != null
+            && (sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("23"))) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private boolean storeAnswers() {

@@ -51,8 +51,19 @@ public final class H2HistoryStore extends JdbcHistoryStore {
     }
   }
 
-  /** Applies the migrations newer than the recorded schema version, each with its version row. */
+  /**
+   * Applies the migrations newer than the recorded schema version, each with its version row. One opener at a
+   * time per JVM (Flink's sink subtasks open the same file store together): H2 commits DDL implicitly, so the
+   * version row alone does not keep a second opener from running a later migration before the first one's
+   * tables exist.
+   */
   static void migrate(Connection c) throws SQLException {
+    synchronized (H2HistoryStore.class) {
+      migrateAlone(c);
+    }
+  }
+
+  private static void migrateAlone(Connection c) throws SQLException {
     c.setAutoCommit(true);
     try (Statement st = c.createStatement()) {
       st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
