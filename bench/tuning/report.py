@@ -71,7 +71,7 @@ def figures(run):
         or "-",
         "spill_bytes": sum(s.get("memoryBytesSpilled", 0) for s in stages),
         "disk_spill_bytes": sum(s.get("diskBytesSpilled", 0) for s in stages),
-        "failed": sum(s.get("failedTasks", 0) + s.get("fetchFailedTasks", 0) for s in stages),
+        "failed": sum(s.get("failedTasks", 0) for s in stages),  # FetchFailed ends included
         "max_task_ms": max([s.get("taskDurationMaxMs", 0) for s in stages] or [0]),
         "diagnoses": [f"{d.get('ruleId')}:{d.get('severity')}" for d in run.get("diagnoses") or []
                       if d.get("severity") not in ("NONE", "LOW")],

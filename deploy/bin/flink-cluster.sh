@@ -145,68 +145,19 @@ EOF
 }
 
 # ------------------------------------------------------------------------------------- pids
-# A pid counts only if the process is alive and its environment carries SLUICE_FLINK_CLUSTER=<state-dir>
-# (set before exec'ing java), so a recycled pid is never taken for ours.
-env_marker="SLUICE_FLINK_CLUSTER=$state_dir"
-pid_of() {
-  local f="$state_dir/pids/$1.pid" pid
-  [ -f "$f" ] || return 0
-  pid="$(cat "$f" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 0
-  [ -r "/proc/$pid/environ" ] || return 0
-  if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF -- "$env_marker"; then echo "$pid"; fi
-}
-recorded() { ls "$state_dir/pids" 2>/dev/null | sed -n 's/\.pid$//p' | sort; }
-
-port_free() {
-  python3 - "$1" <<'EOF'
-import socket, sys
-p = int(sys.argv[1])
-s = socket.socket()
-try:
-    s.bind(("127.0.0.1", p))
-except OSError:
-    sys.exit(1)
-finally:
-    s.close()
-c = socket.socket(); c.settimeout(0.3)
-try:
-    c.connect(("127.0.0.1", p)); sys.exit(1)
-except OSError:
-    sys.exit(0)
-finally:
-    c.close()
-EOF
-}
-pick_port() {
-  local want="$1" default="$2" p
-  if [ -n "$want" ]; then port_free "$want" || die "port $want is busy (given explicitly)"; echo "$want"; return; fi
-  for ((p = default; p < default + 200; p++)); do
-    if [[ " ${taken_ports:-} " == *" $p "* ]]; then continue; fi
-    if port_free "$p"; then echo "$p"; return; fi
-  done
-  die "no free port in $default..$((default + 199))"
-}
-
-stop_pid() {
-  local name="$1" pid="$2" i
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < 150; i++)); do
-    kill -0 "$pid" 2>/dev/null || { log "stopped $name (pid $pid)"; return 0; }
-    sleep 0.2
-  done
-  log "$name (pid $pid) ignored TERM for 30 s; sending KILL"
-  kill -KILL "$pid" 2>/dev/null || true
-  for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  log "WARNING: $name (pid $pid) still alive"
-}
+# pid bookkeeping and liveness: deploy/bin/lib/supervise.sh (pid + start time recorded by the child itself,
+# so a recycled pid is never taken for ours).
+sv_state="$state_dir" sv_tag=flink-cluster sv_marker="-Dsluice.flink.cluster=$state_dir"
+# shellcheck source=lib/supervise.sh
+. "$root/deploy/bin/lib/supervise.sh"
+stop_pid() { sv_stop_pid "$1" "$2" 30; }
 
 do_stop() {
   local name pid any=0
   # submit clients first, TaskManagers next, the JobManager last
-  for name in $(recorded | grep '^submit' || true) $(recorded | grep '^taskmanager' || true) \
-              $(recorded | grep -v '^submit' | grep -v '^taskmanager' || true); do
-    pid="$(pid_of "$name")"
+  for name in $(sv_recorded | grep '^submit' || true) $(sv_recorded | grep '^taskmanager' || true) \
+              $(sv_recorded | grep -v '^submit' | grep -v '^taskmanager' || true); do
+    pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then stop_pid "$name" "$pid"; any=1; else log "$name not running"; fi
     rm -f "$state_dir/pids/$name.pid"
   done
@@ -218,9 +169,9 @@ rest_get() { curl -fsS --max-time 5 "$FLINK_REST_URL$1"; }
 
 do_status() {
   local name pid rc=0
-  if [ -z "$(recorded | grep -v '^submit' || true)" ]; then echo "stopped ($state_dir)"; return 3; fi
-  for name in $(recorded); do
-    pid="$(pid_of "$name")"
+  if [ -z "$(sv_recorded | grep -v '^submit' || true)" ]; then echo "stopped ($state_dir)"; return 3; fi
+  for name in $(sv_recorded); do
+    pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then echo "$name running pid=$pid"; else echo "$name DEAD (stale pid file)"; rc=1; fi
   done
   if [ -f "$envfile" ]; then
@@ -235,13 +186,7 @@ do_status() {
   return $rc
 }
 
-tail_logs() {
-  local f
-  for f in "$state_dir"/logs/*.out "$state_dir"/logs/*.log; do
-    [ -f "$f" ] || continue
-    echo "----- tail of $f" >&2; tail -n 30 "$f" >&2
-  done
-}
+tail_logs() { sv_tail_logs 30; }
 
 # Flink's memory model, as bin/jobmanager.sh and bin/taskmanager.sh compute it: line 1 = JVM flags,
 # line 2 = dynamic properties (-D key=value ...).
@@ -255,12 +200,7 @@ resource_params() { # GET_JM_RESOURCE_PARAMS|GET_TM_RESOURCE_PARAMS -> two lines
 
 launch() { # name logfile java-args...
   local name="$1" out="$2"; shift 2
-  SLUICE_FLINK_CLUSTER="$state_dir" FLINK_CONF_DIR="$conf_dir" FLINK_PLUGINS_DIR="$state_dir/plugins" \
-    setsid bash -c 'echo $$ > "$0"; exec "$@"' "$state_dir/pids/$name.pid" \
-    "$java_bin" "$@" >"$out" 2>&1 </dev/null 9>&- &
-  local i
-  for ((i = 0; i < 50; i++)); do [ -s "$state_dir/pids/$name.pid" ] && return 0; sleep 0.1; done
-  die "could not launch $name"
+  FLINK_CONF_DIR="$conf_dir" FLINK_PLUGINS_DIR="$state_dir/plugins" sv_launch "$name" "$out" "$java_bin" "$@"
 }
 
 write_conf() {
@@ -322,8 +262,8 @@ EOF
 
 do_start() {
   local alive=0 dead=0 name
-  for name in $(recorded | grep -v '^submit' || true); do
-    if [ -n "$(pid_of "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
+  for name in $(sv_recorded | grep -v '^submit' || true); do
+    if [ -n "$(sv_pid "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
   done
   if [ $alive -gt 0 ] && [ $dead -eq 0 ] && [ -f "$envfile" ]; then
     log "already running in $state_dir (stop it first to change settings)"
@@ -333,10 +273,10 @@ do_start() {
   if [ $alive -gt 0 ] || [ $dead -gt 0 ]; then log "cleaning up a partial cluster in $state_dir"; do_stop; fi
   do_install
   rm -rf "$state_dir/pids" "$state_dir/logs"
-  taken_ports=""
-  rest_port="$(pick_port "$rest_port" 8081)"; taken_ports+=" $rest_port"
-  rpc_port="$(pick_port "$rpc_port" 6123)"; taken_ports+=" $rpc_port"
-  blob_port="$(pick_port "" 6124)"; taken_ports+=" $blob_port"
+  sv_taken_ports=""
+  rest_port="$(sv_pick_port "$rest_port" 8081)"; sv_taken_ports+=" $rest_port"
+  rpc_port="$(sv_pick_port "$rpc_port" 6123)"; sv_taken_ports+=" $rpc_port"
+  blob_port="$(sv_pick_port "" 6124)"; sv_taken_ports+=" $blob_port"
   write_conf
 
   local jm tm jm_jvm jm_dyn tm_jvm tm_dyn common
@@ -353,22 +293,21 @@ do_start() {
   launch jobmanager "$state_dir/logs/jobmanager.out" $jm_jvm "${common[@]}" \
     "-Dlog.file=$state_dir/logs/jobmanager.log" -cp "$lib/*" \
     org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint --configDir "$conf_dir" $jm_dyn
-  log "jobmanager pid $(cat "$state_dir/pids/jobmanager.pid") (REST http://127.0.0.1:$rest_port, RPC $rpc_port)"
+  log "jobmanager pid $(cut -d" " -f1 "$state_dir/pids/jobmanager.pid") (REST http://127.0.0.1:$rest_port, RPC $rpc_port)"
   # shellcheck disable=SC2086
   launch taskmanager-1 "$state_dir/logs/taskmanager-1.out" $tm_jvm "${common[@]}" \
     "-Dlog.file=$state_dir/logs/taskmanager-1.log" -cp "$lib/*" \
     org.apache.flink.runtime.taskexecutor.TaskManagerRunner --configDir "$conf_dir" $tm_dyn
-  log "taskmanager-1 pid $(cat "$state_dir/pids/taskmanager-1.pid") ($slots slots)"
+  log "taskmanager-1 pid $(cut -d" " -f1 "$state_dir/pids/taskmanager-1.pid") ($slots slots)"
 
   FLINK_REST_URL="http://127.0.0.1:$rest_port"
   local json tms=0 total=0
   while :; do
-    for name in $(recorded); do
-      if [ -z "$(pid_of "$name")" ]; then
-        log "$name died during start-up"; tail_logs; do_stop >/dev/null 2>&1 || true
-        die "start failed ($name died); logs in $state_dir/logs"
-      fi
-    done
+    # shellcheck disable=SC2046
+    if sv_first_dead $(sv_recorded); then
+      log "$sv_dead died during start-up"; tail_logs; do_stop >/dev/null 2>&1 || true
+      die "start failed ($sv_dead died); logs in $state_dir/logs"
+    fi
     if json="$(rest_get /overview 2>/dev/null)"; then
       read -r tms total < <(python3 -c 'import json,sys; d=json.loads(sys.argv[1]); print(d.get("taskmanagers",0), d.get("slots-total",0))' "$json")
     fi
@@ -399,7 +338,7 @@ require_running() {
   [ -f "$envfile" ] || die "no running cluster in $state_dir (run: $0 start --state-dir $state_dir)"
   # shellcheck disable=SC1090
   . "$envfile"
-  [ -n "$(pid_of jobmanager)" ] || die "the JobManager of $state_dir is not running"
+  [ -n "$(sv_pid jobmanager)" ] || die "the JobManager of $state_dir is not running"
 }
 
 do_submit() {
@@ -416,7 +355,7 @@ do_submit() {
     "-Dlog.file=$state_dir/logs/$name.log" -cp "$lib/*" org.apache.flink.client.cli.CliFrontend \
     run -d -m "127.0.0.1:$FLINK_REST_PORT" "$jar" "${args[@]:1}"
   local pid job="" t0=$SECONDS
-  pid="$(cat "$state_dir/pids/$name.pid")"
+  pid="$(cut -d" " -f1 "$state_dir/pids/$name.pid")"
   while :; do
     job="$(sed -n -e 's/.*SHUFFLE_PROFILE_JOB_SUBMITTED jobId=\([0-9a-f]\{32\}\).*/\1/p' \
                   -e 's/.*Job has been submitted with JobID \([0-9a-f]\{32\}\).*/\1/p' "$out" | head -n 1)"
@@ -430,7 +369,7 @@ do_submit() {
     fi
     sleep 0.2
   done
-  if [ -n "$(pid_of "$name")" ]; then stop_pid "$name" "$pid" 2>/dev/null; fi
+  if [ -n "$(sv_pid "$name")" ]; then stop_pid "$name" "$pid" 2>/dev/null; fi
   rm -f "$state_dir/pids/$name.pid"
   log "submitted $jar as job $job (client log $out)"
   echo "FLINK_JOB_ID=$job"

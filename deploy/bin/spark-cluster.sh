@@ -86,74 +86,21 @@ spark_home="$root/.sluice/spark/$version/pyspark"
 envfile="$state_dir/cluster.env"
 
 # ---------------------------------------------------------------------------------------------
-# pid bookkeeping: <state>/pids/<name>.pid; a pid counts only if the process is alive and its
-# environment carries our marker SLUICE_SPARK_CLUSTER=<state-dir> (set before spark-class, kept
-# across its exec into java), so a recycled pid is never taken for one of ours. The JVMs also
-# get -Dsluice.cluster=<state-dir> so that `ps` shows which cluster they belong to.
+# pid bookkeeping and liveness: deploy/bin/lib/supervise.sh (pid + start time recorded by the child
+# itself, so a recycled pid is never taken for one of ours). The JVMs also get
+# -Dsluice.cluster=<state-dir> so that `ps` shows which cluster they belong to.
 marker="-Dsluice.cluster=$state_dir"
-env_marker="SLUICE_SPARK_CLUSTER=$state_dir"
-pid_of() { # name -> pid (if recorded and really ours), else empty
-  local f="$state_dir/pids/$1.pid" pid
-  [ -f "$f" ] || return 0
-  pid="$(cat "$f" 2>/dev/null || true)"
-  [[ "$pid" =~ ^[0-9]+$ ]] || return 0
-  [ -r "/proc/$pid/environ" ] || return 0
-  if tr '\0' '\n' 2>/dev/null <"/proc/$pid/environ" | grep -qxF -- "$env_marker"; then echo "$pid"; fi
-}
-recorded() { ls "$state_dir/pids" 2>/dev/null | sed -n 's/\.pid$//p' | sort; }
-
-port_free() { # port -> 0 if nothing listens on 127.0.0.1:port and we can bind it
-  python3 - "$1" <<'EOF'
-import socket, sys
-p = int(sys.argv[1])
-s = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
-try:
-    s.bind(("127.0.0.1", p))
-except OSError:
-    sys.exit(1)
-finally:
-    s.close()
-c = socket.socket(); c.settimeout(0.3)
-try:
-    c.connect(("127.0.0.1", p)); sys.exit(1)   # something listens on another address family
-except OSError:
-    sys.exit(0)
-finally:
-    c.close()
-EOF
-}
-pick_port() { # requested default -> the port to use
-  local want="$1" default="$2" p
-  if [ -n "$want" ]; then
-    port_free "$want" || die "port $want is busy (given explicitly)"
-    echo "$want"; return
-  fi
-  for ((p = default; p < default + 200; p++)); do
-    if [[ " ${taken_ports:-} " == *" $p "* ]]; then continue; fi
-    if port_free "$p"; then echo "$p"; return; fi
-  done
-  die "no free port in $default..$((default + 199))"
-}
-
-stop_pid() { # name pid : TERM, wait up to 20 s, then KILL
-  local name="$1" pid="$2" i
-  kill -TERM "$pid" 2>/dev/null || true
-  for ((i = 0; i < 100; i++)); do
-    kill -0 "$pid" 2>/dev/null || { log "stopped $name (pid $pid)"; return 0; }
-    sleep 0.2
-  done
-  log "$name (pid $pid) ignored TERM for 20 s; sending KILL"
-  kill -KILL "$pid" 2>/dev/null || true
-  for ((i = 0; i < 50; i++)); do kill -0 "$pid" 2>/dev/null || return 0; sleep 0.1; done
-  log "WARNING: $name (pid $pid) still alive"
-}
+sv_state="$state_dir" sv_tag=spark-cluster sv_marker="$marker"
+# shellcheck source=lib/supervise.sh
+. "$here/lib/supervise.sh"
+stop_pid() { sv_stop_pid "$1" "$2" 20; }
 
 do_stop() {
   local name pid any=0
   # workers first, then the ESS, the master last
-  for name in $(recorded | grep '^worker' || true) $(recorded | grep -v '^worker' | grep -v '^master' || true) \
-              $(recorded | grep '^master' || true); do
-    pid="$(pid_of "$name")"
+  for name in $(sv_recorded | grep '^worker' || true) $(sv_recorded | grep -v '^worker' | grep -v '^master' || true) \
+              $(sv_recorded | grep '^master' || true); do
+    pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then stop_pid "$name" "$pid"; any=1
     else log "$name not running (stale pid file removed)"; fi
     rm -f "$state_dir/pids/$name.pid"
@@ -164,9 +111,9 @@ do_stop() {
 
 do_status() {
   local name pid rc=0 n=0
-  if [ -z "$(recorded)" ]; then echo "stopped ($state_dir)"; return 3; fi
-  for name in $(recorded); do
-    n=$((n + 1)); pid="$(pid_of "$name")"
+  if [ -z "$(sv_recorded)" ]; then echo "stopped ($state_dir)"; return 3; fi
+  for name in $(sv_recorded); do
+    n=$((n + 1)); pid="$(sv_pid "$name")"
     if [ -n "$pid" ]; then echo "$name running pid=$pid"; else echo "$name DEAD (stale pid file)"; rc=1; fi
   done
   if [ -f "$envfile" ]; then
@@ -181,13 +128,7 @@ do_status() {
   return $rc
 }
 
-tail_logs() {
-  local f
-  for f in "$state_dir"/logs/*.out; do
-    [ -f "$f" ] || continue
-    echo "----- tail of $f" >&2; tail -n 25 "$f" >&2
-  done
-}
+tail_logs() { sv_tail_logs 25; }
 
 launch() { # name logfile class [args...]  (env for the daemon is prepared by the caller)
   local name="$1" out="$2"; shift 2
@@ -210,20 +151,16 @@ launch() { # name logfile class [args...]  (env for the daemon is prepared by th
       if [ "$arg" = "$stock_ess" ]; then cmd+=("$1"); else cmd+=("$arg"); fi
     done
   fi
-  # The child writes its own pid and then execs spark-class, which execs java: the recorded pid
+  # The child records its own pid and then execs spark-class, which execs java: the recorded pid
   # is the daemon's. setsid detaches it from our session so it survives this script.
-  SLUICE_SPARK_CLUSTER="$state_dir" setsid bash -c 'echo $$ > "$0"; exec "$@"' "$state_dir/pids/$name.pid" \
-    "${cmd[@]}" >"$out" 2>&1 </dev/null 9>&- &
-  local i
-  for ((i = 0; i < 50; i++)); do [ -s "$state_dir/pids/$name.pid" ] && return 0; sleep 0.1; done
-  die "could not launch $name"
+  sv_launch "$name" "$out" "${cmd[@]}"
 }
 
 do_start() {
   # already running?
   local alive=0 dead=0 name
-  for name in $(recorded); do
-    if [ -n "$(pid_of "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
+  for name in $(sv_recorded); do
+    if [ -n "$(sv_pid "$name")" ]; then alive=$((alive + 1)); else dead=$((dead + 1)); fi
   done
   if [ $alive -gt 0 ] && [ $dead -eq 0 ] && [ -f "$envfile" ]; then
     log "already running in $state_dir (use stop first to change settings)"
@@ -244,14 +181,14 @@ do_start() {
   : >"$state_dir/conf/spark-defaults.conf"
   : >"$state_dir/conf/spark-env.sh"
 
-  taken_ports=""
-  master_port="$(pick_port "$master_port" 17077)"; taken_ports+=" $master_port"
-  webui_port="$(pick_port "$webui_port" 18080)"; taken_ports+=" $webui_port"
-  if [ $with_ess = 1 ]; then ess_port="$(pick_port "$ess_port" 7337)"; taken_ports+=" $ess_port"; fi
+  sv_taken_ports=""
+  master_port="$(sv_pick_port "$master_port" 17077)"; sv_taken_ports+=" $master_port"
+  webui_port="$(sv_pick_port "$webui_port" 18080)"; sv_taken_ports+=" $webui_port"
+  if [ $with_ess = 1 ]; then ess_port="$(sv_pick_port "$ess_port" 7337)"; sv_taken_ports+=" $ess_port"; fi
   local worker_webui=()
   local i
   for ((i = 1; i <= workers; i++)); do
-    worker_webui+=("$(pick_port "" 18081)"); taken_ports+=" ${worker_webui[-1]}"
+    worker_webui+=("$(sv_pick_port "" 18081)"); sv_taken_ports+=" ${worker_webui[-1]}"
   done
 
   export SPARK_HOME="$spark_home"
@@ -269,7 +206,7 @@ do_start() {
   SPARK_DAEMON_JAVA_OPTS="$common" \
     launch master "$state_dir/logs/master.out" org.apache.spark.deploy.master.Master \
       --host 127.0.0.1 --port "$master_port" --webui-port "$webui_port"
-  log "master pid $(cat "$state_dir/pids/master.pid") on $master_url (web UI $webui_port)"
+  log "master pid $(cut -d" " -f1 "$state_dir/pids/master.pid") on $master_url (web UI $webui_port)"
 
   if [ $with_ess = 1 ]; then
     mkdir -p "$state_dir/local/ess"
@@ -278,7 +215,7 @@ do_start() {
     SPARK_DAEMON_JAVA_OPTS="$common -Dspark.shuffle.service.enabled=true -Dspark.shuffle.service.port=$ess_port -Dspark.local.dir=$state_dir/local/ess $ess_opts" \
     SPARK_DAEMON_CLASSPATH="$ess_classpath" \
       launch ess "$state_dir/logs/ess.out" "$ess_class"
-    log "shuffle service ($ess_class) pid $(cat "$state_dir/pids/ess.pid") on port $ess_port"
+    log "shuffle service ($ess_class) pid $(cut -d" " -f1 "$state_dir/pids/ess.pid") on port $ess_port"
   fi
 
   for ((i = 1; i <= workers; i++)); do
@@ -293,12 +230,11 @@ do_start() {
   # wait until the master sees N alive workers and the ESS port answers
   local json alive_workers=0 ess_up=$((1 - with_ess))
   while :; do
-    for name in $(recorded); do
-      if [ -z "$(pid_of "$name")" ]; then
-        log "$name died during start-up"; tail_logs; do_stop >/dev/null 2>&1 || true
-        die "start failed ($name died); logs in $state_dir/logs"
-      fi
-    done
+    # shellcheck disable=SC2046
+    if sv_first_dead $(sv_recorded); then
+      log "$sv_dead died during start-up"; tail_logs; do_stop >/dev/null 2>&1 || true
+      die "start failed ($sv_dead died); logs in $state_dir/logs"
+    fi
     if json="$(curl -fsS --max-time 2 "http://127.0.0.1:$webui_port/json/" 2>/dev/null)"; then
       alive_workers="$(python3 -c 'import json,sys; print(json.loads(sys.argv[1]).get("aliveworkers", 0))' "$json" 2>/dev/null || echo 0)"
     fi

@@ -4,9 +4,13 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 
 /**
- * One stage attempt that ran (DESIGN 3, contract). Sums are over the task ends of this stage attempt
- * whose reason is {@code Success}; {@code failedTasks} and {@code fetchFailedTasks} count the other ends.
- * Units: bytes, records, milliseconds.
+ * One stage attempt that ran (contract). Sums are over the task ends of this stage attempt
+ * whose reason is {@code Success}. Task counts follow Spark's own status semantics (its History Server's
+ * {@code numCompleteTasks}, {@code numFailedTasks}, {@code numKilledTasks}): {@code successfulTasks} counts
+ * {@code Success} ends; {@code killedTasks} counts {@code TaskKilled} and {@code TaskCommitDenied} ends;
+ * {@code failedTasks} counts every other end, FetchFailed included; {@code fetchFailedTasks} is the FetchFailed
+ * part of {@code failedTasks}. Spark's stage totals also include the metrics of failed and killed tasks; ours
+ * do not. Units: bytes, records, milliseconds.
  *
  * <p>Derived figures: {@code avgRemoteBlockBytes} = remote bytes read / remote blocks fetched (0 when none),
  * {@code fetchWaitShare} = fetch wait / executor run time (0..1), {@code readSkew} = max / median of the
@@ -16,14 +20,15 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *
  * <p>Extensions beyond the contract (additive): {@code shuffleWriteTimeMs} (Spark records nanoseconds,
  * converted here), {@code submissionTime}/{@code completionTime} (epoch ms, 0 when unknown),
- * {@code shuffleReadBytesMax}/{@code shuffleReadBytesMedian} (per successful task).
+ * {@code shuffleReadBytesMax}/{@code shuffleReadBytesMedian} (per successful task), {@code killedTasks}.
  */
 @JsonPropertyOrder({"appId", "stageId", "stageAttemptId", "name", "numTasks", "successfulTasks", "failedTasks",
     "fetchFailedTasks", "shuffleWriteBytes", "shuffleWriteRecords", "shuffleRemoteBytesRead",
     "shuffleLocalBytesRead", "shuffleRemoteBlocksFetched", "shuffleLocalBlocksFetched", "shuffleFetchWaitMs",
     "shuffleRecordsRead", "memoryBytesSpilled", "diskBytesSpilled", "executorRunTimeMs", "taskDurationMaxMs",
     "avgRemoteBlockBytes", "fetchWaitShare", "readSkew", "mapPartitions", "reducePartitions",
-    "shuffleWriteTimeMs", "submissionTime", "completionTime", "shuffleReadBytesMax", "shuffleReadBytesMedian"})
+    "shuffleWriteTimeMs", "submissionTime", "completionTime", "shuffleReadBytesMax", "shuffleReadBytesMedian",
+    "killedTasks"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record StageProfile(
     String appId,
@@ -55,7 +60,25 @@ public record StageProfile(
     long submissionTime,
     long completionTime,
     long shuffleReadBytesMax,
-    long shuffleReadBytesMedian) {
+    long shuffleReadBytesMedian,
+    long killedTasks) {
+
+  /** A profile without killed tasks (the fields before {@code killedTasks} was added). */
+  public StageProfile(String appId, int stageId, int stageAttemptId, String name, int numTasks,
+      long successfulTasks, long failedTasks, long fetchFailedTasks, long shuffleWriteBytes,
+      long shuffleWriteRecords, long shuffleRemoteBytesRead, long shuffleLocalBytesRead,
+      long shuffleRemoteBlocksFetched, long shuffleLocalBlocksFetched, long shuffleFetchWaitMs,
+      long shuffleRecordsRead, long memoryBytesSpilled, long diskBytesSpilled, long executorRunTimeMs,
+      long taskDurationMaxMs, double avgRemoteBlockBytes, double fetchWaitShare, double readSkew,
+      int mapPartitions, int reducePartitions, long shuffleWriteTimeMs, long submissionTime,
+      long completionTime, long shuffleReadBytesMax, long shuffleReadBytesMedian) {
+    this(appId, stageId, stageAttemptId, name, numTasks, successfulTasks, failedTasks, fetchFailedTasks,
+        shuffleWriteBytes, shuffleWriteRecords, shuffleRemoteBytesRead, shuffleLocalBytesRead,
+        shuffleRemoteBlocksFetched, shuffleLocalBlocksFetched, shuffleFetchWaitMs, shuffleRecordsRead,
+        memoryBytesSpilled, diskBytesSpilled, executorRunTimeMs, taskDurationMaxMs, avgRemoteBlockBytes,
+        fetchWaitShare, readSkew, mapPartitions, reducePartitions, shuffleWriteTimeMs, submissionTime,
+        completionTime, shuffleReadBytesMax, shuffleReadBytesMedian, 0L);
+  }
 
   /** Total shuffle bytes read by successful tasks (remote + local). */
   public long shuffleBytesRead() {

@@ -103,7 +103,13 @@ public final class EventLogCollector implements AutoCloseable {
     }
 
     /** Counters since start. */
-    public record Stats(long logsSeen, long logsCompleted, long linesPublished, long badLines, long passes) { }
+    /**
+     * Counters since start. {@code linesPublished} counts sends (a line resent after a Kafka failure counts again);
+     * {@code linesSkipped} the lines Kafka can never take (larger than it accepts), which the offset moves past;
+     * {@code publishFailures} the passes that ended because Kafka did not acknowledge a line (retried later).
+     */
+    public record Stats(long logsSeen, long logsCompleted, long linesPublished, long badLines, long passes,
+                        long linesSkipped, long publishFailures) { }
 
     private final Config config;
     private final OffsetStore offsets;
@@ -121,6 +127,8 @@ public final class EventLogCollector implements AutoCloseable {
     private final AtomicLong linesPublished = new AtomicLong();
     private final AtomicLong badLines = new AtomicLong();
     private final AtomicLong passes = new AtomicLong();
+    private final AtomicLong linesSkipped = new AtomicLong();
+    private final AtomicLong publishFailures = new AtomicLong();
 
     public EventLogCollector(Config config) {
         this.config = config;
@@ -129,7 +137,8 @@ public final class EventLogCollector implements AutoCloseable {
     }
 
     public Stats stats() {
-        return new Stats(logsSeen.get(), logsCompleted.get(), linesPublished.get(), badLines.get(), passes.get());
+        return new Stats(logsSeen.get(), logsCompleted.get(), linesPublished.get(), badLines.get(), passes.get(),
+                linesSkipped.get(), publishFailures.get());
     }
 
     /** Backfill, then (with {@code follow}) poll until {@link #close()}. Blocks the calling thread. */
@@ -241,10 +250,11 @@ public final class EventLogCollector implements AutoCloseable {
         boolean inProgress = s.inProgress();
         long saved = entry.lines();
         byte[] key = entry.appId().getBytes(StandardCharsets.UTF_8);
+        LineLedger ledger = new LineLedger(s.name(), entry.lines(), linesSkipped);
         long sinceSave = 0;
         boolean atEnd = false;
         try (LineReader r = s.open(entry.lines())) {
-            while (!closing) {
+            while (!closing && ledger.failure() == null) {
                 byte[] line = r.next();
                 if (line == null) {
                     atEnd = true;
@@ -257,16 +267,17 @@ public final class EventLogCollector implements AutoCloseable {
                             System.currentTimeMillis(), new String(line, StandardCharsets.UTF_8)));
                 } catch (IllegalArgumentException notJson) {
                     badLines.incrementAndGet();
+                    ledger.pass(seq);
                     continue;
                 }
-                publisher.send(config.topic(), key, value);
+                publisher.send(config.topic(), key, value, ledger, seq);
                 long n = linesPublished.incrementAndGet();
                 java.util.function.LongConsumer hook = afterSend;
                 if (hook != null) {
                     hook.accept(n);
                 }
                 if (++sinceSave >= config.commitEvery()) {
-                    entry = save(s.name(), entry, r.linesRead(), false);
+                    entry = save(s.name(), entry, ledger, false);
                     saved = entry.lines();
                     sinceSave = 0;
                     if (bar != null) {
@@ -276,7 +287,7 @@ public final class EventLogCollector implements AutoCloseable {
             }
             boolean completed = atEnd && !inProgress;
             if (r.linesRead() != saved || completed || offsets.get(s.name()) == null) {
-                entry = save(s.name(), entry, r.linesRead(), completed);
+                entry = save(s.name(), entry, ledger, completed);
             }
             if (completed) {
                 logsCompleted.incrementAndGet();
@@ -287,11 +298,23 @@ public final class EventLogCollector implements AutoCloseable {
         }
     }
 
-    private OffsetStore.Entry save(String name, OffsetStore.Entry entry, long lines, boolean completed) {
-        publisher.checkpoint(); // every line up to `lines` is acknowledged
-        OffsetStore.Entry next = entry.withLines(lines, completed);
+    /**
+     * Waits for Kafka's outcome of every line sent, then saves the log's offset at the ledger's frontier (fsync'd).
+     * If a line failed for a reason other than its size, saves the frontier before it, replaces the producer and
+     * throws: the pass ends, and the next one resends from that line.
+     */
+    private OffsetStore.Entry save(String name, OffsetStore.Entry entry, LineLedger ledger, boolean completed) {
+        publisher.flush();
+        Exception failure = ledger.failure();
+        OffsetStore.Entry next = entry.withLines(ledger.frontier(), completed && failure == null);
         offsets.put(name, next);
         offsets.save();
+        if (failure != null) {
+            publishFailures.incrementAndGet();
+            publisher.recover();
+            throw new KafkaPublisher.PublishException("Kafka did not acknowledge line " + ledger.frontier() + " of " + name,
+                    failure);
+        }
         return next;
     }
 

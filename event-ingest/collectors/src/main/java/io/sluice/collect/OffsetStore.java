@@ -2,10 +2,13 @@ package io.sluice.collect;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.AtomicMoveNotSupportedException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
 import java.util.Map;
 import java.util.TreeMap;
 
@@ -17,7 +20,9 @@ import com.fasterxml.jackson.databind.SerializationFeature;
  * Progress of the event-log collector, one entry per log (keyed by the log's name, which stays the
  * same when Spark renames {@code x.inprogress} to {@code x}): lines already published and
  * acknowledged, whether the log is finished, and the application ids taken from it. Saved as JSON
- * through a temporary file and an atomic rename, so a crash leaves either the old or the new file.
+ * through a temporary file and an atomic rename, so a crash leaves either the old or the new file; the
+ * temporary file is fsync'd before the rename and the directory after it, so a saved offset survives a
+ * power loss too (otherwise a machine crash could bring back an older offset and republish lines).
  */
 final class OffsetStore {
 
@@ -64,11 +69,22 @@ final class OffsetStore {
             Path dir = file.toAbsolutePath().getParent();
             Files.createDirectories(dir);
             Path tmp = Files.createTempFile(dir, file.getFileName().toString(), ".tmp");
-            JSON.writeValue(tmp.toFile(), entries);
+            try (FileChannel ch = FileChannel.open(tmp, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING)) {
+                ByteBuffer buf = ByteBuffer.wrap(JSON.writeValueAsBytes(entries));
+                while (buf.hasRemaining()) {
+                    ch.write(buf);
+                }
+                ch.force(true);
+            }
             try {
                 Files.move(tmp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
             } catch (AtomicMoveNotSupportedException e) {
                 Files.move(tmp, file, StandardCopyOption.REPLACE_EXISTING);
+            }
+            try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+                d.force(true); // the rename itself
+            } catch (IOException notSupported) {
+                // some filesystems cannot sync a directory; the file's own content is synced
             }
         } catch (IOException e) {
             throw new UncheckedIOException("cannot write offsets file " + file, e);

@@ -4,14 +4,17 @@ import io.sluice.model.AppRun;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
 import java.io.IOException;
+import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,26 +28,41 @@ import org.slf4j.LoggerFactory;
  * keys rows by (cluster, appId, appAttemptId) and keeps the greatest {@code updatedAt} (equal = same row), and
  * the profile operator derives {@code updatedAt} deterministically, so replays never duplicate rows.
  * Latency: a run waits in the buffer at most one checkpoint interval.
+ *
+ * <p>Poison runs: when an upsert fails, the writer retries the batch run by run. A run the store still refuses
+ * for its own data (a SQL data or integrity error, or the store's validation) while the store answers a read
+ * goes to the dead-letter topic ({@link DeadLetter}, reason {@code REJECTED}, counted in
+ * {@code sluice.deadLetters}) and the job moves on. Any other failure (the store down, a schema behind the code)
+ * is not the run's fault: the writer throws, and the job restarts from its last checkpoint and replays once the
+ * store is back, skipping nothing.
  */
 public class HistoryStoreSink implements Sink<RunUpdate> {
   private static final long serialVersionUID = 1L;
 
   private final String url;
   private final int batchSize;
+  private final Properties deadLetterKafka;
+  private final String deadLetterTopic;
 
-  public HistoryStoreSink(String url, int batchSize) {
+  /**
+   * @param deadLetterKafka Kafka client properties (bootstrap servers, security) of the dead-letter producer
+   * @param deadLetterTopic where runs the store refuses go
+   */
+  public HistoryStoreSink(String url, int batchSize, Properties deadLetterKafka, String deadLetterTopic) {
     if (url == null || url.isBlank()) {
       throw new IllegalArgumentException("history store URL is empty");
     }
     this.url = url;
     this.batchSize = Math.max(1, batchSize);
+    this.deadLetterKafka = deadLetterKafka;
+    this.deadLetterTopic = deadLetterTopic;
   }
 
   @Override
   public SinkWriter<RunUpdate> createWriter(WriterInitContext context) throws IOException {
-    Counter upserted = context.metricGroup().addGroup("sluice").counter("runsStored");
-    Counter batches = context.metricGroup().addGroup("sluice").counter("storeBatches");
-    return new Writer(HistoryStores.open(url), batchSize, upserted, batches);
+    MetricGroup m = context.metricGroup().addGroup("sluice");
+    return new Writer(HistoryStores.open(url), batchSize, m.counter("runsStored"), m.counter("storeBatches"),
+        m.counter("deadLetters"), new DeadLetterProducer(deadLetterKafka, deadLetterTopic));
   }
 
   /**
@@ -63,14 +81,19 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
     private final int batchSize;
     private final Counter upserted;
     private final Counter batches;
+    private final Counter deadLetters;
+    private final DeadLetterProducer deadLetterProducer;
     /** Newest version per run key, in arrival order. */
     private final Map<String, RunUpdate> buffer = new LinkedHashMap<>();
 
-    Writer(HistoryStore store, int batchSize, Counter upserted, Counter batches) {
+    Writer(HistoryStore store, int batchSize, Counter upserted, Counter batches, Counter deadLetters,
+        DeadLetterProducer deadLetterProducer) {
       this.store = store;
       this.batchSize = batchSize;
       this.upserted = upserted;
       this.batches = batches;
+      this.deadLetters = deadLetters;
+      this.deadLetterProducer = deadLetterProducer;
       LOG.info("history store sink writing to {}", store.describe());
     }
 
@@ -85,23 +108,82 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
     @Override
     public void flush(boolean endOfInput) {
       flushBuffer();
+      deadLetterProducer.flush();
     }
 
     private void flushBuffer() {
       if (buffer.isEmpty()) {
         return;
       }
-      List<AppRun> runs = new ArrayList<>(buffer.size());
-      buffer.values().forEach(u -> runs.add(u.run()));
-      store.upsert(runs); // throws on failure: the job restarts from the last checkpoint and replays
-      upserted.inc(runs.size());
+      List<RunUpdate> pending = new ArrayList<>(buffer.values());
+      try {
+        List<AppRun> runs = new ArrayList<>(pending.size());
+        pending.forEach(u -> runs.add(u.run()));
+        store.upsert(runs);
+        upserted.inc(runs.size());
+      } catch (RuntimeException e) {
+        LOG.warn("upsert of {} runs failed ({}); retrying them one by one", pending.size(), e.toString());
+        oneByOne(pending);
+      }
       batches.inc();
       buffer.clear();
     }
 
+    private void oneByOne(List<RunUpdate> pending) {
+      for (RunUpdate u : pending) {
+        AppRun run = null;
+        try {
+          run = u.run();
+          store.upsert(List.of(run));
+          upserted.inc();
+        } catch (RuntimeException e) {
+          if (!aboutThisRun(e) || !storeAnswers()) {
+            // an outage or a store-wide fault (e.g. a schema behind the code): fail, restart from the last
+            // checkpoint, replay once it is fixed; nothing is skipped
+            throw e;
+          }
+          deadLetters.inc();
+          LOG.error("dead letter (store) for {}: the store refuses it: {}", u, e.toString());
+          deadLetterProducer.send(u.appId, DeadLetter.of(DeadLetter.STORE, "REJECTED", e.getMessage(), u, run,
+              System.currentTimeMillis()));
+        }
+      }
+    }
+
+    /**
+     * True when the failure is about the run's own data: a SQL data exception (SQLSTATE class 22, e.g. a value
+     * too long for its column) or integrity violation (class 23), or the store's validation of the run
+     * (IllegalArgumentException). Anything else is not the run's fault.
+     */
+    static boolean aboutThisRun(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof IllegalArgumentException) {
+          return true;
+        }
+        if (t instanceof SQLException sql && sql.getSQLState() != null
+            && (sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("23"))) {
+          return true;
+        }
+      }
+      return false;
+    }
+
+    private boolean storeAnswers() {
+      try {
+        store.countRuns();
+        return true;
+      } catch (RuntimeException e) {
+        return false;
+      }
+    }
+
     @Override
     public void close() {
-      store.close();
+      try {
+        deadLetterProducer.close();
+      } finally {
+        store.close();
+      }
     }
   }
 }

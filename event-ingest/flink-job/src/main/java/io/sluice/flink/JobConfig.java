@@ -74,8 +74,11 @@ public final class JobConfig implements Serializable {
       "Runs buffered per store writer before an upsert; the buffer is also flushed on every checkpoint.");
   public static final Key CLUSTER = key("cluster", "default",
       "Cluster name used for envelopes that carry none.");
-  public static final Key CHECKPOINT_DIR = key("checkpoint.dir", "file:///tmp/sluice-flink-checkpoints",
-      "Checkpoint storage (a file:// or other Flink filesystem URI). Checkpoints are retained on cancel.");
+  public static final Key CHECKPOINT_DIR = key("checkpoint.dir", "",
+      "Checkpoint storage (a file:// or other Flink filesystem URI). Checkpoints are retained on cancel. "
+          + "Required on a cluster (local=false), where it must be storage every TaskManager reaches and that "
+          + "survives a restart; local runs default to .sluice/flink-checkpoints under the working directory, "
+          + "next to the default embedded store (never /tmp, which is cleared on reboot).");
   public static final Key CHECKPOINT_INTERVAL_MS = key("checkpoint.interval.ms", "10000",
       "Checkpoint interval. It also bounds how long a run waits in a store writer's buffer.");
   public static final Key CHECKPOINT_MODE = key("checkpoint.mode", "exactly-once",
@@ -97,6 +100,19 @@ public final class JobConfig implements Serializable {
   public static final Key RESUME_FROM = key("resume.from", "",
       "A checkpoint or savepoint path to restore from (overrides local.resume).");
   public static final Key JOB_NAME = key("job.name", "sluice-shuffle-profiles", "Flink job name.");
+  public static final Key TOPIC_DEAD_LETTER = key("topic.dead-letter", "sluice.profiles.dead-letter",
+      "Topic of runs a sink could not take (too large for the profiles topic, refused by the store): one JSON "
+          + "DeadLetter each (identity, version, sink, reason, size; not the run); key = appId. Counted in the "
+          + "sluice.deadLetters metric.");
+  public static final Key MAX_STAGES_PER_ATTEMPT = key("state.max-stages-per-attempt", "20000",
+      "Completed stage attempts one application attempt may hold in state (about 0.5 KB each). When an attempt "
+          + "that has not ended reaches it (a streaming application), its completed stage attempts are emitted as "
+          + "a part run (appAttemptId '<attempt>~part-<n>', status RUNNING) and dropped from state; the final run "
+          + "holds the stages since the last part. 0 = no limit.");
+  public static final Key PROFILES_MAX_RECORD_BYTES = key("profiles.max-record-bytes", "16777216",
+      "Largest AppRun JSON written to the profiles topic (16 MiB; a 5,000-stage run is about 5 MB). The producer "
+          + "compresses with zstd and its max.request.size is set to this; topics this job creates (or finds "
+          + "smaller, when topics.create) get max.message.bytes = this. Larger runs go to the dead-letter topic.");
 
   private final Map<String, String> values;
 

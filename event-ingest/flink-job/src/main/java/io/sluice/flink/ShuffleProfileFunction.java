@@ -6,6 +6,7 @@ import io.sluice.ingest.fold.YarnJoin;
 import io.sluice.ingest.yarn.YarnAppRecord;
 import io.sluice.model.AppRun;
 import io.sluice.model.Json;
+import io.sluice.model.StageProfile;
 import io.sluice.rules.RuleEngine;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -47,6 +48,7 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
   private final String defaultCluster;
   private final long endedRetentionMs;
   private final long idleTtlMs;
+  private final int maxStagesPerAttempt;
 
   private transient MapState<String, AttemptState> attempts;
   private transient ValueState<String> yarn;
@@ -64,17 +66,27 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
   transient Counter eventsAfterEnd;
   transient Counter appsWithoutStart;
   transient Counter statesExpired;
+  transient Counter stringsTruncated;
+  transient Counter runPartsEmitted;
+  transient Counter stagesEvicted;
   private transient int garbageLogged;
 
   public ShuffleProfileFunction(String defaultCluster, long endedRetentionMs, long idleTtlMs) {
+    this(defaultCluster, endedRetentionMs, idleTtlMs, 0);
+  }
+
+  /** @param maxStagesPerAttempt completed stage attempts held per application attempt before a part is emitted */
+  public ShuffleProfileFunction(String defaultCluster, long endedRetentionMs, long idleTtlMs,
+      int maxStagesPerAttempt) {
     this.defaultCluster = defaultCluster == null || defaultCluster.isBlank() ? "default" : defaultCluster;
     this.endedRetentionMs = endedRetentionMs;
     this.idleTtlMs = idleTtlMs;
+    this.maxStagesPerAttempt = maxStagesPerAttempt;
   }
 
   public static ShuffleProfileFunction from(JobConfig config) {
     return new ShuffleProfileFunction(config.get(JobConfig.CLUSTER), config.getLong(JobConfig.ENDED_RETENTION_MS),
-        config.getLong(JobConfig.IDLE_TTL_MS));
+        config.getLong(JobConfig.IDLE_TTL_MS), config.getInt(JobConfig.MAX_STAGES_PER_ATTEMPT));
   }
 
   /** The state descriptor of the per-attempt folders: custom serializer, never Kryo. */
@@ -100,6 +112,9 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     eventsAfterEnd = m.counter("eventsAfterEnd");
     appsWithoutStart = m.counter("appsWithoutStart");
     statesExpired = m.counter("statesExpired");
+    stringsTruncated = m.counter("stringsTruncated");
+    runPartsEmitted = m.counter("runPartsEmitted");
+    stagesEvicted = m.counter("stagesEvicted");
     LOG.info("profile operator open: rules {}, ended retention {} ms, idle ttl {} ms", rules.ruleIds(),
         endedRetentionMs, idleTtlMs);
   }
@@ -153,10 +168,34 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
       schedule(ctx, now + endedRetentionMs);
       return;
     }
+    if (maxStagesPerAttempt > 0 && st.folder.completedStageAttempts() >= maxStagesPerAttempt) {
+      emitPart(ctx.getCurrentKey(), attemptId, st, out);
+    }
     attempts.put(attemptId, st);
     if (fresh) {
       schedule(ctx, now + idleTtlMs);
     }
+  }
+
+  /**
+   * Emits the completed stage attempts of an attempt that has not ended as a part run and drops them from state,
+   * so an application that runs for ever (streaming) holds at most {@code maxStagesPerAttempt} of them. The part's
+   * identity ({@code <attempt>~part-<n>}) and version (the latest completion time among its stages) depend only on
+   * the input, so a replay writes the same part again.
+   */
+  private void emitPart(String appId, String attemptId, AttemptState st, Collector<RunUpdate> out) {
+    AppRun whole = st.folder.toAppRun(0);
+    List<StageProfile> part = st.folder.evictCompleted();
+    int n = st.folder.evictions();
+    long version = Math.max(n, part.stream().mapToLong(StageProfile::completionTime).max().orElse(0));
+    AppRun run = new AppRun(whole.cluster(), appId, attemptId + "~part-" + n, whole.jobKey(), whole.name(),
+        whole.user(), whole.queue(), whole.priority(), whole.startTime(), 0, "RUNNING", whole.sparkVersion(),
+        whole.conf(), whole.injected(), part, List.of(), version);
+    stagesEvicted.inc(part.size());
+    runPartsEmitted.inc();
+    LOG.info("{} attempt '{}' reached {} completed stage attempts: part {} with {} stages emitted and evicted",
+        appId, attemptId, maxStagesPerAttempt, n, part.size());
+    collectBounded(run.withDiagnoses(rules.diagnose(run)), appId, attemptId, out);
   }
 
   // ---------------------------------------------------------------- input 2: YARN records
@@ -212,9 +251,18 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
 
   private void emit(String appId, String attemptId, AttemptState st, YarnAppRecord yarnRecord,
       Collector<RunUpdate> out) {
-    AppRun run = runOf(appId, attemptId, st, yarnRecord);
-    out.collect(RunUpdate.of(run));
+    collectBounded(runOf(appId, attemptId, st, yarnRecord), appId, attemptId, out);
     runsEmitted.inc();
+  }
+
+  private void collectBounded(AppRun run, String appId, String attemptId, Collector<RunUpdate> out) {
+    RunBounds.Bounded bounded = RunBounds.bound(run);
+    if (bounded.truncated() > 0) {
+      stringsTruncated.inc(bounded.truncated());
+      LOG.warn("{} attempt '{}': {} over-long text fields cut to the store's sizes", appId, attemptId,
+          bounded.truncated());
+    }
+    out.collect(RunUpdate.of(bounded.run()));
   }
 
   /** The run of an ended attempt, joined with a YARN record when there is one, diagnosed. */

@@ -12,6 +12,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import java.util.Set;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.UnaryOperator;
@@ -41,14 +42,18 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.OffsetResetStrategy;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Sluice's Flink job (DESIGN 1): Spark event envelopes and YARN app records in, profiled {@code AppRun}s out.
+ * Sluice's Flink job: Spark event envelopes and YARN app records in, profiled {@code AppRun}s out.
  *
  * <pre>
  *  KafkaSource sluice.spark-events ─┐                                        ┌─▶ HistoryStoreSink (batched upserts)
@@ -100,7 +105,7 @@ public final class ShuffleProfileJob {
     conf.set(CheckpointingOptions.CHECKPOINTING_CONSISTENCY_MODE, checkpointingMode(config));
     conf.set(CheckpointingOptions.EXTERNALIZED_CHECKPOINT_RETENTION,
         ExternalizedCheckpointRetention.RETAIN_ON_CANCELLATION);
-    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, config.get(JobConfig.CHECKPOINT_DIR));
+    conf.set(CheckpointingOptions.CHECKPOINTS_DIRECTORY, checkpointDir(config));
     // Heap state: the profile operator mutates its folders in place; RocksDB would re-serialise a folder per event.
     conf.set(StateBackendOptions.STATE_BACKEND, "hashmap");
     int parallelism = config.getInt(JobConfig.PARALLELISM);
@@ -113,6 +118,22 @@ public final class ShuffleProfileJob {
       conf.set(StateRecoveryOptions.SAVEPOINT_PATH, resumeFrom);
     }
     return conf;
+  }
+
+  /**
+   * {@code checkpoint.dir}, or for a local run without one {@code .sluice/flink-checkpoints} under the working
+   * directory. A cluster run without one fails: its default would be a path on some TaskManager's disk.
+   */
+  static String checkpointDir(JobConfig config) {
+    String dir = config.get(JobConfig.CHECKPOINT_DIR);
+    if (!dir.isBlank()) {
+      return dir;
+    }
+    if (!config.getBoolean(JobConfig.LOCAL)) {
+      throw new IllegalArgumentException("checkpoint.dir is required when local=false: give durable storage every "
+          + "TaskManager reaches (e.g. hdfs:///sluice/checkpoints or s3://bucket/sluice/checkpoints)");
+    }
+    return Path.of(".sluice", "flink-checkpoints").toAbsolutePath().toUri().toString();
   }
 
   private static CheckpointingMode checkpointingMode(JobConfig config) {
@@ -135,7 +156,7 @@ public final class ShuffleProfileJob {
     StreamExecutionEnvironment env;
     if (config.getBoolean(JobConfig.LOCAL)) {
       if (config.get(JobConfig.RESUME_FROM).isBlank() && config.getBoolean(JobConfig.LOCAL_RESUME)) {
-        latestCheckpoint(config.get(JobConfig.CHECKPOINT_DIR)).ifPresent(p -> {
+        latestCheckpoint(checkpointDir(config)).ifPresent(p -> {
           LOG.info("resuming from checkpoint {}", p);
           conf.set(StateRecoveryOptions.SAVEPOINT_PATH, p.toUri().toString());
         });
@@ -234,17 +255,23 @@ public final class ShuffleProfileJob {
         .name("shuffle-profiles");
 
     String storeUrl = config.get(JobConfig.STORE_URL);
+    String deadLetters = config.get(JobConfig.TOPIC_DEAD_LETTER);
     if (!storeUrl.isBlank()) {
-      runs.sinkTo(new HistoryStoreSink(storeUrl, config.getInt(JobConfig.STORE_BATCH_SIZE)))
+      runs.sinkTo(new HistoryStoreSink(storeUrl, config.getInt(JobConfig.STORE_BATCH_SIZE), kafkaClient(config),
+              deadLetters))
           .uid("history-store-sink")
           .name("history-store");
     }
     String delivery = config.get(JobConfig.KAFKA_SINK).toLowerCase(Locale.ROOT);
     if (!delivery.equals("none")) {
+      long maxRecord = config.getLong(JobConfig.PROFILES_MAX_RECORD_BYTES);
       KafkaSinkBuilder<RunUpdate> sink = KafkaSink.<RunUpdate>builder()
           .setBootstrapServers(bootstrap)
-          .setRecordSerializer(new RunUpdateSerializer(config.get(JobConfig.TOPIC_PROFILES)));
-      kafkaSecurity(config).forEach(sink::setProperty);
+          .setKafkaProducerConfig(kafkaClient(config))
+          // AppRun JSON is repetitive: zstd shrinks it about tenfold, so large runs fit the broker's limits
+          .setProperty("compression.type", "zstd")
+          .setProperty("max.request.size", String.valueOf(maxRecord + RECORD_OVERHEAD))
+          .setRecordSerializer(new RunUpdateSerializer(config.get(JobConfig.TOPIC_PROFILES), deadLetters, maxRecord));
       switch (delivery) {
         case "at-least-once" -> sink.setDeliveryGuarantee(DeliveryGuarantee.AT_LEAST_ONCE);
         case "exactly-once" -> sink.setDeliveryGuarantee(DeliveryGuarantee.EXACTLY_ONCE)
@@ -291,7 +318,22 @@ public final class ShuffleProfileJob {
     };
   }
 
-  /** Creates the events, YARN and profiles topics if missing (a KafkaSource needs its topics to exist). */
+  /** Room for a record's key, headers and batch framing above {@code profiles.max-record-bytes}. */
+  static final long RECORD_OVERHEAD = 64 * 1024;
+
+  /** Kafka client properties every client of the job shares (bootstrap servers, SASL/SSL). */
+  static Properties kafkaClient(JobConfig config) {
+    Properties p = new Properties();
+    p.put("bootstrap.servers", config.get(JobConfig.BOOTSTRAP_SERVERS));
+    p.putAll(kafkaSecurity(config));
+    return p;
+  }
+
+  /**
+   * Creates the events, YARN, profiles and dead-letter topics if missing (a KafkaSource needs its topics to
+   * exist). The profiles and dead-letter topics take records up to {@code profiles.max-record-bytes}: created so,
+   * or raised to it if they exist with a smaller {@code max.message.bytes}.
+   */
   public static void createTopics(JobConfig config) throws InterruptedException {
     Properties props = new Properties();
     props.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(JobConfig.BOOTSTRAP_SERVERS));
@@ -300,22 +342,48 @@ public final class ShuffleProfileJob {
     int partitions = config.getInt(JobConfig.TOPICS_PARTITIONS);
     short replication = (short) config.getInt(JobConfig.TOPICS_REPLICATION);
     List<String> topics = List.of(config.get(JobConfig.TOPIC_EVENTS), config.get(JobConfig.TOPIC_YARN),
-        config.get(JobConfig.TOPIC_PROFILES));
+        config.get(JobConfig.TOPIC_PROFILES), config.get(JobConfig.TOPIC_DEAD_LETTER));
+    Set<String> large = Set.of(config.get(JobConfig.TOPIC_PROFILES), config.get(JobConfig.TOPIC_DEAD_LETTER));
+    String maxMessage = String.valueOf(config.getLong(JobConfig.PROFILES_MAX_RECORD_BYTES) + RECORD_OVERHEAD);
     try (Admin admin = Admin.create(props)) {
       for (String topic : topics) {
+        NewTopic spec = new NewTopic(topic, partitions, replication);
+        if (large.contains(topic)) {
+          spec.configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, maxMessage));
+        }
         try {
-          admin.createTopics(List.of(new NewTopic(topic, partitions, replication))).all().get(30, TimeUnit.SECONDS);
+          admin.createTopics(List.of(spec)).all().get(30, TimeUnit.SECONDS);
           LOG.info("created topic {} ({} partitions, replication {})", topic, partitions, replication);
         } catch (ExecutionException e) {
           if (!(e.getCause() instanceof TopicExistsException)) {
             throw new IllegalStateException("cannot create topic " + topic + " on "
                 + config.get(JobConfig.BOOTSTRAP_SERVERS) + ": " + e.getCause(), e.getCause());
           }
+          if (large.contains(topic)) {
+            raiseMaxMessageBytes(admin, topic, maxMessage);
+          }
         } catch (java.util.concurrent.TimeoutException e) {
           throw new IllegalStateException("Kafka at " + config.get(JobConfig.BOOTSTRAP_SERVERS)
               + " did not answer within 30 s while creating " + topic, e);
         }
       }
+    }
+  }
+
+  private static void raiseMaxMessageBytes(Admin admin, String topic, String bytes) throws InterruptedException {
+    ConfigResource res = new ConfigResource(ConfigResource.Type.TOPIC, topic);
+    try {
+      String current = admin.describeConfigs(List.of(res)).all().get(30, TimeUnit.SECONDS).get(res)
+          .get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value();
+      if (Long.parseLong(current) < Long.parseLong(bytes)) {
+        admin.incrementalAlterConfigs(Map.of(res, List.of(new AlterConfigOp(
+            new ConfigEntry(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, bytes), AlterConfigOp.OpType.SET))))
+            .all().get(30, TimeUnit.SECONDS);
+        LOG.info("raised max.message.bytes of topic {} from {} to {}", topic, current, bytes);
+      }
+    } catch (ExecutionException | java.util.concurrent.TimeoutException | RuntimeException e) {
+      LOG.warn("cannot check or raise max.message.bytes of topic {} (runs above its limit will fail the sink "
+          + "until it is raised): {}", topic, e.toString());
     }
   }
 

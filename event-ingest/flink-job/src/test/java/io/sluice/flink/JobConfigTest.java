@@ -52,6 +52,15 @@ class JobConfigTest {
   }
 
   @Test
+  void checkpointStorageIsRequiredOnAClusterAndLocalRunsKeepItInTheWorkingDirectory() {
+    assertThatThrownBy(() -> ShuffleProfileJob.flinkConfiguration(JobConfig.defaults().with(JobConfig.LOCAL, "false")))
+        .hasMessageContaining("checkpoint.dir is required when local=false");
+    String local = ShuffleProfileJob.flinkConfiguration(JobConfig.defaults()).get(CheckpointingOptions.CHECKPOINTS_DIRECTORY);
+    assertThat(local).isEqualTo(java.nio.file.Path.of("").toAbsolutePath().resolve(".sluice/flink-checkpoints").toUri()
+        .toString());
+  }
+
+  @Test
   void flinkConfigurationDisablesGenericTypesAndRetainsCheckpoints() {
     JobConfig c = JobConfig.defaults().with(JobConfig.CHECKPOINT_INTERVAL_MS, "2500")
         .with(JobConfig.CHECKPOINT_DIR, "file:///tmp/x").with(JobConfig.RESUME_FROM, "file:///tmp/x/chk-3");

@@ -28,7 +28,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobStatus;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
@@ -58,10 +57,7 @@ class ListenerToStoreITCase {
   static final LocalKafkaExtension KAFKA = new LocalKafkaExtension();
 
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-      .setNumberTaskManagers(1)
-      .setNumberSlotsPerTaskManager(2)
-      .build());
+  static final MiniClusterExtension FLINK = JobHarness.miniCluster();
 
   @TempDir
   static Path tmp;

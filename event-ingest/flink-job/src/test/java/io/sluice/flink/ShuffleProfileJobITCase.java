@@ -30,7 +30,6 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.BooleanSupplier;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.kafka.clients.admin.Admin;
@@ -58,7 +57,6 @@ import org.slf4j.LoggerFactory;
  */
 class ShuffleProfileJobITCase {
   private static final Logger LOG = LoggerFactory.getLogger(ShuffleProfileJobITCase.class);
-  private static final Duration WAIT = Duration.ofSeconds(180);
   private static final List<String> FIXTURES =
       List.of("healthy-plain", "tiny_blocks-lz4", "skew-snappy", "spill-lzf", "failures-zstd", "fetch_failed-rolling");
 
@@ -66,12 +64,8 @@ class ShuffleProfileJobITCase {
   static final LocalKafkaExtension KAFKA = new LocalKafkaExtension();
 
   @RegisterExtension
-  static final MiniClusterExtension FLINK = new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-      .setNumberTaskManagers(1)
-      .setNumberSlotsPerTaskManager(2)
-      .build());
+  static final MiniClusterExtension FLINK = JobHarness.miniCluster();
 
-  private static final AtomicInteger TOPIC_SEQ = new AtomicInteger();
 
   /** One fixture application: its envelopes, YARN record and the run the job must store for it. */
   record App(String appId, List<byte[]> envelopes, YarnAppRecord yarn, boolean yarnFirst, AppRun expected) {}
@@ -148,7 +142,7 @@ class ShuffleProfileJobITCase {
     produceYarn(base, true);
     produceEvents(base, 0.0, 0.5);
     JobConfig reference = base.with(JobConfig.GROUP_ID, base.get(JobConfig.GROUP_ID) + "-ref")
-        .with(JobConfig.STORE_URL, h2(tmp.resolve("reference")))
+        .with(JobConfig.STORE_URL, "jdbc:h2:file:" + tmp.resolve("reference").resolve("history").toAbsolutePath())
         .with(JobConfig.CHECKPOINT_DIR, tmp.resolve("ckpt-ref").toUri().toString())
         .with(JobConfig.KAFKA_SINK, "none");
     // The faulty run checkpoints less often and stores every run at once, so runs are stored, lost from
@@ -231,43 +225,29 @@ class ShuffleProfileJobITCase {
   // ------------------------------------------------------------------------------------------ helpers
 
   private static JobConfig config(Path tmp, String name) {
-    String prefix = "it" + TOPIC_SEQ.incrementAndGet() + "-" + name + ".";
-    Map<String, String> m = new LinkedHashMap<>();
-    m.put(JobConfig.BOOTSTRAP_SERVERS.name(), KAFKA.bootstrapServers());
-    m.put(JobConfig.TOPIC_EVENTS.name(), prefix + "sluice.spark-events");
-    m.put(JobConfig.TOPIC_YARN.name(), prefix + "sluice.yarn-apps");
-    m.put(JobConfig.TOPIC_PROFILES.name(), prefix + "sluice.profiles");
-    m.put(JobConfig.GROUP_ID.name(), prefix + "group");
-    m.put(JobConfig.STORE_URL.name(), h2(tmp.resolve("store")));
-    m.put(JobConfig.CHECKPOINT_DIR.name(), tmp.resolve("checkpoints").toUri().toString());
-    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), "300");
-    m.put(JobConfig.PARALLELISM.name(), "2");
-    m.put(JobConfig.LOCAL.name(), "false");
-    m.put(JobConfig.CLUSTER.name(), "unused-default");
-    m.put(JobConfig.JOB_NAME.name(), prefix + "job");
-    return JobConfig.of(m);
-  }
-
-  private static String h2(Path dir) {
-    return "jdbc:h2:file:" + dir.resolve("history").toAbsolutePath();
+    return JobHarness.config(KAFKA.bootstrapServers(), tmp, name, Map.of());
   }
 
   private static JobClient start(JobConfig config, java.util.function.Supplier<MapFunction<KafkaPayload, KafkaPayload>>
       injector) throws Exception {
-    StreamExecutionEnvironment env = ShuffleProfileJob.environment(config);
-    ShuffleProfileJob.build(env, config, injector == null ? s -> s
+    return JobHarness.start(config, injector == null ? s -> s
         : s -> s.map(injector.get()).returns(KafkaPayload.class).name("fail-once").uid("fail-once"));
-    return env.executeAsync(config.get(JobConfig.JOB_NAME));
   }
 
   private static void cancel(JobClient job) throws Exception {
-    if (job != null) {
-      try {
-        job.cancel().get(60, TimeUnit.SECONDS);
-      } catch (Exception e) {
-        LOG.info("cancel: {}", e.toString()); // already failed or finished
-      }
-    }
+    JobHarness.cancel(job);
+  }
+
+  private static void send(JobConfig config, List<ProducerRecord<byte[], byte[]>> records) {
+    JobHarness.send(config.get(JobConfig.BOOTSTRAP_SERVERS), records);
+  }
+
+  private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
+    return JobHarness.readAll(KAFKA.bootstrapServers(), topic);
+  }
+
+  private static void await(String what, BooleanSupplier condition, JobClient job) throws Exception {
+    JobHarness.await(what, condition, job);
   }
 
   private static long half(App a, double fraction) {
@@ -323,41 +303,6 @@ class ShuffleProfileJobITCase {
     send(config, records);
   }
 
-  private static void send(JobConfig config, List<ProducerRecord<byte[], byte[]>> records) {
-    Properties p = new Properties();
-    p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, config.get(JobConfig.BOOTSTRAP_SERVERS));
-    p.put(ProducerConfig.ACKS_CONFIG, "all");
-    p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "true");
-    p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, String.valueOf(8 * 1024 * 1024));
-    try (KafkaProducer<byte[], byte[]> producer =
-        new KafkaProducer<>(p, new ByteArraySerializer(), new ByteArraySerializer())) {
-      for (ProducerRecord<byte[], byte[]> r : records) {
-        producer.send(r);
-      }
-      producer.flush();
-    }
-  }
-
-  private static List<ConsumerRecord<byte[], byte[]>> readAll(String topic) {
-    Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers());
-    p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
-    List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = c.partitionsFor(topic).stream()
-          .map(i -> new TopicPartition(topic, i.partition())).toList();
-      c.assign(parts);
-      c.seekToBeginning(parts);
-      Map<TopicPartition, Long> end = c.endOffsets(parts);
-      long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
-        c.poll(Duration.ofMillis(200)).forEach(out::add);
-      }
-    }
-    return out;
-  }
-
   /** Waits until the job's consumer group committed (i.e. checkpointed) at least n events. */
   private static void awaitCommitted(JobConfig config, long n, JobClient job) throws Exception {
     String topic = config.get(JobConfig.TOPIC_EVENTS);
@@ -389,19 +334,6 @@ class ShuffleProfileJobITCase {
                 .orElse("nothing"));
       }
       throw e;
-    }
-  }
-
-  private static void await(String what, BooleanSupplier condition, JobClient job) throws Exception {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      if (job != null && job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
-        throw new AssertionError("job ended (" + job.getJobStatus().get() + ") while waiting for " + what);
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out after " + WAIT + " waiting for " + what);
-      }
-      Thread.sleep(200);
     }
   }
 

@@ -187,7 +187,7 @@ class TuningLoopITCase {
     }
     for (Path p : pidFiles) {
       try {
-        long pid = Long.parseLong(Files.readString(p).trim());
+        long pid = Long.parseLong(Files.readString(p).trim().split("\\s+")[0]); // cluster scripts add a start time
         ProcessHandle.of(pid).filter(ProcessHandle::isAlive).ifPresent(h -> {
           System.out.println("still alive after down, killing " + pid + " (" + p + ")");
           h.descendants().forEach(ProcessHandle::destroyForcibly);

@@ -36,6 +36,7 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
   static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
+      "io/sluice/store/clickhouse/V2__stage_killed_tasks.sql",
       "io/sluice/store/clickhouse/V3__job_index.sql", "io/sluice/store/clickhouse/V4__gate_events.sql",
       "io/sluice/store/clickhouse/V5__tuner_control.sql");
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");

@@ -30,6 +30,7 @@ public final class H2HistoryStore extends JdbcHistoryStore {
 
   /** The schema migrations, in order; version N is the N-th entry. */
   static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql",
+      "io/sluice/store/h2/V2__stage_killed_tasks.sql",
       "io/sluice/store/h2/V3__job_index.sql", "io/sluice/store/h2/V4__gate_events.sql");
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries s", "job_states j", null);
@@ -65,8 +66,19 @@ public final class H2HistoryStore extends JdbcHistoryStore {
     }
   }
 
-  /** Applies the migrations newer than the recorded schema version, each with its version row. */
+  /**
+   * Applies the migrations newer than the recorded schema version, each with its version row. One opener at a
+   * time per JVM (Flink's sink subtasks open the same file store together): H2 commits DDL implicitly, so the
+   * version row alone does not keep a second opener from running a later migration before the first one's
+   * tables exist.
+   */
   static void migrate(Connection c) throws SQLException {
+    synchronized (H2HistoryStore.class) {
+      migrateAlone(c);
+    }
+  }
+
+  private static void migrateAlone(Connection c) throws SQLException {
     c.setAutoCommit(true);
     try (Statement st = c.createStatement()) {
       st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "

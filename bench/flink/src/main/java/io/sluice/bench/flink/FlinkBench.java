@@ -380,7 +380,7 @@ public final class FlinkBench {
     Thread.sleep(2_000); // tasks deployed and sources assigned
   }
 
-  private static KafkaProducer<byte[], byte[]> producer(LocalKafka kafka, boolean lowLatency) {
+  static KafkaProducer<byte[], byte[]> producer(LocalKafka kafka, boolean lowLatency) {
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ProducerConfig.ACKS_CONFIG, "all");
@@ -397,7 +397,7 @@ public final class FlinkBench {
   }
 
   /** Envelope k of a log under another application id (the id is replaced inside the event as well). */
-  private static byte[] envelope(Log log, String id, int k) {
+  static byte[] envelope(Log log, String id, int k) {
     String line = log.lines.get(k).replace(log.appId, id);
     return EnvelopeCodec.encode(new EventEnvelope(CLUSTER, id, "", k, System.currentTimeMillis(), line));
   }
@@ -411,9 +411,14 @@ public final class FlinkBench {
 
   /** The fixture logs named by --fixtures (VERSION/NAME under deploy/fixtures/eventlogs, comma separated). */
   private List<Log> logs() throws IOException {
+    return logs(root, opts.getOrDefault("fixtures", DEFAULT_FIXTURES));
+  }
+
+  /** The fixture logs named in {@code fixtures} (VERSION/NAME under deploy/fixtures/eventlogs, comma separated). */
+  static List<Log> logs(Path root, String fixtures) throws IOException {
     Path base = root.resolve("deploy/fixtures/eventlogs");
     List<Path> dirs = new ArrayList<>();
-    for (String f : opts.getOrDefault("fixtures", DEFAULT_FIXTURES).split(",")) {
+    for (String f : fixtures.split(",")) {
       Path d = base.resolve(f.strip());
       if (!Files.isDirectory(d)) {
         throw new IllegalStateException("no fixture directory " + d);
@@ -452,7 +457,7 @@ public final class FlinkBench {
     return out;
   }
 
-  private static void deleteTree(Path dir) throws IOException {
+  static void deleteTree(Path dir) throws IOException {
     if (!Files.exists(dir)) {
       return;
     }
@@ -463,7 +468,7 @@ public final class FlinkBench {
     }
   }
 
-  private static void log(String fmt, Object... args) {
+  static void log(String fmt, Object... args) {
     System.err.printf(Locale.ROOT, "%tT flink-bench: %s%n", System.currentTimeMillis(), String.format(Locale.ROOT,
         fmt, args));
   }

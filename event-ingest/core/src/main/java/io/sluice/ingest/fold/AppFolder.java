@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -27,7 +28,12 @@ import java.util.TreeMap;
 public final class AppFolder {
   public static final String QUEUE_KEY = "spark.yarn.queue";
   public static final String INJECTED_PREFIX = "spark.sluice.injected.";
-  private static final int STATE_VERSION = 1;
+  /** 2: adds the evicted stage attempts (recent keys, count of parts). 1 is still read. */
+  private static final int STATE_VERSION = 2;
+  /** Keys of evicted stage attempts remembered, so a late task end of one is not taken for a new stage. */
+  static final int EVICTED_KEYS_KEPT = 4096;
+  /** Stages whose partition counts are kept for their children's mapPartitions (the newest ids). */
+  static final int STAGE_PARTITIONS_KEPT = 4096;
   private static final byte JOB_NONE = 0;
   private static final byte JOB_SUCCEEDED = 1;
   private static final byte JOB_FAILED = 2;
@@ -46,8 +52,14 @@ public final class AppFolder {
   private byte lastJob = JOB_NONE;
   private final TreeMap<String, String> conf = new TreeMap<>();
   /** Partition count of each stage's own RDD: the map outputs of its shuffle. */
-  private final Map<Integer, Integer> stagePartitions = new HashMap<>();
+  private final TreeMap<Integer, Integer> stagePartitions = new TreeMap<>();
   private final Map<Long, StageAttemptFold> attempts = new HashMap<>();
+  /** Stage attempts in {@link #attempts} that Spark reported completed. */
+  private int completed;
+  /** The most recently evicted stage attempt keys, oldest first (bounded by {@link #EVICTED_KEYS_KEPT}). */
+  private final LinkedHashSet<Long> evicted = new LinkedHashSet<>();
+  private int evictions;
+  private long lateTaskEnds;
 
   public AppFolder(String cluster) {
     this.cluster = cluster == null ? "" : cluster;
@@ -87,21 +99,82 @@ public final class AppFolder {
     if (t.stageId() < 0) {
       return; // reported by the parser as a missing field
     }
+    if (evicted.contains(key(t.stageId(), t.stageAttemptId()))) {
+      lateTaskEnds++; // its stage attempt was already emitted
+      return;
+    }
     attempt(t.stageId(), t.stageAttemptId()).add(t);
   }
 
   private void stage(StageInfo info) {
-    if (info.stageId() < 0) {
+    if (info.stageId() < 0 || evicted.contains(key(info.stageId(), info.attemptId()))) {
       return;
     }
     learnPartitions(info);
-    attempt(info.stageId(), info.attemptId()).describe(info);
+    StageAttemptFold f = attempt(info.stageId(), info.attemptId());
+    boolean wasCompleted = f.completionTime > 0;
+    f.describe(info);
+    if (!wasCompleted && f.completionTime > 0) {
+      completed++;
+    }
   }
 
   private void learnPartitions(StageInfo info) {
     if (info.stageId() >= 0 && info.numPartitions() > 0) {
       stagePartitions.putIfAbsent(info.stageId(), info.numPartitions());
+      while (stagePartitions.size() > STAGE_PARTITIONS_KEPT) {
+        stagePartitions.pollFirstEntry();
+      }
     }
+  }
+
+  /** Stage attempts held that Spark reported completed (what {@link #evictCompleted} would remove). */
+  public int completedStageAttempts() {
+    return completed;
+  }
+
+  /** Stage attempts held (completed or not). */
+  public int stageAttempts() {
+    return attempts.size();
+  }
+
+  /** How many times {@link #evictCompleted} removed stage attempts. */
+  public int evictions() {
+    return evictions;
+  }
+
+  /** Task ends that arrived for a stage attempt after it was evicted (dropped). */
+  public long lateTaskEnds() {
+    return lateTaskEnds;
+  }
+
+  /**
+   * Removes every completed stage attempt from this folder and returns the profiles of those that ran, sorted:
+   * for applications that run for ever (streaming), whose stages must be emitted before the end and not kept.
+   * Later events of an evicted stage attempt are dropped (the newest {@value #EVICTED_KEYS_KEPT} keys are
+   * remembered); {@link #profiles()} holds only the stage attempts since.
+   */
+  public List<StageProfile> evictCompleted() {
+    List<StageProfile> out = new ArrayList<>();
+    for (StageProfile p : profiles()) {
+      StageAttemptFold f = attempts.get(key(p.stageId(), p.stageAttemptId()));
+      if (f != null && f.completionTime > 0) {
+        out.add(p);
+      }
+    }
+    attempts.entrySet().removeIf(e -> {
+      if (e.getValue().completionTime <= 0) {
+        return false;
+      }
+      evicted.add(e.getKey());
+      return true;
+    });
+    while (evicted.size() > EVICTED_KEYS_KEPT) {
+      evicted.remove(evicted.iterator().next());
+    }
+    completed = 0;
+    evictions++;
+    return out;
   }
 
   private StageAttemptFold attempt(int stageId, int attemptId) {
@@ -220,12 +293,18 @@ public final class AppFolder {
     for (Long k : keys) {
       attempts.get(k).writeTo(out);
     }
+    out.writeInt(evictions);
+    out.writeLong(lateTaskEnds);
+    out.writeInt(evicted.size());
+    for (long k : evicted) {
+      out.writeLong(k);
+    }
   }
 
   public static AppFolder readFrom(DataInput in) throws IOException {
     int version = in.readInt();
-    if (version != STATE_VERSION) {
-      throw new IOException("unsupported AppFolder state version " + version + " (this build reads "
+    if (version != STATE_VERSION && version != 1) {
+      throw new IOException("unsupported AppFolder state version " + version + " (this build reads 1 and "
           + STATE_VERSION + ")");
     }
     AppFolder f = new AppFolder(StateIo.readString(in));
@@ -249,6 +328,17 @@ public final class AppFolder {
     for (int i = 0; i < n; i++) {
       StageAttemptFold s = StageAttemptFold.readFrom(in);
       f.attempts.put(key(s.stageId, s.attemptId), s);
+      if (s.completionTime > 0) {
+        f.completed++;
+      }
+    }
+    if (version >= 2) {
+      f.evictions = in.readInt();
+      f.lateTaskEnds = in.readLong();
+      int kept = StateIo.count(in.readInt());
+      for (int i = 0; i < kept; i++) {
+        f.evicted.add(in.readLong());
+      }
     }
     return f;
   }

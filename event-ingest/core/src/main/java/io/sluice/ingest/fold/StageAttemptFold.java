@@ -21,6 +21,7 @@ final class StageAttemptFold {
   long successfulTasks;
   long failedTasks;
   long fetchFailedTasks;
+  long killedTasks;
   long shuffleWriteBytes;
   long shuffleWriteRecords;
   long shuffleWriteTimeNs;
@@ -61,13 +62,21 @@ final class StageAttemptFold {
   }
 
   void add(SparkEvent.TaskEnd t) {
-    if (t.reason() == TaskEndReason.FETCH_FAILED) {
-      fetchFailedTasks++;
-      return;
-    }
-    if (t.reason() != TaskEndReason.SUCCESS) {
-      failedTasks++;
-      return;
+    switch (t.reason()) {
+      case SUCCESS -> { }
+      case KILLED -> {
+        killedTasks++;
+        return;
+      }
+      case FETCH_FAILED -> {
+        failedTasks++;
+        fetchFailedTasks++;
+        return;
+      }
+      default -> {
+        failedTasks++;
+        return;
+      }
     }
     successfulTasks++;
     shuffleWriteBytes = sat(shuffleWriteBytes, t.shuffleBytesWritten());
@@ -87,7 +96,7 @@ final class StageAttemptFold {
   }
 
   boolean ran() {
-    return successfulTasks + failedTasks + fetchFailedTasks > 0;
+    return successfulTasks + failedTasks + killedTasks > 0;
   }
 
   /** @param mapPartitions partitions written by the shuffles this stage reads (from its parents) */
@@ -103,7 +112,7 @@ final class StageAttemptFold {
         remoteBlocksFetched, localBlocksFetched, fetchWaitMs, recordsRead, memoryBytesSpilled, diskBytesSpilled,
         executorRunTimeMs, taskDurationMaxMs, avgRemoteBlock, fetchWaitShare, readSkew,
         readsShuffle ? mapPartitions : 0, readsShuffle ? numTasks : 0, shuffleWriteTimeNs / 1_000_000L,
-        submissionTime, completionTime, readMax, readMedian);
+        submissionTime, completionTime, readMax, readMedian, killedTasks);
   }
 
   List<Integer> parents() {
@@ -126,7 +135,7 @@ final class StageAttemptFold {
     long[] sums = {submissionTime, completionTime, successfulTasks, failedTasks, fetchFailedTasks,
         shuffleWriteBytes, shuffleWriteRecords, shuffleWriteTimeNs, remoteBytesRead, localBytesRead,
         remoteBlocksFetched, localBlocksFetched, fetchWaitMs, recordsRead, memoryBytesSpilled, diskBytesSpilled,
-        executorRunTimeMs, taskDurationMaxMs};
+        executorRunTimeMs, taskDurationMaxMs, killedTasks};
     out.writeByte(sums.length);
     for (long v : sums) {
       out.writeLong(v);
@@ -144,8 +153,8 @@ final class StageAttemptFold {
     int numTasks = in.readInt();
     int[] parents = StateIo.readInts(in);
     int n = in.readUnsignedByte();
-    if (n != 18) {
-      throw new IOException("stage state has " + n + " sums, expected 18");
+    if (n != 18 && n != 19) { // 18: state written before killedTasks was counted
+      throw new IOException("stage state has " + n + " sums, expected 19");
     }
     long[] s = new long[n];
     for (int i = 0; i < n; i++) {
@@ -166,7 +175,8 @@ final class StageAttemptFold {
     f.submissionTime = s[0];
     f.completionTime = s[1];
     f.successfulTasks = s[2];
-    f.failedTasks = s[3];
+    // before killedTasks, failedTasks left FetchFailed ends out (and held killed ones, which cannot be told apart)
+    f.failedTasks = n > 18 ? s[3] : s[3] + s[4];
     f.fetchFailedTasks = s[4];
     f.shuffleWriteBytes = s[5];
     f.shuffleWriteRecords = s[6];
@@ -181,6 +191,7 @@ final class StageAttemptFold {
     f.diskBytesSpilled = s[15];
     f.executorRunTimeMs = s[16];
     f.taskDurationMaxMs = s[17];
+    f.killedTasks = n > 18 ? s[18] : 0;
     return f;
   }
 }

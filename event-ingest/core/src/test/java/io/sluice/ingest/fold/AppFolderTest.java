@@ -33,6 +33,7 @@ class AppFolderTest {
     String cls = switch (reason) {
       case SUCCESS -> "Success";
       case FETCH_FAILED -> "FetchFailed";
+      case KILLED -> "TaskKilled";
       case OTHER -> "ExceptionFailure";
     };
     return new SparkEvent.TaskEnd(stage, attempt, 1, 0, 0, reason, cls, 10_000, 10_000 + durationMs, run,
@@ -64,6 +65,7 @@ class AppFolderTest {
     e.add(task(2, 0, TaskEndReason.SUCCESS, 100, 100, 1, 1, 10, 100, 0, 120));
     e.add(task(2, 0, TaskEndReason.OTHER, 999, 999, 9, 9, 99, 999, 0, 999));
     e.add(task(2, 0, TaskEndReason.FETCH_FAILED, 0, 0, 0, 0, 0, 0, 0, 5));
+    e.add(task(2, 0, TaskEndReason.KILLED, 777, 777, 7, 7, 77, 777, 0, 777));
     e.add(new SparkEvent.StageCompleted(stage(2, 0, 3, List.of(0, 1))));
     // retry of stage 2 with one task; a late success of attempt 0 after the retry started still counts there
     e.add(new SparkEvent.StageSubmitted(stage(2, 1, 1, List.of(0, 1))));
@@ -99,8 +101,9 @@ class AppFolderTest {
     assertThat(s2.name()).isEqualTo("stage 2");
     assertThat(s2.numTasks()).isEqualTo(3);
     assertThat(s2.successfulTasks()).isEqualTo(3);
-    assertThat(s2.failedTasks()).isEqualTo(1);
+    assertThat(s2.failedTasks()).as("ExceptionFailure + FetchFailed, as Spark's numFailedTasks").isEqualTo(2);
     assertThat(s2.fetchFailedTasks()).isEqualTo(1);
+    assertThat(s2.killedTasks()).as("TaskKilled is not a failure").isEqualTo(1);
     assertThat(s2.shuffleRemoteBytesRead()).isEqualTo(900);
     assertThat(s2.shuffleLocalBytesRead()).isEqualTo(700);
     assertThat(s2.shuffleRemoteBlocksFetched()).isEqualTo(6);
@@ -210,6 +213,30 @@ class AppFolderTest {
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> AppFolder.readFrom(
         new DataInputStream(new ByteArrayInputStream(garbage)))).isInstanceOf(IOException.class)
         .hasMessageContaining("version 9");
+  }
+
+  @Test
+  void evictingCompletedStagesReturnsTheirProfilesAndDropsTheirLateTaskEnds() throws IOException {
+    List<SparkEvent> all = events();
+    AppFolder f = fold(all.subList(0, all.size() - 1)); // everything but ApplicationEnd
+    List<StageProfile> before = f.profiles();
+    assertThat(f.completedStageAttempts()).isEqualTo(5);
+    List<StageProfile> evicted = f.evictCompleted();
+    assertThat(evicted).isEqualTo(before);
+    assertThat(f.stageAttempts()).isZero();
+    assertThat(f.completedStageAttempts()).isZero();
+    f.accept(task(2, 1, TaskEndReason.SUCCESS, 0, 1, 0, 1, 0, 1, 0, 1)); // a late end of an emitted attempt
+    AppFolder restored = roundTrip(f);
+    for (AppFolder g : List.of(f, restored)) {
+      assertThat(g.lateTaskEnds()).isEqualTo(1);
+      assertThat(g.evictions()).isEqualTo(1);
+      assertThat(g.profiles()).isEmpty();
+    }
+    restored.accept(task(2, 1, TaskEndReason.SUCCESS, 0, 1, 0, 1, 0, 1, 0, 1));
+    assertThat(restored.lateTaskEnds()).as("the evicted keys survive a restore").isEqualTo(2);
+    restored.accept(all.get(all.size() - 1));
+    assertThat(restored.toAppRun(0).stages()).isEmpty();
+    assertThat(restored.toAppRun(0).status()).isEqualTo("SUCCEEDED");
   }
 
   private static AppFolder roundTrip(AppFolder f) throws IOException {

@@ -6,7 +6,8 @@ import io.sluice.model.StageProfile;
 /**
  * The figures the policy judges a run by. {@code blockedMs} is the total shuffle read blocked time (sum of
  * {@code shuffleFetchWaitMs} over stage attempts); {@code shuffleBytes} the shuffle bytes read; {@code failures}
- * failed plus fetch-failed task ends; {@code inputSize} a proxy for the job's input until profiles carry input
+ * the failed task ends ({@code failedTasks}, which counts FetchFailed ends too, as Spark does; killed tasks are
+ * not failures); {@code inputSize} a proxy for the job's input until profiles carry input
  * metrics: the shuffle records written by the stages that read no shuffle (the source stages), or all shuffle
  * records written when no stage qualifies.
  */
@@ -36,6 +37,6 @@ public record RunFigures(long wallMs, long blockedMs, long shuffleBytes, long fa
   }
 
   public long failures() {
-    return failedTasks + fetchFailedTasks;
+    return failedTasks;
   }
 }
