@@ -92,6 +92,9 @@ describe('Sluice web UI', { concurrency: false }, () => {
 
   test('keyboard users can skip to the content and the header shows who is signed in', async () => {
     const { page } = viewer;
+    // a fresh page load: focus starts at the document, not where the sign-in form left it
+    await page.goto(`${BASE}/ui/`);
+    await page.getByTestId('who').waitFor();
     await page.keyboard.press('Tab');
     assert.equal(await page.evaluate(() => document.activeElement.textContent), 'Skip to content');
     assert.match(await page.getByTestId('who').textContent(), /viewer \(VIEWER\)/);

@@ -143,7 +143,8 @@ class JobsController {
   private JobViews.Freeze setFrozen(String key, boolean frozen) {
     boolean before = tuning.setFrozen(key, frozen);
     audit.record(frozen ? "job.freeze" : "job.unfreeze", key, Map.of("frozen", before), Map.of("frozen", frozen));
-    Outcome o = tuning.view(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, 0, Map.of())
+    // a write: the evaluation logs the job's decisions and records its state (frozen or not) in the job index
+    Outcome o = tuning.evaluate(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, Map.of(), 0)
         .outcome();
     return new JobViews.Freeze(key, frozen, o.state());
   }
