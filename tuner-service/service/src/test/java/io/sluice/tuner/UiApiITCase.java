@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.model.AppRun;
 import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.TestCredentials;
 import io.sluice.tuner.testing.ServiceOnH2;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
@@ -158,7 +159,12 @@ class UiApiITCase extends ServiceOnH2 {
         .isEqualTo(s0.shuffleRemoteBlocksFetched() + s0.shuffleLocalBlocksFetched());
     JsonNode conf = page.get("conf");
     assertThat(conf.get(PARTITIONS).asText()).isEqualTo("50");
-    assertThat(conf.get("spark.app.name").asText()).isEqualTo("*****");
+    // the default caller is an admin: whole confs; a viewer reads only the tunable keys' values
+    assertThat(conf.get("spark.app.name").asText()).isEqualTo(r2.conf().get("spark.app.name"));
+    JsonNode viewed = http.as(TestCredentials.VIEWER)
+        .get("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId())).json().get("conf");
+    assertThat(viewed.get(PARTITIONS).asText()).isEqualTo("50");
+    assertThat(viewed.get("spark.app.name").asText()).isEqualTo("*****");
     assertThat(page.get("injected").get(PARTITIONS).asText()).isEqualTo("50");
     assertThat(ok("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId()) + "&attemptId="
         + enc(r2.appAttemptId())).get("run").get("appId").asText()).isEqualTo(r2.appId());
