@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** What every {@link TierStore} does, run against H2 and ClickHouse through the rule book. */
@@ -83,6 +84,27 @@ abstract class TierStoreContract {
     try (TierStore again = reopen(store)) {
       assertThat(again.decisions("job-b", 5)).containsExactly(TierStoreTest.decision("job-b", "b0", 900));
       assertThat(again.decisions("job-c", 5)).isEmpty();
+    }
+  }
+
+  @Test
+  void decisionsAreCountedPerTierQueueAndOutcomeInAWindow() {
+    TierDecision admitted = new TierDecision("job-c", "c1", 20, "prod", "etl", Tier.CELEBORN, Tier.CELEBORN,
+        TierDecision.Outcome.ADMITTED, "etl", null, "fits", 1L << 30, 3, 5L << 30, "configuration", Map.of());
+    TierDecision notRolledOut = new TierDecision("job-d", "d1", 20, "prod", "bi", null, Tier.ESS,
+        TierDecision.Outcome.NOT_ROLLED_OUT, null, null, "no rule", 0, 0, 0, "configuration", Map.of());
+    List<TierStore.DecisionCount> expected = List.of(
+        new TierStore.DecisionCount(Tier.CELEBORN, "etl", TierDecision.Outcome.ADMITTED, 1),
+        new TierStore.DecisionCount(Tier.CELEBORN, "etl", TierDecision.Outcome.REFUSED, 2));
+    TierStore store = freshStore();
+    for (TierDecision d : List.of(TierStoreTest.decision("job-a", "a1", 10), TierStoreTest.decision("job-b", "b1", 29),
+        admitted, notRolledOut, TierStoreTest.decision("job-a", "a2", 30), TierStoreTest.decision("job-a", "a0", 9))) {
+      store.record(d);
+    }
+    assertThat(store.decisionCounts(10, 30)).isEqualTo(expected);
+    assertThat(store.decisionCounts(40, 50)).isEmpty();
+    try (TierStore again = reopen(store)) {
+      assertThat(again.decisionCounts(10, 30)).isEqualTo(expected);
     }
   }
 }

@@ -53,31 +53,6 @@ class TierStoreTest {
   }
 
   @Test
-  void decisionsAreCountedPerTierQueueAndOutcomeInAWindow() {
-    TierDecision admitted = new TierDecision("job-c", "c1", 20, "prod", "etl", Tier.CELEBORN, Tier.CELEBORN,
-        TierDecision.Outcome.ADMITTED, "etl", null, "fits", 1L << 30, 3, 5L << 30, "configuration", Map.of());
-    TierDecision notRolledOut = new TierDecision("job-d", "d1", 20, "prod", "bi", null, Tier.ESS,
-        TierDecision.Outcome.NOT_ROLLED_OUT, null, null, "no rule", 0, 0, 0, "configuration", Map.of());
-    List<TierStore.DecisionCount> expected = List.of(
-        new TierStore.DecisionCount(Tier.CELEBORN, "etl", TierDecision.Outcome.ADMITTED, 1),
-        new TierStore.DecisionCount(Tier.CELEBORN, "etl", TierDecision.Outcome.REFUSED, 2));
-    try (H2TierStore store = new H2TierStore(url(), "test")) {
-      for (TierDecision d : List.of(decision("job-a", "a1", 10), decision("job-b", "b1", 29), admitted, notRolledOut,
-          decision("job-a", "a2", 30), decision("job-a", "a0", 9))) {
-        store.record(d);
-      }
-      assertThat(store.decisionCounts(10, 30)).isEqualTo(expected);
-      assertThat(store.decisionCounts(40, 50)).isEmpty();
-    }
-    MemoryTierStore memory = new MemoryTierStore();
-    for (TierDecision d : List.of(decision("job-a", "a1", 10), decision("job-b", "b1", 29), admitted, notRolledOut,
-        decision("job-a", "a2", 30))) {
-      memory.record(d);
-    }
-    assertThat(memory.decisionCounts(10, 30)).isEqualTo(expected);
-  }
-
-  @Test
   void aStoreThatCannotBeReadLeavesTheRulesUnloadedWithTheReason() {
     RuleBook book = new RuleBook(new RuleBook.StoreCall() {
       @Override
