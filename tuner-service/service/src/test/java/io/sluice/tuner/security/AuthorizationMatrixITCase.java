@@ -195,7 +195,10 @@ class AuthorizationMatrixITCase extends ServiceOnH2 {
 
   /** Every table of the store, the pending trials and the live apps. */
   private Map<String, String> state() {
+    // tables without rows are left out: background work (the outcome totals' restore) may create an empty one
+    // while the refused calls run, which is no change of state
     Map<String, String> s = new LinkedHashMap<>(StoreRows.dump(storeUrl()));
+    s.values().removeIf(String::isEmpty);
     s.put("trial", String.valueOf(trials.peek(JOB)));
     s.put("liveApps", String.valueOf(liveApps.apps()) + liveApps.pendingCount());
     return s;
