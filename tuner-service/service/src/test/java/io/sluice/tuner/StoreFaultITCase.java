@@ -182,6 +182,15 @@ class StoreFaultITCase {
     @Test
     void outcomeCallsAnswer503WithinTheLimitWhileItHangsAndWorkAgainAfter() throws InterruptedException {
       Http http = new Http(port);
+      // the store's first use opens the TCP connection and migrates the schema, which may outlast the 300 ms
+      // limit on a cold JVM: read until the store answers, then count lost reports from there
+      Http.Answer warm = http.get(OUTCOMES);
+      for (int i = 0; i < 50 && warm.status() != 200; i++) {
+        Thread.sleep(200);
+        warm = http.get(OUTCOMES);
+      }
+      assertThat(warm.status()).as(warm.body()).isEqualTo(200);
+      double lostBefore = lostReports(http);
       Http.Answer first = http.post(OUTCOMES, report("s-before"));
       assertThat(first.status()).as(first.body()).isEqualTo(200);
       Stalling.proxy.pause();
@@ -194,7 +203,7 @@ class StoreFaultITCase {
       assertThat(messages.get(0)).isEqualTo("history store unavailable (timeout): no answer from the store within "
           + "300 ms");
       assertThat(messages).anyMatch(m -> m.startsWith("history store unavailable (circuit_open)"));
-      assertThat(lostReports(http)).isEqualTo(6);
+      assertThat(lostReports(http) - lostBefore).isEqualTo(6);
 
       Http.Answer after = http.post(OUTCOMES, report("s-after"));
       for (int i = 0; i < 50 && after.status() != 200; i++) { // the breaker half-opens 500 ms after it opened
