@@ -68,8 +68,16 @@ class TierApiITCase {
   }
 
   @BeforeEach
-  void client() {
+  void client() throws InterruptedException {
     api = new Http(port).as(OPS);
+    // the rule book loads from the store in the background after start-up (schema migration first): the tests
+    // change rules, so they start once the rules are readable
+    Http.Answer rules = api.get("/api/v1/tiers/rules");
+    for (int i = 0; i < 150 && rules.status() != 200; i++) {
+      Thread.sleep(200);
+      rules = api.get("/api/v1/tiers/rules");
+    }
+    assertThat(rules.status()).as(rules.body()).isEqualTo(200);
   }
 
   @Test
