@@ -1,6 +1,6 @@
 package io.sluice.tuner.tier;
 
-/** Where a job's shuffle goes (DESIGN 7). Every tier but {@link #ESS} is a push tier that needs admission. */
+/** Where a job's shuffle goes (docs/push-tier.md). Every tier but {@link #ESS} is a push tier that needs admission. */
 public enum Tier {
   /** Native sort shuffle served by the External Shuffle Service: the default and the fallback. */
   ESS,
