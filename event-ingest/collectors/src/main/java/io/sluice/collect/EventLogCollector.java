@@ -1,5 +1,7 @@
 package io.sluice.collect;
 
+import io.sluice.contracts.kafka.EventEnvelope;
+import io.sluice.contracts.kafka.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -18,7 +20,6 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.ingest.envelope.EnvelopeCodec;
-import io.sluice.ingest.envelope.EventEnvelope;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
@@ -76,7 +77,7 @@ public final class EventLogCollector implements AutoCloseable {
     public record Config(List<String> paths, String bootstrap, String topic, String cluster, Path offsetsFile,
                          boolean follow, Duration pollInterval, int commitEvery, boolean progress,
                          boolean hadoopForLocal, Map<String, String> producer) {
-        public static final String DEFAULT_TOPIC = "sluice.spark-events";
+        public static final String DEFAULT_TOPIC = Topics.SPARK_EVENTS;
 
         public Config {
             paths = List.copyOf(paths);

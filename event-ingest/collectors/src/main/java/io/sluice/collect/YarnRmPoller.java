@@ -1,5 +1,6 @@
 package io.sluice.collect;
 
+import io.sluice.contracts.kafka.Topics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -46,7 +47,7 @@ public final class YarnRmPoller implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(YarnRmPoller.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    public static final String DEFAULT_TOPIC = "sluice.yarn-apps";
+    public static final String DEFAULT_TOPIC = Topics.YARN_APPS;
     static final String ACTIVE_STATES = "NEW,NEW_SAVING,SUBMITTED,ACCEPTED,RUNNING";
     static final String FINAL_STATES = "FINISHED,FAILED,KILLED";
 

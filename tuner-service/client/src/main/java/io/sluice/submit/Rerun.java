@@ -1,7 +1,8 @@
 package io.sluice.submit;
 
+import io.sluice.contracts.Tier;
+import io.sluice.contracts.TierMarkers;
 import io.sluice.fallback.conf.OriginalConf;
-import io.sluice.fallback.conf.Tier;
 import io.sluice.submit.outcome.OutcomeReports;
 import java.util.ArrayList;
 import java.util.Arrays;

@@ -1,4 +1,4 @@
-package io.sluice.submit;
+package io.sluice.contracts;
 
 /**
  * The {@code spark.sluice.tier*} marker keys (docs/push-tier.md) in one place: tuner-service writes them into a push-tier

@@ -1,4 +1,4 @@
-package io.sluice.ingest.envelope;
+package io.sluice.contracts.kafka;
 
 import java.util.Objects;
 
