@@ -64,7 +64,7 @@ prof=()
 core_rev="$(git -C "$root" log -1 --format=%h -- event-ingest/core diagnosis-rules)"
 git -C "$root" diff --quiet -- event-ingest/core diagnosis-rules || core_rev="$core_rev+uncommitted changes"
 echo "run-ingest-bench: event-core at $core_rev; running (this takes several minutes)" >&2
-java -Xmx256m -cp "$classes" io.sluice.bench.Driver \
+java -Xmx256m -cp "$sluice_cp" io.sluice.bench.Driver \
   --sluice-cp "$sluice_cp" --spark-cp "$spark_cp" \
   --jvm-opts "${SLUICE_BENCH_JVM_OPTS:--Xms1g -Xmx1g -XX:+UseG1GC}" \
   --rounds "$rounds" --warmup "$warmup" --iters "$iters" \

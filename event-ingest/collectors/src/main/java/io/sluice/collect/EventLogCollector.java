@@ -372,36 +372,4 @@ public final class EventLogCollector implements AutoCloseable {
             publisher.close();
         }
     }
-
-    /**
-     * {@code EventLogCollector --bootstrap H:P [--topic T] [--cluster C] [--offsets FILE] [--follow]
-     * [--poll-seconds N] [--progress] PATH...}
-     */
-    public static void main(String[] args) throws Exception {
-        List<String> paths = new ArrayList<>();
-        String bootstrap = null;
-        Config c = Config.of(List.of(), "");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--bootstrap" -> bootstrap = args[++i];
-                case "--topic" -> c = c.withTopic(args[++i]);
-                case "--cluster" -> c = c.withCluster(args[++i]);
-                case "--offsets" -> c = c.withOffsetsFile(Path.of(args[++i]));
-                case "--follow" -> c = c.withFollow(true);
-                case "--poll-seconds" -> c = c.withPollInterval(Duration.ofSeconds(Long.parseLong(args[++i])));
-                case "--progress" -> c = c.withProgress(true);
-                default -> paths.add(args[i]);
-            }
-        }
-        if (bootstrap == null || paths.isEmpty()) {
-            System.err.println("usage: EventLogCollector --bootstrap HOST:PORT [--topic T] [--cluster C] [--offsets FILE] [--follow] [--poll-seconds N] [--progress] PATH...");
-            System.exit(2);
-        }
-        Config cfg = new Config(paths, bootstrap, c.topic(), c.cluster(), c.offsetsFile(), c.follow(), c.pollInterval(),
-                c.commitEvery(), c.progress(), false, c.producer());
-        EventLogCollector collector = new EventLogCollector(cfg);
-        Runtime.getRuntime().addShutdownHook(new Thread(collector::close, "eventlog-collector-stop"));
-        collector.run();
-        System.out.println("EVENTLOG_COLLECTOR " + collector.stats());
-    }
 }

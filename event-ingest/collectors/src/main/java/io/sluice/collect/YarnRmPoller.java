@@ -253,33 +253,4 @@ public final class YarnRmPoller implements AutoCloseable {
             publisher.close();
         }
     }
-
-    /** {@code YarnRmPoller --rm http://rm:8088 --bootstrap H:P [--cluster C] [--state FILE] [--poll-seconds N]} */
-    public static void main(String[] args) {
-        String rm = null;
-        String bootstrap = null;
-        String cluster = null;
-        Path state = null;
-        Duration poll = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--rm" -> rm = args[++i];
-                case "--bootstrap" -> bootstrap = args[++i];
-                case "--cluster" -> cluster = args[++i];
-                case "--state" -> state = Path.of(args[++i]);
-                case "--poll-seconds" -> poll = Duration.ofSeconds(Long.parseLong(args[++i]));
-                default -> {
-                    System.err.println("unknown argument " + args[i]);
-                    System.exit(2);
-                }
-            }
-        }
-        if (rm == null || bootstrap == null) {
-            System.err.println("usage: YarnRmPoller --rm http://rm:8088 --bootstrap HOST:PORT [--cluster C] [--state FILE] [--poll-seconds N]");
-            System.exit(2);
-        }
-        YarnRmPoller p = new YarnRmPoller(new Config(rm, bootstrap, null, cluster, poll, null, null, null, state, null));
-        Runtime.getRuntime().addShutdownHook(new Thread(p::close, "yarn-poller-stop"));
-        p.run();
-    }
 }
