@@ -7,7 +7,7 @@
 #   bench/run-ingest-bench.sh [--no-install] [--rounds R] [--warmup W] [--iters N] [--no-profile]
 #
 # Steps: installs diagnosis-rules and event-ingest/core from the working tree into ~/.m2 (skip with
-# --no-install), builds bench/ (not part of the main reactor), makes the logs with bench/make-logs.sh if
+# --no-install), builds bench/ingest, makes the logs with bench/make-logs.sh if
 # missing (starts and stops a private Spark cluster), writes a zstd copy of the wide log (zstd CLI, level 1,
 # Spark's default level) for the decompression line, runs bench's Driver, and finally one JFR-profiled fork of
 # Sluice and of Spark's replay (recordings in .sluice/bench-logs/profiles/).
@@ -36,8 +36,8 @@ if [ $install = 1 ]; then
   echo "run-ingest-bench: installing diagnosis-rules, event-ingest/core (skipTests)" >&2
   mvn -q -B -pl diagnosis-rules,event-ingest/core install -DskipTests
 fi
-echo "run-ingest-bench: building bench/" >&2
-mvn -q -B -f bench/pom.xml package -DskipTests
+echo "run-ingest-bench: building bench/ingest" >&2
+mvn -q -B -pl bench/ingest package -DskipTests
 bench/make-logs.sh
 
 logs="$root/.sluice/bench-logs"
@@ -53,8 +53,8 @@ fi
 
 spark_jars="$root/.sluice/spark/3.5.7/pyspark/jars"
 [ -d "$spark_jars" ] || "$root/deploy/bin/install-spark.sh" 3.5.7
-classes="$root/bench/target/classes"
-sluice_cp="$classes:$(cat "$root/bench/target/runtime.classpath")"
+classes="$root/bench/ingest/target/classes"
+sluice_cp="$classes:$(cat "$root/bench/ingest/target/runtime.classpath")"
 spark_cp="$classes:$spark_jars/*"
 results="$root/bench/results"
 mkdir -p "$results"
@@ -64,7 +64,7 @@ prof=()
 core_rev="$(git -C "$root" log -1 --format=%h -- event-ingest/core diagnosis-rules)"
 git -C "$root" diff --quiet -- event-ingest/core diagnosis-rules || core_rev="$core_rev+uncommitted changes"
 echo "run-ingest-bench: event-core at $core_rev; running (this takes several minutes)" >&2
-java -Xmx256m -cp "$classes" io.sluice.bench.Driver \
+java -Xmx256m -cp "$sluice_cp" io.sluice.bench.Driver \
   --sluice-cp "$sluice_cp" --spark-cp "$spark_cp" \
   --jvm-opts "${SLUICE_BENCH_JVM_OPTS:--Xms1g -Xmx1g -XX:+UseG1GC}" \
   --rounds "$rounds" --warmup "$warmup" --iters "$iters" \

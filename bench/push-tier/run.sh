@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# ESS vs Spark's push-based tier on the YARN harness (issue 5, Performance): the shuffle read blocked time (fetch
+# ESS vs Spark's push-based tier on the YARN harness (push-tier performance): the shuffle read blocked time (fetch
 # wait, summed over tasks from the event log) of deploy/jobs/tiny_blocks.py, one MiniYARNCluster, the two confs in
 # alternating order one application at a time, ROUNDS rounds, medians. See README.md.
 #   bench/push-tier/run.sh [ROUNDS=3]

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The only Spark keys a rule may recommend, each with the values it may take (DESIGN 4: "only allow-listed keys
+ * The only Spark keys a rule may recommend, each with the values it may take (the policy's rule: "only allow-listed keys
  * with bounded values are ever recommended"). The {@link RuleEngine} drops, logs and counts every recommendation
  * that fails {@link #check}; nothing else can widen this list.
  */
@@ -36,7 +36,7 @@ public final class AllowList {
 
   /**
    * One allowed key. {@code runtime} is true for SQL confs that can change at runtime (the others only take effect
-   * at submit, DESIGN 4).
+   * at submit, docs/architecture.md).
    */
   public record Key(String key, Kind kind, double min, double max, Set<String> choices, boolean runtime,
       String description) {

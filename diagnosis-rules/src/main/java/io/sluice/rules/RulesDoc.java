@@ -1,18 +1,12 @@
 package io.sluice.rules;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 
 /**
  * Generates docs/rules.md from the declarations: every registered rule with its documentation and thresholds,
  * the Spark defaults the rules assume, and the recommendation allow-list. {@code RulesDocTest} fails when the
  * committed file differs.
- *
- * <pre>java ... io.sluice.rules.RulesDoc [OUTPUT]   (default: docs/rules.md; "-" prints to stdout)</pre>
+ * <p>The golden test regenerates it ({@link #REGENERATE}); there is no separate entry point.
  */
 public final class RulesDoc {
   /** How to regenerate the committed file (printed by the golden test when it is stale). */
@@ -20,20 +14,6 @@ public final class RulesDoc {
       "mvn -q -B -pl diagnosis-rules test -Dtest=RulesDocTest -Dsluice.rules.doc.write=true";
 
   private RulesDoc() {}
-
-  public static void main(String[] args) throws IOException {
-    String text = generate(RuleEngine.loadDefault().rules());
-    String out = args.length > 0 ? args[0] : "docs/rules.md";
-    if (out.equals("-")) {
-      System.out.print(text);
-    } else {
-      Path p = Paths.get(out);
-      if (p.getParent() != null) {
-        Files.createDirectories(p.getParent());
-      }
-      Files.writeString(p, text, StandardCharsets.UTF_8);
-    }
-  }
 
   public static String generate(List<Rule> rules) {
     StringBuilder b = new StringBuilder();

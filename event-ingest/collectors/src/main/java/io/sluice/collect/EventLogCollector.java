@@ -1,5 +1,7 @@
 package io.sluice.collect;
 
+import io.sluice.contracts.kafka.EventEnvelope;
+import io.sluice.contracts.kafka.Topics;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.URI;
@@ -18,7 +20,6 @@ import java.util.regex.Pattern;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.ingest.envelope.EnvelopeCodec;
-import io.sluice.ingest.envelope.EventEnvelope;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
@@ -76,7 +77,7 @@ public final class EventLogCollector implements AutoCloseable {
     public record Config(List<String> paths, String bootstrap, String topic, String cluster, Path offsetsFile,
                          boolean follow, Duration pollInterval, int commitEvery, boolean progress,
                          boolean hadoopForLocal, Map<String, String> producer) {
-        public static final String DEFAULT_TOPIC = "sluice.spark-events";
+        public static final String DEFAULT_TOPIC = Topics.SPARK_EVENTS;
 
         public Config {
             paths = List.copyOf(paths);
@@ -370,37 +371,5 @@ public final class EventLogCollector implements AutoCloseable {
         } finally {
             publisher.close();
         }
-    }
-
-    /**
-     * {@code EventLogCollector --bootstrap H:P [--topic T] [--cluster C] [--offsets FILE] [--follow]
-     * [--poll-seconds N] [--progress] PATH...}
-     */
-    public static void main(String[] args) throws Exception {
-        List<String> paths = new ArrayList<>();
-        String bootstrap = null;
-        Config c = Config.of(List.of(), "");
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--bootstrap" -> bootstrap = args[++i];
-                case "--topic" -> c = c.withTopic(args[++i]);
-                case "--cluster" -> c = c.withCluster(args[++i]);
-                case "--offsets" -> c = c.withOffsetsFile(Path.of(args[++i]));
-                case "--follow" -> c = c.withFollow(true);
-                case "--poll-seconds" -> c = c.withPollInterval(Duration.ofSeconds(Long.parseLong(args[++i])));
-                case "--progress" -> c = c.withProgress(true);
-                default -> paths.add(args[i]);
-            }
-        }
-        if (bootstrap == null || paths.isEmpty()) {
-            System.err.println("usage: EventLogCollector --bootstrap HOST:PORT [--topic T] [--cluster C] [--offsets FILE] [--follow] [--poll-seconds N] [--progress] PATH...");
-            System.exit(2);
-        }
-        Config cfg = new Config(paths, bootstrap, c.topic(), c.cluster(), c.offsetsFile(), c.follow(), c.pollInterval(),
-                c.commitEvery(), c.progress(), false, c.producer());
-        EventLogCollector collector = new EventLogCollector(cfg);
-        Runtime.getRuntime().addShutdownHook(new Thread(collector::close, "eventlog-collector-stop"));
-        collector.run();
-        System.out.println("EVENTLOG_COLLECTOR " + collector.stats());
     }
 }

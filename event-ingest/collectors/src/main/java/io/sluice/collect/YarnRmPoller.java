@@ -1,5 +1,6 @@
 package io.sluice.collect;
 
+import io.sluice.contracts.kafka.Topics;
 import java.io.IOException;
 import java.io.InputStream;
 import java.net.URI;
@@ -46,7 +47,7 @@ public final class YarnRmPoller implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(YarnRmPoller.class);
     private static final ObjectMapper JSON = new ObjectMapper();
-    public static final String DEFAULT_TOPIC = "sluice.yarn-apps";
+    public static final String DEFAULT_TOPIC = Topics.YARN_APPS;
     static final String ACTIVE_STATES = "NEW,NEW_SAVING,SUBMITTED,ACCEPTED,RUNNING";
     static final String FINAL_STATES = "FINISHED,FAILED,KILLED";
 
@@ -251,34 +252,5 @@ public final class YarnRmPoller implements AutoCloseable {
         } finally {
             publisher.close();
         }
-    }
-
-    /** {@code YarnRmPoller --rm http://rm:8088 --bootstrap H:P [--cluster C] [--state FILE] [--poll-seconds N]} */
-    public static void main(String[] args) {
-        String rm = null;
-        String bootstrap = null;
-        String cluster = null;
-        Path state = null;
-        Duration poll = null;
-        for (int i = 0; i < args.length; i++) {
-            switch (args[i]) {
-                case "--rm" -> rm = args[++i];
-                case "--bootstrap" -> bootstrap = args[++i];
-                case "--cluster" -> cluster = args[++i];
-                case "--state" -> state = Path.of(args[++i]);
-                case "--poll-seconds" -> poll = Duration.ofSeconds(Long.parseLong(args[++i]));
-                default -> {
-                    System.err.println("unknown argument " + args[i]);
-                    System.exit(2);
-                }
-            }
-        }
-        if (rm == null || bootstrap == null) {
-            System.err.println("usage: YarnRmPoller --rm http://rm:8088 --bootstrap HOST:PORT [--cluster C] [--state FILE] [--poll-seconds N]");
-            System.exit(2);
-        }
-        YarnRmPoller p = new YarnRmPoller(new Config(rm, bootstrap, null, cluster, poll, null, null, null, state, null));
-        Runtime.getRuntime().addShutdownHook(new Thread(p::close, "yarn-poller-stop"));
-        p.run();
     }
 }

@@ -1,5 +1,6 @@
 package io.sluice.flink;
 
+import io.sluice.contracts.kafka.Topics;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.Serializable;
@@ -45,11 +46,11 @@ public final class JobConfig implements Serializable {
       "A Kafka client properties file whose security settings (security.protocol, sasl.*, ssl.*) every source, the "
           + "sink and the topic admin use; empty: the file named by SLUICE_KAFKA_CLIENT_PROPERTIES or "
           + "-Dsluice.kafka.client-properties, if any. SLUICE_KAFKA_SASL_JAAS_CONFIG supplies sasl.jaas.config.");
-  public static final Key TOPIC_EVENTS = key("topic.events", "sluice.spark-events",
+  public static final Key TOPIC_EVENTS = key("topic.events", Topics.SPARK_EVENTS,
       "Topic of Spark event envelopes {cluster, appId, appAttemptId, seq, emittedAt, event}; key = appId.");
-  public static final Key TOPIC_YARN = key("topic.yarn", "sluice.yarn-apps",
+  public static final Key TOPIC_YARN = key("topic.yarn", Topics.YARN_APPS,
       "Topic of YARN application records (YarnAppRecord JSON); key = appId.");
-  public static final Key TOPIC_PROFILES = key("topic.profiles", "sluice.profiles",
+  public static final Key TOPIC_PROFILES = key("topic.profiles", Topics.PROFILES,
       "Topic the profiled AppRun JSON is written to; key = appId.");
   public static final Key TOPICS_CREATE = key("topics.create", "true",
       "Create the three topics with the Kafka Admin client before the job starts (existing ones are kept).");
@@ -100,7 +101,7 @@ public final class JobConfig implements Serializable {
   public static final Key RESUME_FROM = key("resume.from", "",
       "A checkpoint or savepoint path to restore from (overrides local.resume).");
   public static final Key JOB_NAME = key("job.name", "sluice-shuffle-profiles", "Flink job name.");
-  public static final Key TOPIC_DEAD_LETTER = key("topic.dead-letter", "sluice.profiles.dead-letter",
+  public static final Key TOPIC_DEAD_LETTER = key("topic.dead-letter", Topics.PROFILES_DEAD_LETTER,
       "Topic of runs a sink could not take (too large for the profiles topic, refused by the store): one JSON "
           + "DeadLetter each (identity, version, sink, reason, size; not the run); key = appId. Counted in the "
           + "sluice.deadLetters metric.");

@@ -241,7 +241,7 @@ class ShuffleProfileFunctionTest {
     events(0, envelopes.size());
     // a second application that never ends
     String other = "app-never-ends";
-    byte[] otherEnvelope = io.sluice.ingest.envelope.EnvelopeCodec.encode(new io.sluice.ingest.envelope.EventEnvelope(
+    byte[] otherEnvelope = io.sluice.ingest.envelope.EnvelopeCodec.encode(new io.sluice.contracts.kafka.EventEnvelope(
         TestLogs.CLUSTER, other, "", 1, 1, TestLogs.lines(log).get(0)));
     harness.processElement1(new KafkaPayload(other, otherEnvelope), 0L);
     assertThat(harness.numKeyedStateEntries()).isPositive();

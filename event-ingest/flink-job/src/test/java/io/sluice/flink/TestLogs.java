@@ -2,8 +2,8 @@ package io.sluice.flink;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.ingest.envelope.EnvelopeCodec;
-import io.sluice.ingest.envelope.EventEnvelope;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;

@@ -1,5 +1,6 @@
 package io.sluice.listener;
 
+import io.sluice.contracts.kafka.Topics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -73,7 +74,7 @@ public record SluiceListenerConf(
     public static final String PRODUCER_PREFIX = "spark.sluice.kafka.producer.";
 
     public static final String DEFAULT_CLUSTER = "default";
-    public static final String DEFAULT_TOPIC = "sluice.spark-events";
+    public static final String DEFAULT_TOPIC = Topics.SPARK_EVENTS;
     public static final int DEFAULT_QUEUE_SIZE = 20_000;
     public static final long DEFAULT_CLOSE_TIMEOUT_MS = 5_000;
     public static final long DEFAULT_MAX_BLOCK_MS = 1_000;

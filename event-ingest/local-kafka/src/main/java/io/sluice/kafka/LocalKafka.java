@@ -16,7 +16,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -31,6 +30,7 @@ import org.apache.kafka.common.utils.Time;
 import org.apache.kafka.metadata.storage.Formatter;
 import org.apache.kafka.server.common.Features;
 import org.apache.kafka.server.common.MetadataVersion;
+import picocli.CommandLine;
 
 /**
  * A single-node Kafka (KRaft, combined broker + controller) running inside the current JVM on the
@@ -358,51 +358,14 @@ public final class LocalKafka implements AutoCloseable {
         }
     }
 
-    /**
-     * Runs a broker as its own process: {@code --port N} (default free), {@code --log-dir DIR}
-     * (default a temporary directory), {@code --topics a,b} (created at start, optional). Prints
-     * {@code KAFKA_BOOTSTRAP=127.0.0.1:PORT} once ready and stops cleanly on SIGTERM/SIGINT.
-     */
-    public static void main(String[] args) throws Exception {
+    /** Runs a broker as its own process ({@link LocalKafkaCommand}; {@code --help} lists the options). */
+    public static void main(String[] args) {
         if (System.getProperty("org.slf4j.simpleLogger.defaultLogLevel") == null) {
             System.setProperty("org.slf4j.simpleLogger.defaultLogLevel", "warn");
         }
-        Builder b = builder();
-        List<String> topics = new ArrayList<>();
-        int partitions = 1;
-        for (int i = 0; i < args.length; i++) {
-            String a = args[i];
-            switch (a) {
-                case "--port" -> b.port(Integer.parseInt(args[++i]));
-                case "--log-dir" -> b.logDir(Path.of(args[++i]));
-                case "--topics" -> topics.addAll(List.of(args[++i].split(",")));
-                case "--partitions" -> partitions = Integer.parseInt(args[++i]);
-                case "-h", "--help" -> {
-                    System.out.println("usage: LocalKafka [--port N] [--log-dir DIR] [--topics a,b] [--partitions N]");
-                    return;
-                }
-                default -> {
-                    System.err.println("unknown argument: " + a);
-                    System.exit(2);
-                }
-            }
+        int rc = new CommandLine(new LocalKafkaCommand()).execute(args);
+        if (rc != 0) {
+            System.exit(rc);
         }
-        LocalKafka kafka = b.build();
-        CountDownLatch stopped = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            try {
-                kafka.close();
-            } finally {
-                stopped.countDown();
-            }
-        }, "local-kafka-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
-        kafka.start();
-        if (!topics.isEmpty()) {
-            kafka.createTopics(partitions, topics);
-        }
-        System.out.println("KAFKA_BOOTSTRAP=" + kafka.bootstrapServers());
-        System.out.flush();
-        stopped.await();
     }
 }

@@ -1,10 +1,10 @@
 package io.sluice.fallback;
 
+import io.sluice.contracts.TierMarkers;
 import io.sluice.fallback.choice.ClassPathRestore;
 import io.sluice.fallback.choice.Decision;
 import io.sluice.fallback.choice.TierChooser;
 import io.sluice.fallback.conf.TierKeys;
-import io.sluice.submit.TierMarkers;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

@@ -3,8 +3,8 @@ package io.sluice.fallback;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.Tier;
 import io.sluice.fallback.conf.FallbackReason;
-import io.sluice.fallback.conf.Tier;
 import java.net.ServerSocket;
 import org.apache.spark.SparkConf;
 import org.apache.spark.shuffle.BaseShuffleHandle;

@@ -1,5 +1,6 @@
 package io.sluice.submit;
 
+import io.sluice.contracts.ConfMarkers;
 import io.sluice.model.JobKey;
 import io.sluice.submit.client.Advice;
 import io.sluice.submit.platform.PlatformAllowList;
@@ -35,18 +36,18 @@ import java.util.Map;
 public record Injection(Map<String, String> confs, List<String> jars, Map<String, String> injected,
     List<String> keptUserValues, List<String> platformRefused) {
 
-  public static final String SUBMISSION_ID = "spark.sluice.submission.id";
-  public static final String INJECTED_PREFIX = "spark.sluice.injected.";
-  public static final String ORIGINAL_PREFIX = "spark.sluice.original.";
+  public static final String SUBMISSION_ID = ConfMarkers.SUBMISSION_ID;
+  public static final String INJECTED_PREFIX = ConfMarkers.INJECTED_PREFIX;
+  public static final String ORIGINAL_PREFIX = ConfMarkers.ORIGINAL_PREFIX;
   public static final String EXTRA_LISTENERS = "spark.extraListeners";
   public static final String LISTENER_CLASS = "io.sluice.listener.SluiceKafkaListener";
   public static final String KAFKA_BOOTSTRAP = "spark.sluice.kafka.bootstrap";
   public static final String CLUSTER = "spark.sluice.cluster";
   public static final String SPARK_PLUGINS = "spark.plugins";
   public static final String SPARK_JARS = "spark.jars";
-  public static final String PLATFORM_PREFIX = "spark.sluice.platform.";
+  public static final String PLATFORM_PREFIX = ConfMarkers.PLATFORM_PREFIX;
   /** How many platform additions the client allow-list refused (set only when some were). */
-  public static final String PLATFORM_REFUSED = "spark.sluice.platformRefused";
+  public static final String PLATFORM_REFUSED = ConfMarkers.PLATFORM_REFUSED;
 
   public Injection {
     confs = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(confs));

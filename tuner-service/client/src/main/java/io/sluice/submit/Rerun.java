@@ -1,7 +1,8 @@
 package io.sluice.submit;
 
+import io.sluice.contracts.Tier;
+import io.sluice.contracts.TierMarkers;
 import io.sluice.fallback.conf.OriginalConf;
-import io.sluice.fallback.conf.Tier;
 import io.sluice.submit.outcome.OutcomeReports;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -13,7 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * sluice-submit's one re-run of a launch without YARN attempts that failed in a push tier (DESIGN 7). Pure.
+ * sluice-submit's one re-run of a launch without YARN attempts that failed in a push tier (docs/push-tier.md). Pure.
  *
  * <p>A launch is re-runnable when Sluice's platform additions routed it to a push tier ({@value
  * Injection#PLATFORM_PREFIX}{@value TierMarkers#TIER} names one: a tier the user set by hand is not Sluice's to undo)

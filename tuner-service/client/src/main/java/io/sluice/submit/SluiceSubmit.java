@@ -1,9 +1,9 @@
 package io.sluice.submit;
 
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.JobKey;
 import io.sluice.submit.client.Advice;
 import io.sluice.submit.client.Outcome;
-import io.sluice.submit.client.SubmissionRequest;
 import io.sluice.submit.client.TunerClient;
 import io.sluice.submit.client.TunerSettings;
 import io.sluice.submit.outcome.OutcomeReports;

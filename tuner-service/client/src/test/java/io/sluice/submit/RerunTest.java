@@ -2,7 +2,7 @@ package io.sluice.submit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.fallback.conf.Tier;
+import io.sluice.contracts.Tier;
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;

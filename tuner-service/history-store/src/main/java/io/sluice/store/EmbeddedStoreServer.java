@@ -3,15 +3,14 @@ package io.sluice.store;
 import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
 import org.h2.tools.Server;
+import picocli.CommandLine;
 
 /**
  * Runs the embedded history store as its own process: an H2 TCP server on 127.0.0.1 serving databases under
@@ -35,29 +34,12 @@ public final class EmbeddedStoreServer {
 
   private EmbeddedStoreServer() {}
 
-  public static void main(String[] args) throws Exception {
-    if (args.length != 2) {
-      System.err.println("usage: EmbeddedStoreServer PORT BASE_DIR");
-      System.exit(2);
+  /** Runs the server as its own process ({@link EmbeddedStoreCommand}; {@code --help} lists the arguments). */
+  public static void main(String[] args) {
+    int rc = new CommandLine(new EmbeddedStoreCommand()).execute(args);
+    if (rc != 0) {
+      System.exit(rc);
     }
-    int port = Integer.parseInt(args[0]);
-    Path base = Path.of(args[1]).toAbsolutePath();
-    Files.createDirectories(base);
-    Optional<StoreCredentials> credentials = StoreCredentials.fromProcess();
-    if (credentials.isEmpty()) {
-      System.err.println("EmbeddedStoreServer: no store password (" + StoreCredentials.ENV_PASSWORD_FILE
-          + "): any local user can open or create databases here");
-    }
-    Server server = start(port, base, credentials);
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      System.err.println("EmbeddedStoreServer stopping");
-      server.stop();
-      stopped.countDown();
-    }, "h2-store-shutdown"));
-    System.out.println("EmbeddedStoreServer listening on 127.0.0.1:" + server.getPort() + " base " + base);
-    System.out.flush();
-    stopped.await();
   }
 
   /** Starts the server on 127.0.0.1 (port 0: a free one; read it back with {@link Server#getPort()}). */

@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where profiled application runs ({@link AppRun}, DESIGN 3) are kept (DESIGN 8). Two implementations behind
+ * Where profiled application runs ({@link AppRun}) are kept (docs/architecture.md). Two implementations behind
  * one contract: the embedded default (H2 in a local file, or an H2 TCP server) and ClickHouse for production.
  * Open one with {@link HistoryStores#open(String)}.
  *

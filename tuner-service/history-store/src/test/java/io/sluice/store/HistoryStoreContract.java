@@ -21,7 +21,7 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * The one contract every {@link HistoryStore} must meet (DESIGN 8). Subclasses say where a fresh, empty store
+ * The one contract every {@link HistoryStore} must meet. Subclasses say where a fresh, empty store
  * lives ({@link #freshUrl()}); each test opens it through {@link HistoryStores#open(String)}.
  */
 abstract class HistoryStoreContract {

@@ -3,9 +3,9 @@ package io.sluice.tuner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.tuner.submission.PlatformAdditions;
 import io.sluice.tuner.submission.PlatformContributor;
-import io.sluice.tuner.submission.SubmissionRequest;
 import io.sluice.tuner.testing.Http;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -1,9 +1,9 @@
 package io.sluice.bench.flink;
 
+import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.flink.JobConfig;
 import io.sluice.flink.ShuffleProfileJob;
 import io.sluice.ingest.envelope.EnvelopeCodec;
-import io.sluice.ingest.envelope.EventEnvelope;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;

@@ -36,7 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * Submission API latency of tuner-service (issue 3, Performance): the service's boot jar as its own process,
+ * Submission API latency of tuner-service (docs/benchmarks.md): the service's boot jar as its own process,
  * open-loop POST /api/v1/submissions at a fixed rate (latency measured from each request's scheduled time, so a
  * stalled server is not hidden by a waiting client), job keys drawn uniformly from the store's jobs.
  *

@@ -203,7 +203,7 @@ class ThrottleGateStandaloneITCase {
         LIGHT_PRIORITY, lightHeld).isGreaterThan(2 * lightHeld);
     // Durations (light faster under ENFORCE, heavy within 1.2x) are timings, not asserted here: they are reported
     // in docs/benchmarks.md ("ESS throttle gate: end-to-end"), where repeated quiet runs show the light app's gain
-    // is not yet reliable on one node (issue 4 stays open on it).
+    // is not yet reliable on one node (still open).
     String ratios = String.format(java.util.Locale.ROOT, "throttle e2e ratios: light next to heavy / alone: ENFORCE "
         + "%.2f, MONITOR_ONLY %.2f; light ENFORCE / MONITOR_ONLY %.2f (fetch wait %.2f); heavy ENFORCE / "
         + "MONITOR_ONLY %.2f; episode ended while the heavy app ran: %s%n",

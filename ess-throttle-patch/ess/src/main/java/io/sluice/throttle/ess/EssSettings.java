@@ -1,5 +1,6 @@
 package io.sluice.throttle.ess;
 
+import io.sluice.contracts.kafka.Topics;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.LinkedHashMap;
@@ -30,7 +31,7 @@ public final class EssSettings {
           + "without the endpoint.");
   public static final Setting KAFKA_BOOTSTRAP = new Setting(PREFIX + "kafka.bootstrap", "",
       "Kafka bootstrap servers for gate events; empty: no events are published.");
-  public static final Setting KAFKA_TOPIC = new Setting(PREFIX + "kafka.topic", "sluice.throttle-events",
+  public static final Setting KAFKA_TOPIC = new Setting(PREFIX + "kafka.topic", Topics.THROTTLE_EVENTS,
       "Topic of the gate events (key = application id, or the node for node-level events).");
   public static final Setting KAFKA_QUEUE = new Setting(PREFIX + "kafka.queue", "10000",
       "Events waiting for the publisher thread; beyond it (Kafka slow or down) events are dropped and counted, so the "

@@ -1,17 +1,11 @@
 package io.sluice.throttle.gate;
 
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.Paths;
 import java.util.List;
 
 /**
  * Generates docs/throttle.md from the knob declarations in {@link GateConfig}; {@code ThrottleDocTest} fails when
  * the committed file differs.
- *
- * <pre>java ... io.sluice.throttle.gate.ThrottleDoc [OUTPUT]   (default: docs/throttle.md; "-" prints to stdout)</pre>
+ * <p>The golden test regenerates it ({@link #REGENERATE}); there is no separate entry point.
  */
 public final class ThrottleDoc {
   /** How to regenerate the committed file (printed by the golden test when it is stale). */
@@ -19,20 +13,6 @@ public final class ThrottleDoc {
       "mvn -q -B -pl ess-throttle-patch/gate test -Dtest=ThrottleDocTest -Dsluice.throttle.doc.write=true";
 
   private ThrottleDoc() {}
-
-  public static void main(String[] args) throws IOException {
-    String text = generate(GateConfig.KNOBS);
-    String out = args.length > 0 ? args[0] : "docs/throttle.md";
-    if (out.equals("-")) {
-      System.out.print(text);
-    } else {
-      Path p = Paths.get(out);
-      if (p.getParent() != null) {
-        Files.createDirectories(p.getParent());
-      }
-      Files.writeString(p, text, StandardCharsets.UTF_8);
-    }
-  }
 
   public static String generate(List<Knob<?>> knobs) {
     StringBuilder b = new StringBuilder();

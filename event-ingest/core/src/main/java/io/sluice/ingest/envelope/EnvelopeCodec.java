@@ -6,6 +6,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.ingest.parse.MalformedEventException;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.SparkEventParser;

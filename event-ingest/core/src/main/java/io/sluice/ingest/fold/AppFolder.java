@@ -1,5 +1,6 @@
 package io.sluice.ingest.fold;
 
+import io.sluice.contracts.ConfMarkers;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.StageInfo;
 import io.sluice.model.AppRun;
@@ -27,7 +28,7 @@ import java.util.TreeMap;
  */
 public final class AppFolder {
   public static final String QUEUE_KEY = "spark.yarn.queue";
-  public static final String INJECTED_PREFIX = "spark.sluice.injected.";
+  public static final String INJECTED_PREFIX = ConfMarkers.INJECTED_PREFIX;
   /** 2: adds the evicted stage attempts (recent keys, count of parts). 1 is still read. */
   private static final int STATE_VERSION = 2;
   /** Keys of evicted stage attempts remembered, so a late task end of one is not taken for a new stage. */

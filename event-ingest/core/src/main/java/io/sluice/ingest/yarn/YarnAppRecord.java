@@ -5,7 +5,7 @@ import java.util.List;
 
 /**
  * A YARN application as the ResourceManager reports it: the value of the {@code sluice.yarn-apps} topic
- * (DESIGN 3, contract; JSON names are the component names). Times are epoch ms (0 when unknown);
+ * (a contract, docs/topics.md; JSON names are the component names). Times are epoch ms (0 when unknown);
  * {@code priority} is null when YARN did not say; {@code observedAt} is when the collector saw it.
  */
 @JsonPropertyOrder({"cluster", "appId", "name", "user", "queue", "priority", "applicationType", "tags", "state",

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.ingest.Fixtures;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.SparkEventParser;

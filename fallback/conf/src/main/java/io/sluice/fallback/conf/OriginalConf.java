@@ -1,5 +1,6 @@
 package io.sluice.fallback.conf;
 
+import io.sluice.contracts.Tier;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;

@@ -1,10 +1,12 @@
 package io.sluice.fallback.conf;
 
+import io.sluice.contracts.Tier;
+
 /**
  * The conf keys the fallback declares, with default and meaning. The markers tuner-service writes
  * ({@code spark.sluice.tier} = a {@link Tier} name, {@code spark.sluice.tier.reason},
  * {@code spark.sluice.tier.shuffleManager} = the tier's own ShuffleManager class) are declared in
- * {@code io.sluice.submit.TierMarkers} (tuner-service/client) and read from there by the manager.
+ * {@code io.sluice.contracts.TierMarkers} (sluice-contracts) and read from there by the manager.
  *
  * <p>Inputs:
  * <ul>

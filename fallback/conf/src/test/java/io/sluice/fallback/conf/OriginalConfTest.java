@@ -3,6 +3,7 @@ package io.sluice.fallback.conf;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.Tier;
 import io.sluice.fallback.conf.OriginalConf.Markers;
 import io.sluice.fallback.conf.OriginalConf.Restored;
 import java.util.LinkedHashMap;

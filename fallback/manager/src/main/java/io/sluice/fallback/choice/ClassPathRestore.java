@@ -1,6 +1,6 @@
 package io.sluice.fallback.choice;
 
-import io.sluice.submit.Injection;
+import io.sluice.contracts.ConfMarkers;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -30,13 +30,13 @@ public final class ClassPathRestore {
   public static Map<String, String> forFallback(Map<String, String> conf) {
     Map<String, String> out = new LinkedHashMap<>();
     for (String key : List.of(DRIVER, EXECUTOR)) {
-      String original = conf.get(Injection.ORIGINAL_PREFIX + key);
+      String original = conf.get(ConfMarkers.ORIGINAL_PREFIX + key);
       String current = conf.get(key);
       if (original != null) {
         if (!original.equals(current)) {
           out.put(key, original);
         }
-      } else if (current != null && current.equals(conf.get(Injection.PLATFORM_PREFIX + key))) {
+      } else if (current != null && current.equals(conf.get(ConfMarkers.PLATFORM_PREFIX + key))) {
         out.put(key, null);
       }
     }

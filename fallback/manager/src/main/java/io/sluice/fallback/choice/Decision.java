@@ -1,7 +1,7 @@
 package io.sluice.fallback.choice;
 
+import io.sluice.contracts.Tier;
 import io.sluice.fallback.conf.FallbackReason;
-import io.sluice.fallback.conf.Tier;
 import io.sluice.fallback.conf.TierKeys;
 import java.util.LinkedHashMap;
 import java.util.Map;

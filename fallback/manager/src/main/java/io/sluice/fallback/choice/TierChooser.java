@@ -1,9 +1,9 @@
 package io.sluice.fallback.choice;
 
+import io.sluice.contracts.Tier;
+import io.sluice.contracts.TierMarkers;
 import io.sluice.fallback.conf.FallbackReason;
-import io.sluice.fallback.conf.Tier;
 import io.sluice.fallback.conf.TierKeys;
-import io.sluice.submit.TierMarkers;
 import io.sluice.fallback.health.Health;
 import io.sluice.fallback.health.TierHealthCheck;
 import java.time.Duration;

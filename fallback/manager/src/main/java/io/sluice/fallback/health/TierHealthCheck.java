@@ -1,6 +1,6 @@
 package io.sluice.fallback.health;
 
-import io.sluice.fallback.conf.Tier;
+import io.sluice.contracts.Tier;
 import io.sluice.fallback.conf.TierKeys;
 import java.time.Duration;
 import java.util.List;

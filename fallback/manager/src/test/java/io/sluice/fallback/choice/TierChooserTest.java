@@ -2,9 +2,9 @@ package io.sluice.fallback.choice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.Tier;
 import io.sluice.fallback.Loopback;
 import io.sluice.fallback.conf.FallbackReason;
-import io.sluice.fallback.conf.Tier;
 import java.net.ServerSocket;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -55,7 +55,7 @@ class TierChooserTest {
 
   @Test
   void tierValuesAreTheOnesTunerServiceWrites() {
-    assertThat(Tier.ESS.wireName()).isEqualTo(io.sluice.submit.TierMarkers.ESS);
+    assertThat(Tier.ESS.wireName()).isEqualTo(io.sluice.contracts.TierMarkers.ESS);
     assertThat(Tier.parse("spark-push")).contains(Tier.SPARK_PUSH);
   }
 

@@ -28,7 +28,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Issue 5's standalone acceptance: a real Spark 3.5.7 application on a real standalone cluster with a separate ESS,
+ * The push tier's standalone acceptance (docs/push-tier.md): a real Spark 3.5.7 application on a real standalone cluster with a separate ESS,
  * routed to Celeborn — the real Celeborn 0.5.4 Spark client jar on its class path, {@code spark.shuffle.manager} =
  * {@code io.sluice.fallback.SluiceShuffleManager} — whose only master is a loopback port nothing listens on. The
  * driver must fall back before the first shuffle, the job must complete with the correct result on sort shuffle

@@ -27,7 +27,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 5's acceptance on YARN: real cluster-mode Spark 3.5.7 applications on one MiniYARNCluster (stock
+ * The push tier's acceptance on YARN (docs/push-tier.md): real cluster-mode Spark 3.5.7 applications on one MiniYARNCluster (stock
  * spark-network-yarn 3.5.5 shuffle service with the push merge manager in the NM, queues {@code push} and
  * {@code default}).
  *

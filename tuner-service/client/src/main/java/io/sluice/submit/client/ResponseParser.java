@@ -4,6 +4,7 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
 import java.util.ArrayList;

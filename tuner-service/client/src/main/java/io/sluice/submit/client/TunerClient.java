@@ -1,5 +1,6 @@
 package io.sluice.submit.client;
 
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.rules.AllowList;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -1,12 +1,12 @@
 package io.sluice.submit.kyuubi;
 
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.JobKey;
 import io.sluice.rules.AllowList;
 import io.sluice.submit.Injection;
 import io.sluice.submit.client.Advice;
 import io.sluice.submit.client.CircuitBreaker;
 import io.sluice.submit.client.Outcome;
-import io.sluice.submit.client.SubmissionRequest;
 import io.sluice.submit.client.TunerClient;
 import io.sluice.submit.client.TunerSettings;
 import io.sluice.submit.platform.PlatformAllowList;

@@ -1,10 +1,10 @@
 package io.sluice.submit.outcome;
 
-import io.sluice.fallback.conf.Tier;
+import io.sluice.contracts.Tier;
+import io.sluice.contracts.TierMarkers;
 import io.sluice.fallback.conf.TierKeys;
 import io.sluice.model.JobKey;
 import io.sluice.submit.Injection;
-import io.sluice.submit.TierMarkers;
 import io.sluice.submit.client.TunerSettings;
 import java.util.LinkedHashMap;
 import java.util.Map;

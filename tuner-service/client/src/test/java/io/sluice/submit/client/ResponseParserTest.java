@@ -3,6 +3,7 @@ package io.sluice.submit.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.rules.AllowList;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

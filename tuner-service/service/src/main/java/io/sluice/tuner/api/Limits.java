@@ -1,23 +1,10 @@
 package io.sluice.tuner.api;
 
 /**
- * The sizes every API input is checked against before anything reaches the store, so an over-long value is a 400
- * naming the field (and never a store error that counts against its circuit breaker).
+ * The API's input limits ({@link io.sluice.contracts.api.Limits}, shared with the clients) and the checks the
+ * controllers run against them; a failed check is a 400 naming the field.
  */
-public final class Limits {
-  /** A job key (the store's column width). */
-  public static final int JOB_KEY = 1024;
-  /** A cluster, queue, user or application name. */
-  public static final int NAME = 256;
-  /** Conf entries in one request. */
-  public static final int CONF_ENTRIES = 1000;
-  /** A conf key. */
-  public static final int CONF_KEY = 256;
-  /** A conf value (class paths and JVM options can be long). */
-  public static final int CONF_VALUE = 32_768;
-  /** An id (submission, application, rule). */
-  public static final int ID = 128;
-
+public final class Limits extends io.sluice.contracts.api.Limits {
   private Limits() {}
 
   /** The trimmed job key, or a 400 naming {@code field} when blank or longer than {@link #JOB_KEY}. */

@@ -1,6 +1,7 @@
 package io.sluice.tuner.jobs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.sluice.contracts.ConfMarkers;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.StageProfile;
@@ -49,7 +50,7 @@ final class JobViews {
     /** The run as {@code caller} may see it: its conf through {@link Redaction}. */
     static RunEntry of(AppRun run, RunVerdict v, Redaction redaction, Caller caller) {
       return new RunEntry(run.cluster(), run.appId(), run.appAttemptId(), run.name(), run.status(), run.startTime(),
-          run.endTime(), run.conf().get("spark.sluice.submission.id"), Figures.of(run, v.figures()),
+          run.endTime(), run.conf().get(ConfMarkers.SUBMISSION_ID), Figures.of(run, v.figures()),
           redaction.conf(caller, run.queue(), run.conf()), redaction.conf(caller, run.queue(), run.injected()),
           run.diagnoses(), v.decision(), v.evaluation().name(), v.reason(), v.evidence(), v.next(),
           v.stateAfter());

@@ -3,7 +3,7 @@ package io.sluice.tuner.policy;
 import io.sluice.model.Severity;
 
 /**
- * The tuning policy's knobs (DESIGN 4). Immutable; build with {@link #builder()}, whose field initialisers are the
+ * The tuning policy's knobs (docs/architecture.md). Immutable; build with {@link #builder()}, whose field initialisers are the
  * defaults. Every setter fails fast naming the bad value.
  *
  * @param maxChangesPerIteration at most this many keys change between two consecutive runs (default 2)

@@ -16,7 +16,7 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
- * The tuning policy of DESIGN 4, pure: the same portrait, memory, user conf and mode always give the same
+ * The tuning policy (docs/architecture.md), pure: the same portrait, memory, user conf and mode always give the same
  * {@link Outcome}. No clock, no I/O.
  *
  * <p><b>Replay.</b> The portrait's finished runs (SUCCEEDED or FAILED) are replayed oldest first. The overlay a

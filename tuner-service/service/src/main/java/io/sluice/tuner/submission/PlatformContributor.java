@@ -1,5 +1,7 @@
 package io.sluice.tuner.submission;
 
+import io.sluice.contracts.api.SubmissionRequest;
+
 /**
  * A source of platform additions for submissions (Spring beans, applied in {@link org.springframework.core.Ordered}
  * / {@code @Order} order): confs, jars and Spark plugins the platform wants every matching application to carry,

@@ -1,8 +1,8 @@
 package io.sluice.tuner.throttle;
 
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.tuner.submission.PlatformAdditions;
 import io.sluice.tuner.submission.PlatformContributor;
-import io.sluice.tuner.submission.SubmissionRequest;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;

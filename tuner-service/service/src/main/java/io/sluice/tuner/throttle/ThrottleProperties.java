@@ -12,7 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.throttle.*} property of tuner-service (the ESS throttle's priority map, DESIGN 6) with its
+ * Every {@code sluice.throttle.*} property of tuner-service (the ESS throttle's priority map, docs/throttle.md) with its
  * default. Priorities are whole numbers in {@value #MIN_PRIORITY}..{@value #MAX_PRIORITY}; higher gets more of an
  * abnormal ESS node (the gate's {@code sluice.throttle.priority.weights} map them to weights). Job keys contain
  * {@code /}, so they are written in brackets: {@code sluice.throttle.jobs.[prod/etl/alice/nightly]=4}.

@@ -1,5 +1,8 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
+import io.sluice.rules.Sizes;
+
 /**
  * History-based admission to a push tier, pure. Checks in order, the first failing one refuses:
  * <ol>
@@ -17,24 +20,24 @@ public final class Admission {
 
   public static AdmissionVerdict decide(Tier tier, String jobKey, JobVolume volume, TierCapacity cap,
       AdmissionPolicy policy) {
-    String capText = "free " + Sizes.bytes(cap.freeBytes()) + " (" + cap.source() + ")";
+    String capText = "free " + Sizes.human(cap.freeBytes()) + " (" + cap.source() + ")";
     if (!cap.healthy()) {
       return new AdmissionVerdict(false, volume, cap, tier + " is unhealthy (" + cap.source() + ")");
     }
     if (volume.known()) {
-      String vol = "p90 peak stage shuffle write " + Sizes.bytes(volume.p90PeakBytes()) + " over "
+      String vol = "p90 peak stage shuffle write " + Sizes.human(volume.p90PeakBytes()) + " over "
           + volume.runs() + " run" + (volume.runs() == 1 ? "" : "s");
       if (policy.perJobCapBytes() > 0 && volume.p90PeakBytes() > policy.perJobCapBytes()) {
         return new AdmissionVerdict(false, volume, cap, vol + " exceeds the per-job cap "
-            + Sizes.bytes(policy.perJobCapBytes()) + " of " + tier);
+            + Sizes.human(policy.perJobCapBytes()) + " of " + tier);
       }
       long room = (long) Math.floor(cap.freeBytes() * policy.maxFreeShare());
       if (volume.p90PeakBytes() > room) {
         return new AdmissionVerdict(false, volume, cap, vol + " does not fit " + tier + ": " + capText
-            + ", a job may take " + Sizes.bytes(room) + " (" + share(policy.maxFreeShare()) + " of it)");
+            + ", a job may take " + Sizes.human(room) + " (" + share(policy.maxFreeShare()) + " of it)");
       }
       return new AdmissionVerdict(true, volume, cap, vol + " fits " + tier + ": " + capText + ", a job may take "
-          + Sizes.bytes(room));
+          + Sizes.human(room));
     }
     if (policy.unknownJobs() == AdmissionPolicy.UnknownJobs.REFUSE) {
       return new AdmissionVerdict(false, volume, cap, "no history for the job: " + tier
@@ -42,7 +45,7 @@ public final class Admission {
     }
     if (cap.freeBytes() < policy.unknownMinFreeBytes()) {
       return new AdmissionVerdict(false, volume, cap, "no history for the job and " + tier + " has " + capText
-          + ", below the " + Sizes.bytes(policy.unknownMinFreeBytes()) + " required for unknown jobs");
+          + ", below the " + Sizes.human(policy.unknownMinFreeBytes()) + " required for unknown jobs");
     }
     String ruleId = "unknown-" + tier;
     double bucket = Buckets.of(ruleId, jobKey);

@@ -1,5 +1,7 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.rules.Sizes;
+
 /** Capacity and health exactly as configured. */
 public final class ConfiguredTierMetrics implements TierMetricsSource {
   private final TierCapacity capacity;
@@ -15,6 +17,6 @@ public final class ConfiguredTierMetrics implements TierMetricsSource {
 
   @Override
   public String describe() {
-    return "configuration (free " + Sizes.bytes(capacity.freeBytes()) + ", healthy " + capacity.healthy() + ")";
+    return "configuration (free " + Sizes.human(capacity.freeBytes()) + ", healthy " + capacity.healthy() + ")";
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.H2Tables;
 import java.sql.Connection;

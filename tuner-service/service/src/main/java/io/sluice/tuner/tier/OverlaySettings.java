@@ -1,5 +1,7 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
+
 /**
  * What the overlays need from configuration.
  *

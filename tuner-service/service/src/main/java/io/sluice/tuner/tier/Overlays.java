@@ -1,7 +1,8 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
+import io.sluice.contracts.TierMarkers;
 import io.sluice.submit.Injection;
-import io.sluice.submit.TierMarkers;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;

@@ -1,5 +1,7 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
+
 /**
  * A rollout rule: jobs in {@code scope} may use {@code tier}, but only the {@code percent} of them whose bucket
  * ({@link Buckets#of(String, String)} of job key and rule id) is below it; the others stay on the ESS.

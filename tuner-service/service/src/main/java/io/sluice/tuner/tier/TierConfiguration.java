@@ -1,6 +1,7 @@
 package io.sluice.tuner.tier;
 
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.store.ClickHouseTables;
 import io.sluice.tuner.store.H2Tables;

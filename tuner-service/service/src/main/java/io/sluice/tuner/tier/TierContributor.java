@@ -1,8 +1,8 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.tuner.submission.PlatformAdditions;
 import io.sluice.tuner.submission.PlatformContributor;
-import io.sluice.tuner.submission.SubmissionRequest;
 import io.sluice.tuner.throttle.ThrottleContributor;
 import io.sluice.tuner.throttle.ThrottleProperties;
 import java.util.ArrayList;

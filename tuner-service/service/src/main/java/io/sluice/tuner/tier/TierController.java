@@ -1,6 +1,7 @@
 package io.sluice.tuner.tier;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.sluice.contracts.Tier;
 import io.sluice.model.JobKey;
 import io.sluice.tuner.audit.Audit;
 import io.sluice.tuner.security.Caller;

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.DecimalMax;
 import jakarta.validation.constraints.DecimalMin;
@@ -16,7 +17,7 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.tier.*} property (push-tier rollout, admission and overlays, DESIGN 7) with its default.
+ * Every {@code sluice.tier.*} property (push-tier rollout, admission and overlays, docs/push-tier.md) with its default.
  * Sizes take units ({@code 500GB}); admission limits are checked again by {@link AdmissionPolicy} and the initial
  * rules by {@link RuleSet} (both fail start-up naming the value).
  */

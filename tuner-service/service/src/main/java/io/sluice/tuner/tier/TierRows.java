@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import java.sql.Connection;
 import java.sql.PreparedStatement;

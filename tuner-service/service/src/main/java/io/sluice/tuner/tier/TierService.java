@@ -3,6 +3,7 @@ package io.sluice.tuner.tier;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
 import java.util.List;

@@ -1,5 +1,6 @@
 package io.sluice.tuner.ui;
 
+import io.sluice.contracts.ConfMarkers;
 import io.sluice.model.AppRun;
 import io.sluice.model.StageProfile;
 import io.sluice.tuner.policy.Change;
@@ -32,7 +33,7 @@ final class JobPages {
   /** The most runs a job page lists. */
   static final int MAX_RUNS = 200;
   static final String TIER_KEY = "spark.sluice.tier";
-  static final String SUBMISSION_KEY = "spark.sluice.submission.id";
+  static final String SUBMISSION_KEY = ConfMarkers.SUBMISSION_ID;
 
   private JobPages() {}
 

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.tuner.submission.PlatformAdditions;
-import io.sluice.tuner.submission.SubmissionRequest;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;

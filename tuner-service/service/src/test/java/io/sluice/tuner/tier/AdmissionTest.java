@@ -3,6 +3,7 @@ package io.sluice.tuner.tier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.Tier;
 import java.util.List;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,7 @@ package io.sluice.tuner.tier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.Tier;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;

@@ -3,6 +3,7 @@ package io.sluice.tuner.tier;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.Tier;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;

@@ -2,7 +2,7 @@ package io.sluice.tuner.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.tier.TierDecision;
 import io.sluice.tuner.tier.TierStore;
 import io.sluice.tuner.tier.outcome.OutcomeMerge;

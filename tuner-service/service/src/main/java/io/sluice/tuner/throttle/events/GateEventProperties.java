@@ -1,5 +1,6 @@
 package io.sluice.tuner.throttle.events;
 
+import io.sluice.contracts.kafka.Topics;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import java.time.Duration;
@@ -17,7 +18,7 @@ public class GateEventProperties {
   private String bootstrap = "";
   /** The topic the gates publish to. */
   @NotBlank
-  private String topic = "sluice.throttle-events";
+  private String topic = Topics.THROTTLE_EVENTS;
   /** The consumer group; offsets are committed only after the events are stored. */
   @NotBlank
   private String groupId = "sluice-tuner-gate-events";

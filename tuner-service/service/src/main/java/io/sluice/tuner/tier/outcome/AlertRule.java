@@ -1,6 +1,6 @@
 package io.sluice.tuner.tier.outcome;
 
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;

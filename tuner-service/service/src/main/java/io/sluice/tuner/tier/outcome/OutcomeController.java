@@ -1,8 +1,8 @@
 package io.sluice.tuner.tier.outcome;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.api.BadRequest;
-import io.sluice.tuner.tier.Tier;
 import io.swagger.v3.oas.annotations.Operation;
 import java.time.Duration;
 import java.util.ArrayList;

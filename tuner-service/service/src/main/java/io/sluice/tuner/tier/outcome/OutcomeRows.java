@@ -1,7 +1,7 @@
 package io.sluice.tuner.tier.outcome;
 
+import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
-import io.sluice.tuner.tier.Tier;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

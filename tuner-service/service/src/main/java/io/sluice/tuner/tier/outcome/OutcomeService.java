@@ -2,10 +2,10 @@ package io.sluice.tuner.tier.outcome;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.TagValues;
 import io.sluice.tuner.store.StoreAccess;
 import io.sluice.tuner.store.StoreGateway;
-import io.sluice.tuner.tier.Tier;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -3,7 +3,7 @@ package io.sluice.tuner.tier.outcome;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 
 /**
  * What is known about one attempt of a run (the merge of its {@link RunReport}s), as stored and as

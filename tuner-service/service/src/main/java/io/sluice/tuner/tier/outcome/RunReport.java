@@ -1,6 +1,7 @@
 package io.sluice.tuner.tier.outcome;
 
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
+
 
 /**
  * One report about a run of a job routed by the push-tier rules ({@code POST /api/v1/tiers/outcomes}). Two

@@ -1,7 +1,7 @@
 package io.sluice.tuner.tier.outcome;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 
 /**
  * An alert raised for a push tier and queue (stored, sent to the webhook, listed by {@code GET /api/v1/tiers/alerts}).

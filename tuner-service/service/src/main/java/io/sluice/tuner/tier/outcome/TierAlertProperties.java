@@ -10,7 +10,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.tier.alerts.*} property (push-tier outcome alerts, DESIGN 7) with its default. The rules are
+ * Every {@code sluice.tier.alerts.*} property (push-tier outcome alerts, docs/push-tier.md) with its default. The rules are
  * checked again by {@link AlertRule} (start-up fails naming the value).
  */
 @ConfigurationProperties("sluice.tier.alerts")

@@ -6,7 +6,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.tier.outcomes.*} property (how push-tier outcomes are stored, DESIGN 7) with its default. The
+ * Every {@code sluice.tier.outcomes.*} property (how push-tier outcomes are stored, docs/push-tier.md) with its default. The
  * alert rules are {@link TierAlertProperties}. Checked again when the service starts ({@link #check}: start-up fails
  * naming the value).
  */

@@ -3,7 +3,7 @@ package io.sluice.tuner.tier.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.sun.net.httpserver.HttpServer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 import java.net.InetAddress;
 import java.net.InetSocketAddress;
 import java.time.Duration;

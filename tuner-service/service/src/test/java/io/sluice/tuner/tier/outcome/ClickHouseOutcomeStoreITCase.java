@@ -2,8 +2,8 @@ package io.sluice.tuner.tier.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.testing.Chdb;
-import io.sluice.tuner.tier.Tier;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;

@@ -2,7 +2,7 @@ package io.sluice.tuner.tier.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.tier.outcome.OutcomeMerge.Count;
 import io.sluice.tuner.tier.outcome.OutcomeMerge.Kind;
 import io.sluice.tuner.tier.outcome.RunReport.Source;

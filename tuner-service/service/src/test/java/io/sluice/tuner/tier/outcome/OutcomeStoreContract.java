@@ -2,7 +2,7 @@ package io.sluice.tuner.tier.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.tuner.tier.Tier;
+import io.sluice.contracts.Tier;
 import java.util.List;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;

@@ -3,8 +3,8 @@ package io.sluice.tuner.tier.outcome;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import io.sluice.contracts.Tier;
 import io.sluice.tuner.store.StoreAccess;
-import io.sluice.tuner.tier.Tier;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;

@@ -16,7 +16,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.stream.Collectors;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Runs the ingest benchmark: for every round, for every log, every contender in its own forked JVM (same java,
@@ -27,7 +31,9 @@ import java.util.stream.Collectors;
  * Reported: the median over rounds and the [min–max] of the rounds, and ratios taken round by round.
  * Writes markdown to --out and to stdout.
  */
-public final class Driver {
+@Command(name = "Driver", mixinStandardHelpOptions = true,
+    description = "The ingest benchmark: every contender on every log, each in its own forked JVM.")
+public final class Driver implements Callable<Integer> {
   static final List<String> ALL = List.of("sluice", "spark-replay", "jackson-lines", "jackson-stream", "byte-scan");
 
   record Log(String name, Path file, List<String> contenders, boolean primary) {}
@@ -47,58 +53,74 @@ public final class Driver {
     }
   }
 
+  @Option(names = "--sluice-cp", required = true, description = "Class path of the Sluice and Jackson contenders.")
   private String sluiceCp;
+
+  @Option(names = "--spark-cp", required = true, description = "Class path of Spark's replay contender.")
   private String sparkCp;
+
+  @Option(names = "--java", description = "The java of the forks (default: this JVM's).")
   private String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-  private List<String> jvmOpts = List.of("-Xms1g", "-Xmx1g", "-XX:+UseG1GC");
+
+  @Option(names = "--jvm-opts", description = "JVM options of every fork, space-separated (default: ${DEFAULT-VALUE}).")
+  private String jvmOptions = "-Xms1g -Xmx1g -XX:+UseG1GC";
+
+  @Option(names = "--rounds", description = "Rounds (default: ${DEFAULT-VALUE}).")
   private int rounds = 5;
+
+  @Option(names = "--warmup", description = "Warm-up iterations per fork (default: ${DEFAULT-VALUE}).")
   private int warmup = 5;
+
+  @Option(names = "--iters", description = "Measured iterations per fork (default: ${DEFAULT-VALUE}).")
   private int iters = 5;
-  private final List<Log> logs = new ArrayList<>();
+
+  @Option(names = "--log", paramLabel = "NAME=PATH[:contender,...]", required = true,
+      description = "A log of the main table, with the contenders to run on it (default: all).")
+  private List<String> primaryLogs = new ArrayList<>();
+
+  @Option(names = "--extra-log", paramLabel = "NAME=PATH[:contender,...]",
+      description = "A log of the extra lines, same form as --log.")
+  private List<String> extraLogs = new ArrayList<>();
+
+  @Option(names = "--out", description = "Markdown report file.")
   private Path out;
+
+  @Option(names = "--profile-dir", description = "Where the JFR-profiled forks write their recordings.")
   private Path profileDir;
+
+  @Option(names = "--command", description = "The command line to quote in the report.")
   private String command = "";
 
-  public static void main(String[] args) throws Exception {
-    Driver d = new Driver();
-    d.parse(args);
-    d.run();
+  private List<String> jvmOpts;
+  private final List<Log> logs = new ArrayList<>();
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Driver()).execute(args));
   }
 
-  private void parse(String[] args) {
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String v = i + 1 < args.length ? args[i + 1] : null;
-      switch (a) {
-        case "--sluice-cp" -> sluiceCp = args[++i];
-        case "--spark-cp" -> sparkCp = args[++i];
-        case "--java" -> java = args[++i];
-        case "--jvm-opts" -> jvmOpts = List.of(args[++i].trim().split("\\s+"));
-        case "--rounds" -> rounds = Integer.parseInt(args[++i]);
-        case "--warmup" -> warmup = Integer.parseInt(args[++i]);
-        case "--iters" -> iters = Integer.parseInt(args[++i]);
-        case "--log", "--extra-log" -> {
-          // NAME=PATH[:contender,contender]
-          String spec = args[++i];
-          int eq = spec.indexOf('=');
-          String rest = spec.substring(eq + 1);
-          int colon = rest.lastIndexOf(':');
-          List<String> cs = ALL;
-          if (colon > 0 && !rest.substring(colon + 1).contains("/")) {
-            cs = List.of(rest.substring(colon + 1).split(","));
-            rest = rest.substring(0, colon);
-          }
-          logs.add(new Log(spec.substring(0, eq), Path.of(rest), cs, a.equals("--log")));
-        }
-        case "--out" -> out = Path.of(args[++i]);
-        case "--profile-dir" -> profileDir = Path.of(args[++i]);
-        case "--command" -> command = args[++i];
-        default -> throw new IllegalArgumentException("unknown argument " + a + (v == null ? "" : ""));
-      }
+  @Override
+  public Integer call() throws Exception {
+    jvmOpts = List.of(jvmOptions.trim().split("\\s+"));
+    primaryLogs.forEach(spec -> logs.add(log(spec, true)));
+    extraLogs.forEach(spec -> logs.add(log(spec, false)));
+    run();
+    return 0;
+  }
+
+  /** {@code NAME=PATH[:contender,contender]}: a trailing part after the last colon names contenders. */
+  static Log log(String spec, boolean primary) {
+    int eq = spec.indexOf('=');
+    if (eq <= 0) {
+      throw new IllegalArgumentException("a log is NAME=PATH[:contender,...], was " + spec);
     }
-    if (sluiceCp == null || sparkCp == null || logs.isEmpty()) {
-      throw new IllegalArgumentException("need --sluice-cp, --spark-cp and at least one --log NAME=PATH");
+    String rest = spec.substring(eq + 1);
+    int colon = rest.lastIndexOf(':');
+    List<String> cs = ALL;
+    if (colon > 0 && !rest.substring(colon + 1).contains("/")) {
+      cs = List.of(rest.substring(colon + 1).split(","));
+      rest = rest.substring(0, colon);
     }
+    return new Log(spec.substring(0, eq), Path.of(rest), cs, primary);
   }
 
   private void run() throws Exception {

@@ -9,9 +9,9 @@
 # Every variant has the same class path (the shaded sluice-fallback-manager jar + the Celeborn 0.5.4 client jar).
 # Per run, from the event log: the driver's decision time (spark.sluice.tier.decisionMs), application start ->
 # first shuffle map task finished (the first shuffle output on the ESS), and spark-submit's wall time; medians.
-# The raw runs go to fallback/bench/results/fallback-cost-<UTC start>.txt.
+# The raw runs go to bench/fallback-cost/results/fallback-cost-<UTC start>.txt.
 #
-#   fallback/bench/fallback-cost.sh [ROUNDS]        (default 5; needs: mvn -pl fallback/conf,fallback/manager install)
+#   bench/fallback-cost/fallback-cost.sh [ROUNDS]        (default 5; needs: mvn -pl fallback/conf,fallback/manager install)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 rounds="${1:-5}"
@@ -93,9 +93,9 @@ started="$(date -u +%Y%m%dT%H%MZ)"
 for ((i = 1; i <= rounds; i++)); do
   for v in plain refused silent; do run "$v" "$i" | tee -a "$results"; done
 done
-out="$root/fallback/bench/results/fallback-cost-$started.txt"
+out="$root/bench/fallback-cost/results/fallback-cost-$started.txt"
 mkdir -p "$(dirname "$out")"
-{ echo "# fallback/bench/fallback-cost.sh $rounds, HEAD $(git -C "$root" rev-parse --short HEAD), $started, load: $(cut -d' ' -f1-3 /proc/loadavg)"
+{ echo "# bench/fallback-cost/fallback-cost.sh $rounds, HEAD $(git -C "$root" rev-parse --short HEAD), $started, load: $(cut -d' ' -f1-3 /proc/loadavg)"
   cat "$results"; } >"$out"
 python3 - "$results" <<'PY'
 import json, statistics, sys
