@@ -8,6 +8,11 @@ public enum Evaluation {
   KEPT,
   /** ran with a changed overlay whose figures did not improve: back to the kept overlay, direction remembered */
   ROLLED_BACK,
+  /**
+   * ran with a changed overlay whose wall time moved within the job's noise band (or a wall-time-only change on its
+   * first run): nothing is decided, the same overlay runs once more
+   */
+  INCONCLUSIVE,
   /** its input size drifted from the median: rollbacks forgotten, a trial on it is not judged */
   REOPENED,
   /** not finished (RUNNING, KILLED, UNKNOWN): not judged */
