@@ -72,6 +72,10 @@ public class TunerProperties {
   @DecimalMax("1")
   private double wallNoiseBand = PolicyConfig.DEFAULT_WALL_NOISE_BAND;
 
+  /** A job whose last this many launches in a row failed before the application ran is frozen. Default 3. */
+  @Min(1)
+  private int maxLaunchFailures = PolicyConfig.DEFAULT_MAX_LAUNCH_FAILURES;
+
   /** Input size drift (fraction of the median since the last re-open) that re-opens a job. Default 0.5. */
   @DecimalMin(value = "0", inclusive = false)
   private double inputDriftThreshold = PolicyConfig.DEFAULT_INPUT_DRIFT;
@@ -125,7 +129,7 @@ public class TunerProperties {
   public PolicyConfig policyConfig() {
     return PolicyConfig.builder().maxChangesPerIteration(maxChangesPerIteration).maxStepFactor(maxStepFactor)
         .minImprovement(minImprovement).blockedNoiseMs(blockedNoiseMs).wallNoiseMs(wallNoiseMs)
-        .wallNoiseBand(wallNoiseBand).inputDriftThreshold(inputDriftThreshold).minSeverity(minSeverity).userKeysWin(userKeysWin).build();
+        .wallNoiseBand(wallNoiseBand).maxLaunchFailures(maxLaunchFailures).inputDriftThreshold(inputDriftThreshold).minSeverity(minSeverity).userKeysWin(userKeysWin).build();
   }
 
   /** {@link #rules} as a {@link RuleConfig}; the rule id part is upper-cased (property keys may be lower-cased). */
@@ -201,6 +205,14 @@ public class TunerProperties {
 
   public void setWallNoiseMs(long wallNoiseMs) {
     this.wallNoiseMs = wallNoiseMs;
+  }
+
+  public int getMaxLaunchFailures() {
+    return maxLaunchFailures;
+  }
+
+  public void setMaxLaunchFailures(int maxLaunchFailures) {
+    this.maxLaunchFailures = maxLaunchFailures;
   }
 
   public double getWallNoiseBand() {

@@ -15,6 +15,11 @@ public enum Evaluation {
   INCONCLUSIVE,
   /** its input size drifted from the median: rollbacks forgotten, a trial on it is not judged */
   REOPENED,
+  /**
+   * a launch that failed before the application ran, with a Sluice overlay (decision log only: one row per key of
+   * that overlay, under the run key {@code launch/<submissionId>})
+   */
+  LAUNCH_FAILED,
   /** not finished (RUNNING, KILLED, UNKNOWN): not judged */
   IGNORED
 }

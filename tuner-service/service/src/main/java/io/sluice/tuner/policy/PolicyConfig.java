@@ -20,10 +20,12 @@ import io.sluice.model.Severity;
  *     more than this fraction re-opens tuning (default 0.5)
  * @param minSeverity diagnoses below this severity do not drive changes (default MODERATE: "above LOW")
  * @param userKeysWin a key the user set explicitly is never overridden (default true)
+ * @param maxLaunchFailures a job whose last this many launches in a row failed before the application ran is
+ *     frozen, with an empty overlay, until an operator unfreezes it (default 3)
  */
 public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, double minImprovement,
     long blockedNoiseMs, long wallNoiseMs, double wallNoiseBand, double inputDriftThreshold, Severity minSeverity,
-    boolean userKeysWin) {
+    boolean userKeysWin, int maxLaunchFailures) {
 
   public static final int DEFAULT_MAX_CHANGES = 2;
   public static final double DEFAULT_MAX_STEP_FACTOR = 4.0;
@@ -32,6 +34,7 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
   public static final long DEFAULT_WALL_NOISE_MS = 500;
   public static final double DEFAULT_INPUT_DRIFT = 0.5;
   public static final double DEFAULT_WALL_NOISE_BAND = 0.2;
+  public static final int DEFAULT_MAX_LAUNCH_FAILURES = 3;
 
   public PolicyConfig {
     if (maxChangesPerIteration < 1 || maxChangesPerIteration > 10) {
@@ -51,6 +54,9 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
     }
     if (!(inputDriftThreshold > 0)) {
       throw new IllegalArgumentException("inputDriftThreshold must be > 0, was " + inputDriftThreshold);
+    }
+    if (maxLaunchFailures < 1) {
+      throw new IllegalArgumentException("maxLaunchFailures must be >= 1, was " + maxLaunchFailures);
     }
     if (minSeverity == null || minSeverity == Severity.NONE) {
       throw new IllegalArgumentException("minSeverity must be LOW or above, was " + minSeverity);
@@ -76,6 +82,7 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
     private double inputDriftThreshold = DEFAULT_INPUT_DRIFT;
     private Severity minSeverity = Severity.MODERATE;
     private boolean userKeysWin = true;
+    private int maxLaunchFailures = DEFAULT_MAX_LAUNCH_FAILURES;
 
     public Builder maxChangesPerIteration(int v) {
       maxChangesPerIteration = v;
@@ -122,9 +129,14 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
       return this;
     }
 
+    public Builder maxLaunchFailures(int v) {
+      maxLaunchFailures = v;
+      return this;
+    }
+
     public PolicyConfig build() {
       return new PolicyConfig(maxChangesPerIteration, maxStepFactor, minImprovement, blockedNoiseMs, wallNoiseMs,
-          wallNoiseBand, inputDriftThreshold, minSeverity, userKeysWin);
+          wallNoiseBand, inputDriftThreshold, minSeverity, userKeysWin, maxLaunchFailures);
     }
   }
 }

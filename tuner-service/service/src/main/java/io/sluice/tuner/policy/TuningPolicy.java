@@ -94,6 +94,7 @@ public final class TuningPolicy {
     /** a trial whose first run was inconclusive: its overlay and its runs so far */
     Map<String, String> pending;
     final List<AppRun> pendingRuns = new ArrayList<>();
+    String lastLaunchFailure = "";
 
     void reference(AppRun run, boolean sameOverlay) {
       if (!sameOverlay) {
@@ -271,12 +272,78 @@ public final class TuningPolicy {
       verdicts.add(new RunVerdict(run.runKey(), run.appId(), run.startTime(), fig, overlay, eval, reason, evidence,
           p.state, p.changes));
     }
+    int failedInARow = launchFailures(st, memory, chronological, decisions);
     Proposal p = trial.isEmpty() || mode != Mode.ACTIVE || st.kept == null ? propose(st, user, mode)
         : proposeTrial(st, user, trial);
+    if (failedInARow >= config.maxLaunchFailures() && mode != Mode.DISABLED) {
+      List<String> reasons = new ArrayList<>(p.reasons());
+      reasons.add("frozen: the last " + failedInARow + " launches failed before the application ran ("
+          + st.lastLaunchFailure + "); no overlay until an operator unfreezes the job");
+      p = new Proposal(JobState.FROZEN, Map.of(), List.of(), reasons);
+    }
     java.util.Collections.reverse(verdicts);
     return new Outcome(p.state, p.overlay, p.changes, p.reasons, verdicts, List.copyOf(st.rejections.values()),
         decisions);
   }
+
+  /**
+   * Applies the launches that failed before their application ran (those of the memory not re-opened away and
+   * without a profiled run of their submission): every key whose value differed from the kept overlay is rolled
+   * back and its direction rejected, as for a trial that made things worse. Returns how many launches in a row,
+   * after the newest run, failed.
+   */
+  private int launchFailures(Replay st, Memory memory, List<AppRun> chronological, List<Decision> decisions) {
+    java.util.Set<String> ran = new java.util.HashSet<>();
+    long lastRun = 0;
+    for (AppRun r : chronological) {
+      String id = r.conf().get(SUBMISSION_ID);
+      if (id != null) {
+        ran.add(id);
+      }
+      lastRun = Math.max(lastRun, r.startTime());
+    }
+    List<LaunchFailure> failures = new ArrayList<>(memory.launchFailures());
+    failures.sort(Comparator.comparingLong(LaunchFailure::at));
+    int inARow = 0;
+    for (LaunchFailure f : failures) {
+      if (ran.contains(f.submissionId()) || f.at() < st.lastReopen) {
+        continue;
+      }
+      String why = "the launch failed before the application ran (spark-submit exited " + f.exitCode()
+          + (f.detail().isEmpty() ? "" : ": " + f.detail()) + ")";
+      if (f.at() > lastRun) {
+        inARow++;
+        st.lastLaunchFailure = why;
+      }
+      AppRun ref = st.ref != null ? st.ref : chronological.isEmpty() ? null : chronological.get(chronological.size() - 1);
+      if (st.kept == null || ref == null) {
+        continue;
+      }
+      List<String> parts = new ArrayList<>();
+      for (String[] c : changedKeys(st.kept, f.overlay(), ref)) {
+        String reason = "rolled back " + c[0] + "=" + (c[3].isEmpty() ? "(unset)" : c[3]) + ": " + why;
+        parts.add(c[0] + "=" + c[3]);
+        decisions.add(new Decision(f.runKey(), f.at(), Evaluation.ROLLED_BACK, c[0], c[1], c[3], reason,
+            Map.of("exitCode", (double) f.exitCode())));
+        if (!c[1].isEmpty()) {
+          st.rejections.putIfAbsent(c[0] + " " + c[1],
+              new Rejection(c[0], c[1], c[3], f.runKey(), f.at(), reason));
+        }
+      }
+      if (f.at() > lastRun && !parts.isEmpty()) {
+        st.lastEvaluation = Evaluation.ROLLED_BACK;
+        st.lastReason = "rolled back " + String.join(", ", parts) + ": " + why;
+        if (f.overlay().equals(st.pending)) {
+          st.pending = null;
+          st.pendingRuns.clear();
+        }
+      }
+    }
+    return inARow;
+  }
+
+  /** The marker that ties a run to its submission. */
+  static final String SUBMISSION_ID = "spark.sluice.submission.id";
 
   /** Keys that change how file input is split into map tasks. */
   static final java.util.Set<String> INPUT_SPLIT_KEYS = java.util.Set.of("spark.sql.files.maxPartitionBytes",
