@@ -6,7 +6,13 @@
 # state side by side N times at the end.
 #
 #   bench/tuning/run-tuning-bench.sh [--max-runs 6] [--only tiny_blocks,skew,...] [--compare 1] [--keep-stack]
-#                                    [--with fetch_failed]
+#                                    [--with fetch_failed] [--repeat 1] [--neighbour]
+#
+# --repeat N tunes every workload N times, each repetition under its own job key (tuning-bench-<workload>-rK), so
+# the runs to converge and the kept keys can be compared across repetitions.
+# --neighbour runs a noisy neighbour beside the bench all along: tiny_blocks.py (200 x 200 shuffle, AQE off) in a
+# loop on the same Spark cluster and shuffle service, with plain spark-submit (never tuned). The worker gets 4 cores
+# so both applications hold executors at once; they compete for the machine's CPU and disk and for the ESS.
 #
 # What it does:
 #   1. starts a private stack with `SLUICE_SKIP_BUILD=1 SLUICE_SKIP_DEMO=1 deploy/bin/sluice-stack up` under
@@ -45,6 +51,8 @@ only=""
 compare=0
 keep=0
 extra=()
+repeat=1
+neighbour=0
 while [ $# -gt 0 ]; do
   case "$1" in
     --max-runs) max_runs="$2"; shift 2 ;;
@@ -52,6 +60,8 @@ while [ $# -gt 0 ]; do
     --compare) compare="$2"; shift 2 ;;
     --keep-stack) keep=1; shift ;;
     --with) extra+=("$2"); shift 2 ;;
+    --repeat) repeat="$2"; shift 2 ;;
+    --neighbour) neighbour=1; shift ;;
     -h|--help) sed -n '2,38p' "$0"; exit 0 ;;
     *) echo "run-tuning-bench: unknown option $1" >&2; exit 2 ;;
   esac
@@ -107,12 +117,17 @@ listener="$stack/sluice-spark-listener.jar"
 stack_env=(SLUICE_STACK_DIR="$stack" SLUICE_SKIP_BUILD=1 SLUICE_SKIP_DEMO=1
   SLUICE_KAFKA_PORT="$kafka_port" SLUICE_STORE_PORT="$store_port" SLUICE_TUNER_PORT="$tuner_port"
   SLUICE_SPARK_MASTER_PORT="$(free_port)" SLUICE_SPARK_WEBUI_PORT="$(free_port)" SLUICE_SPARK_ESS_PORT="$(free_port)"
-  SLUICE_SPARK_WORKER_MEMORY=4g SLUICE_TUNER_JAR="$stack/sluice-tuner-service.jar" SLUICE_TUNER_USERKEYSWIN=false
+  SLUICE_SPARK_WORKER_MEMORY=4g SLUICE_SPARK_WORKER_CORES=4 SLUICE_TUNER_JAR="$stack/sluice-tuner-service.jar" SLUICE_TUNER_USERKEYSWIN=false
   SLUICE_STOCK_ESS=1 SLUICE_GATE_PORT="$(free_port)")
 
 child=""
+noisy=""
 cleanup() {
   local rc=$?
+  if [ -n "$noisy" ] && kill -0 "$noisy" 2>/dev/null; then
+    kill -- -"$noisy" 2>/dev/null || kill "$noisy" 2>/dev/null || true
+    wait "$noisy" 2>/dev/null || true
+  fi
   if [ -n "$child" ] && kill -0 "$child" 2>/dev/null; then kill "$child" 2>/dev/null || true; wait "$child" 2>/dev/null || true; fi
   if [ "$keep" = 1 ]; then
     say "stack left running: SLUICE_STACK_DIR=$stack deploy/bin/sluice-stack down"
@@ -186,15 +201,38 @@ submit() {
 
 selected() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 
+if [ "$neighbour" = 1 ]; then
+  # the noisy neighbour: its own process group, so the trap stops the loop and its spark-submit together
+  mkdir -p "$stack/eventlogs/neighbour"
+  set -m
+  (
+    k=0
+    while :; do
+      k=$((k + 1))
+      env SLUICE_SUBMIT_VIA=plain timeout 900 "$root/deploy/jobs/submit.sh" --version "$spark_version" \
+        --state-dir "$stack/spark" --event-log-dir "$stack/eventlogs/neighbour" \
+        --conf spark.sql.adaptive.enabled=false tiny_blocks --app-name noisy-neighbour --rows 400000 --maps 200 \
+        > "$data/neighbour-$k.log" 2>&1 || true
+      echo "$(date -u +%H:%M:%S) neighbour run $k ended" >> "$data/neighbour.txt"
+    done
+  ) &
+  noisy=$!
+  set +m
+  say "noisy neighbour started (pid $noisy)"
+  echo "noisy neighbour: tiny_blocks.py --rows 400000 --maps 200, AQE off, plain spark-submit in a loop" >> "$data/machine.txt"
+fi
+
 : > "$data/workloads.tsv"
 t_all=$SECONDS
+for rep_k in $(seq 1 "$repeat"); do
 for w in "${workloads[@]}"; do
-  IFS='|' read -r name job confs args <<< "$w"
-  selected "$name" || continue
+  IFS='|' read -r base_name job confs args <<< "$w"
+  selected "$base_name" || continue
+  name="$base_name"; [ "$repeat" -gt 1 ] && name="$base_name-r$rep_k"
   printf '%s\t%s\t%s\t%s\n' "$name" "$job" "$confs" "$args" >> "$data/workloads.tsv"
   key="tuning-bench-$name"
   dir="$data/tune/$name"; mkdir -p "$dir"
-  cap="$max_runs"; [ "$name" = fetch_failed ] && [ "$cap" -gt 3 ] && cap=3
+  cap="$max_runs"; [ "$base_name" = fetch_failed ] && [ "$cap" -gt 3 ] && cap=3
   t_w=$SECONDS
   for i in $(seq 1 "$cap"); do
     n="$(printf %02d "$i")"
@@ -214,6 +252,7 @@ for w in "${workloads[@]}"; do
   done
   curl -sS --max-time 20 -H "@$stack/credentials/admin-auth.header" "$tuner_url/api/v1/jobs/recommendation?jobKey=$key" > "$dir/recommendation.json" || true
   say "$name: $((SECONDS - t_w)) s"
+done
 done
 
 if [ "$compare" -gt 0 ]; then
@@ -246,7 +285,7 @@ echo "finished $(date -u '+%Y-%m-%d %H:%M:%S') UTC after $((SECONDS - t_all)) s 
   echo "# Tuning effectiveness run $ts"
   echo
   echo '```'
-  echo "bench/tuning/run-tuning-bench.sh --max-runs $max_runs${only:+ --only $only} --compare $compare${extra[*]:+ --with ${extra[*]}}"
+  echo "bench/tuning/run-tuning-bench.sh --max-runs $max_runs${only:+ --only $only} --compare $compare${extra[*]:+ --with ${extra[*]}} --repeat $repeat$([ "$neighbour" = 1 ] && echo ' --neighbour')"
   cat "$data/machine.txt"
   echo '```'
   echo

@@ -7,7 +7,7 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One application attempt, profiled (a contract: docs/topics.md). {@code conf} is the run's Spark Properties,
+ * One application attempt, profiled (contract; see docs/topics.md). {@code conf} is the run's Spark Properties,
  * {@code injected} what Sluice added to them. Times are epoch milliseconds (0 when unknown).
  * {@code status} is one of RUNNING, SUCCEEDED, FAILED, KILLED, UNKNOWN. {@code priority} is YARN's
  * application priority when known, else null.

@@ -7,7 +7,7 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * What one rule found in one application run (docs/topics.md). {@code evidence} holds named numbers, never
+ * What one rule found in one application run. {@code evidence} holds named numbers, never
  * display strings; {@code ruleId} is a stable upper-snake name such as {@code SHUFFLE_SMALL_BLOCKS}.
  */
 @JsonPropertyOrder({"ruleId", "severity", "stageIds", "summary", "evidence", "recommendations"})

@@ -4,7 +4,7 @@ import java.util.Locale;
 import java.util.regex.Pattern;
 
 /**
- * The identity of a recurring job (docs/architecture.md, "Contracts"): the explicit {@value #EXPLICIT_KEY} if the scheduler set it,
+ * The identity of a recurring job: the explicit {@value #EXPLICIT_KEY} if the scheduler set it,
  * else cluster + queue + user + the application name with dates, timestamps, UUIDs and long digit runs
  * normalised away, so that {@code daily_sales_2026-11-20} and {@code daily_sales_2026-11-21} are one job.
  */

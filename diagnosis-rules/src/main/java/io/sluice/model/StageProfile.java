@@ -20,7 +20,10 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
  *
  * <p>Extensions beyond the contract (additive): {@code shuffleWriteTimeMs} (Spark records nanoseconds,
  * converted here), {@code submissionTime}/{@code completionTime} (epoch ms, 0 when unknown),
- * {@code shuffleReadBytesMax}/{@code shuffleReadBytesMedian} (per successful task), {@code killedTasks}.
+ * {@code shuffleReadBytesMax}/{@code shuffleReadBytesMedian} (per successful task), {@code killedTasks},
+ * {@code inputBytesRead} (the successful tasks' "Input Metrics" bytes read: above 0 only for stages that scan
+ * files or read cached/Hadoop input, never for {@code spark.range} or parallelized collections; see
+ * {@link #scansFiles()}).
  */
 @JsonPropertyOrder({"appId", "stageId", "stageAttemptId", "name", "numTasks", "successfulTasks", "failedTasks",
     "fetchFailedTasks", "shuffleWriteBytes", "shuffleWriteRecords", "shuffleRemoteBytesRead",
@@ -28,7 +31,7 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
     "shuffleRecordsRead", "memoryBytesSpilled", "diskBytesSpilled", "executorRunTimeMs", "taskDurationMaxMs",
     "avgRemoteBlockBytes", "fetchWaitShare", "readSkew", "mapPartitions", "reducePartitions",
     "shuffleWriteTimeMs", "submissionTime", "completionTime", "shuffleReadBytesMax", "shuffleReadBytesMedian",
-    "killedTasks"})
+    "killedTasks", "inputBytesRead"})
 @JsonInclude(JsonInclude.Include.ALWAYS)
 public record StageProfile(
     String appId,
@@ -61,7 +64,25 @@ public record StageProfile(
     long completionTime,
     long shuffleReadBytesMax,
     long shuffleReadBytesMedian,
-    long killedTasks) {
+    long killedTasks,
+    long inputBytesRead) {
+
+  /** A profile without input bytes (the fields before {@code inputBytesRead} was added). */
+  public StageProfile(String appId, int stageId, int stageAttemptId, String name, int numTasks,
+      long successfulTasks, long failedTasks, long fetchFailedTasks, long shuffleWriteBytes,
+      long shuffleWriteRecords, long shuffleRemoteBytesRead, long shuffleLocalBytesRead,
+      long shuffleRemoteBlocksFetched, long shuffleLocalBlocksFetched, long shuffleFetchWaitMs,
+      long shuffleRecordsRead, long memoryBytesSpilled, long diskBytesSpilled, long executorRunTimeMs,
+      long taskDurationMaxMs, double avgRemoteBlockBytes, double fetchWaitShare, double readSkew,
+      int mapPartitions, int reducePartitions, long shuffleWriteTimeMs, long submissionTime,
+      long completionTime, long shuffleReadBytesMax, long shuffleReadBytesMedian, long killedTasks) {
+    this(appId, stageId, stageAttemptId, name, numTasks, successfulTasks, failedTasks, fetchFailedTasks,
+        shuffleWriteBytes, shuffleWriteRecords, shuffleRemoteBytesRead, shuffleLocalBytesRead,
+        shuffleRemoteBlocksFetched, shuffleLocalBlocksFetched, shuffleFetchWaitMs, shuffleRecordsRead,
+        memoryBytesSpilled, diskBytesSpilled, executorRunTimeMs, taskDurationMaxMs, avgRemoteBlockBytes,
+        fetchWaitShare, readSkew, mapPartitions, reducePartitions, shuffleWriteTimeMs, submissionTime,
+        completionTime, shuffleReadBytesMax, shuffleReadBytesMedian, killedTasks, 0L);
+  }
 
   /** A profile without killed tasks (the fields before {@code killedTasks} was added). */
   public StageProfile(String appId, int stageId, int stageAttemptId, String name, int numTasks,
@@ -77,7 +98,17 @@ public record StageProfile(
         shuffleRemoteBlocksFetched, shuffleLocalBlocksFetched, shuffleFetchWaitMs, shuffleRecordsRead,
         memoryBytesSpilled, diskBytesSpilled, executorRunTimeMs, taskDurationMaxMs, avgRemoteBlockBytes,
         fetchWaitShare, readSkew, mapPartitions, reducePartitions, shuffleWriteTimeMs, submissionTime,
-        completionTime, shuffleReadBytesMax, shuffleReadBytesMedian, 0L);
+        completionTime, shuffleReadBytesMax, shuffleReadBytesMedian, 0L, 0L);
+  }
+
+  /** True when the stage's tasks read input bytes: a scan of files (or of another byte source), not a range. */
+  public boolean scansFiles() {
+    return inputBytesRead > 0;
+  }
+
+  /** True when the stage reads a shuffle. */
+  public boolean readsShuffle() {
+    return shuffleBytesRead() > 0 || shuffleRemoteBlocksFetched + shuffleLocalBlocksFetched > 0;
   }
 
   /** Total shuffle bytes read by successful tasks (remote + local). */

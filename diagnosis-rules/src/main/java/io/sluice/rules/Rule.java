@@ -5,7 +5,7 @@ import io.sluice.model.Diagnosis;
 import java.util.List;
 
 /**
- * A pluggable heuristic (docs/rules.md). Implementations are pure: they read an {@link AppRun} (its stages and
+ * A pluggable heuristic. Implementations are pure: they read an {@link AppRun} (its stages and
  * conf) and return a {@link Diagnosis}; "not applicable" is {@link Diagnosis#none(String)}, never null.
  * Rules are discovered with {@link java.util.ServiceLoader} ({@code META-INF/services/io.sluice.rules.Rule})
  * and need a public no-argument constructor that uses the declared defaults.

@@ -162,8 +162,11 @@ public final class RuleEngine {
 
   private Diagnosis allowed(Diagnosis d, AppRun run) {
     List<Recommendation> kept = new ArrayList<>();
+    List<io.sluice.model.StageProfile> diagnosed = d.stageIds().isEmpty() ? run.stages()
+        : run.stages().stream().filter(s -> d.stageIds().contains(s.stageId())).toList();
     for (Recommendation r : d.recommendations()) {
-      Optional<String> why = allowList.check(r);
+      Optional<String> why = allowList.check(r)
+          .or(() -> diagnosed.isEmpty() ? Optional.empty() : allowList.outOfScope(r, diagnosed));
       if (why.isPresent()) {
         rejectedRecommendations.incrementAndGet();
         LOG.warn("rule {} on {}: recommendation rejected: {}", d.ruleId(), run.runKey(), why.get());
@@ -182,7 +185,10 @@ public final class RuleEngine {
     return failures.get();
   }
 
-  /** Recommendations dropped because they were not on the allow-list or out of bounds, since construction. */
+  /**
+   * Recommendations dropped because they were not on the allow-list, out of bounds, or for stages their key does
+   * not act on, since construction.
+   */
   public long rejectedRecommendations() {
     return rejectedRecommendations.get();
   }

@@ -62,11 +62,18 @@ public final class RulesDoc {
     b.append("\n## Recommendation allow-list\n\n")
         .append("Rules may recommend only these keys, with values within these bounds; the engine drops (and counts) ")
         .append("any other recommendation. *Runtime* keys are SQL confs that can change while an application runs; ")
-        .append("the others take effect only at submit.\n\n")
-        .append("| key | values | when | meaning |\n|---|---|---|---|\n");
+        .append("the others take effect only at submit. *Judged on* lists the figures a change of the key must ")
+        .append("move (over the stages of their kind) to be kept; wall time is only the guard against regressions. ")
+        .append("Keys of one *lever* act together and are judged as one change; a recommendation whose key acts on ")
+        .append("stage kinds the diagnosed stages are not is dropped.\n\n")
+        .append("| key | values | when | judged on | lever | meaning |\n|---|---|---|---|---|---|\n");
     for (AllowList.Key k : AllowList.defaults().keys()) {
+      String figures = k.figures().isEmpty() ? "wall time only" : String.join(", ", k.figures().stream()
+          .map(f -> f.label() + " (" + f.kind().label() + ")").toList());
       b.append("| `").append(k.key()).append("` | ").append(cell(k.bounds())).append(" | ")
-          .append(k.runtime() ? "runtime" : "submit").append(" | ").append(cell(k.description())).append(" |\n");
+          .append(k.runtime() ? "runtime" : "submit").append(" | ").append(cell(figures)).append(" | ")
+          .append(k.lever().equals(k.key()) ? "" : k.lever()).append(" | ").append(cell(k.description()))
+          .append(" |\n");
     }
     return b.toString();
   }

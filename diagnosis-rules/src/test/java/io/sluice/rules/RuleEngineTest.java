@@ -171,6 +171,35 @@ class RuleEngineTest {
   }
 
   @Test
+  void aRecommendationForStagesItsKeyCannotActOnIsDropped() {
+    // stage 0 writes a shuffle from spark.range (no input bytes), stage 1 reads it
+    io.sluice.model.StageProfile range = new io.sluice.model.StageProfile("a", 0, 0, "range", 4, 4, 0, 0, 4096, 40, 0,
+        0, 0, 0, 0, 0, 0, 0, 400, 100, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0);
+    io.sluice.model.StageProfile reduce = new io.sluice.model.StageProfile("a", 1, 0, "reduce", 4, 4, 0, 0, 0, 0, 4096,
+        0, 16, 0, 10, 40, 0, 0, 400, 100, 256, 0, 1, 4, 4, 0, 0, 0, 1024, 1024, 0, 0);
+    AppRun run = new AppRun("c", "a", "1", "k", "n", "u", "q", null, 0, 0, "SUCCEEDED", "3.5.7", null, null,
+        List.of(range, reduce), null, 0);
+    Rule splits = new Rule() {
+      public String id() { return "SPLITS"; }
+      public String description() { return "asks for larger splits"; }
+      public Diagnosis evaluate(AppRun r) {
+        return new Diagnosis("SPLITS", Severity.SEVERE, List.of(0), "small", Map.of(), List.of(
+            new Recommendation("spark.sql.files.maxPartitionBytes", "512m", "larger splits"),
+            new Recommendation("spark.io.compression.codec", "zstd", "smaller map output")));
+      }
+    };
+    RuleEngine engine = new RuleEngine(List.of(splits));
+    assertThat(engine.diagnose(run).get(0).recommendations()).extracting(Recommendation::key)
+        .containsExactly("spark.io.compression.codec");
+    assertThat(engine.rejectedRecommendations()).isEqualTo(1);
+    assertThat(AllowList.defaults().outOfScope(new Recommendation("spark.sql.files.maxPartitionBytes", "512m", ""),
+        List.of(range))).contains("spark.sql.files.maxPartitionBytes acts on file-scan stages only, and none of the "
+        + "diagnosed stages is one");
+    assertThat(AllowList.defaults().outOfScope(new Recommendation("spark.sql.shuffle.partitions", "50", ""),
+        List.of(reduce))).isEmpty();
+  }
+
+  @Test
   void allowListExplainsRejections() {
     AllowList list = AllowList.defaults();
     assertThat(list.check(new Recommendation("spark.foo", "1", ""))).contains("key spark.foo is not on the allow-list");

@@ -16,7 +16,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** INPUT_SPLITS_TOO_SMALL: many short map tasks that each write little shuffle output. */
+/** INPUT_SPLITS_TOO_SMALL: many short file-scan map tasks that each write little shuffle output. */
 public final class InputSplitsTooSmall extends BuiltinRule {
   public static final String ID = "INPUT_SPLITS_TOO_SMALL";
   static final Threshold MIN_TASKS = Threshold.of("minTasks", Unit.COUNT, 200, 1, 1e12,
@@ -41,26 +41,28 @@ public final class InputSplitsTooSmall extends BuiltinRule {
 
   @Override
   public String description() {
-    return "Many short map tasks that each write little shuffle output (input splits too small).";
+    return "Many short file-scan map tasks that each write little shuffle output (input splits too small).";
   }
 
   @Override
   public String documentation() {
-    return "Judges every map stage (writes a shuffle, reads none) with at least `minTasks` successful tasks and a "
+    return "Judges every map stage (writes a shuffle, reads none) that scans files (its tasks read input bytes) "
+        + "with at least `minTasks` successful tasks and a "
         + "mean task run time of at most `maxMeanTaskRunMs` by `writeBytesPerTask` = shuffle bytes written / "
         + "tasks; the smallest sets the severity. Each map task writes one small file per reduce partition and "
         + "costs the driver a task launch; reducers then fetch map x reduce tiny blocks.\n\n"
         + "Recommends raising `spark.sql.files.maxPartitionBytes` (default 128m) by the factor that brings the "
         + "mean task to `targetTaskMs` (a power of two, at most `maxGrowthFactor`), and at least to Spark's "
-        + "default 128m. It only changes file-source scans; map stages over other sources (ranges, RDDs, "
-        + "JDBC) need fewer input partitions in the job itself.";
+        + "default 128m. That key only changes file-source scans, so map stages over other sources (ranges, "
+        + "parallelized collections, JDBC: no input bytes read) are not judged; they need fewer input partitions "
+        + "in the job itself.";
   }
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
     WorstStage pick = WorstStage.lowestMeasure();
     for (StageProfile s : mapStages(run)) {
-      if (s.successfulTasks() < get(MIN_TASKS) || meanTaskRunMs(s) > get(MAX_MEAN_MS)) {
+      if (!s.scansFiles() || s.successfulTasks() < get(MIN_TASKS) || meanTaskRunMs(s) > get(MAX_MEAN_MS)) {
         continue;
       }
       if (!pick.offer(s, settings.grade(WRITE, writePerTask(s)), writePerTask(s))) {

@@ -340,7 +340,15 @@ class BuiltinRulesTest {
     if (maxPartitionBytes != null) {
       r.conf("spark.sql.files.maxPartitionBytes", maxPartitionBytes);
     }
-    return r.stage(stage(0).tasks(tasks).write(tasks * perTask, tasks).runMs(runMs)).build();
+    return r.stage(stage(0).tasks(tasks).write(tasks * perTask, tasks).runMs(runMs).input(tasks * 4 * KIB)).build();
+  }
+
+  @Test
+  void inputSplitsJudgeOnlyStagesThatScanFiles() {
+    // the same 400 tiny map tasks over spark.range (no input bytes read): the split size cannot change them
+    AppRun range = run("3.5.7").stage(stage(0).tasks(400).write(400 * 16 * KIB, 400).runMs(40_000)).build();
+    assertThat(sev(new InputSplitsTooSmall(), range)).isEqualTo(Severity.NONE);
+    assertThat(sev(new InputSplitsTooSmall(), splits(400, 16 * KIB, 40_000, null))).isEqualTo(Severity.CRITICAL);
   }
 
   @Test

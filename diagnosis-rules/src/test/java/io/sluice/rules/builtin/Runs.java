@@ -72,6 +72,7 @@ final class Runs {
     int maps;
     long readMax = -1;
     long readMedian = -1;
+    long inputBytes;
 
     Stage(int id) {
       this.id = id;
@@ -106,6 +107,12 @@ final class Runs {
       localRead = localBytes;
       this.localBlocks = localBlocks;
       this.maps = maps;
+      return this;
+    }
+
+    /** Input bytes its tasks read (above 0: a file scan). */
+    Stage input(long bytes) {
+      inputBytes = bytes;
       return this;
     }
 
@@ -146,7 +153,8 @@ final class Runs {
       boolean reads = read > 0 || remoteBlocks + localBlocks > 0;
       return new StageProfile("app-1", id, attempt, "stage " + id, tasks, ok, failed, fetchFailed, write, writeRecords,
           remoteRead, localRead, remoteBlocks, localBlocks, fetchWaitMs, 0, memSpill, diskSpill, runMs, maxTaskMs,
-          avgBlock, waitShare, skew, reads ? maps : 0, reads ? tasks : 0, 0, 0, 0, max, median);
+          avgBlock, waitShare, skew, reads ? maps : 0, reads ? tasks : 0, 0, 0, 0, max, median, 0,
+          inputBytes);
     }
   }
 }

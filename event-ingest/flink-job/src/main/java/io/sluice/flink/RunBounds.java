@@ -67,6 +67,6 @@ final class RunBounds {
         s.diskBytesSpilled(), s.executorRunTimeMs(), s.taskDurationMaxMs(), s.avgRemoteBlockBytes(),
         s.fetchWaitShare(), s.readSkew(), s.mapPartitions(), s.reducePartitions(), s.shuffleWriteTimeMs(),
         s.submissionTime(), s.completionTime(), s.shuffleReadBytesMax(), s.shuffleReadBytesMedian(),
-        s.killedTasks());
+        s.killedTasks(), s.inputBytesRead());
   }
 }

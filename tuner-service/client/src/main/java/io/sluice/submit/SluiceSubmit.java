@@ -6,6 +6,7 @@ import io.sluice.submit.client.Advice;
 import io.sluice.submit.client.Outcome;
 import io.sluice.submit.client.TunerClient;
 import io.sluice.submit.client.TunerSettings;
+import io.sluice.submit.outcome.LaunchFailures;
 import io.sluice.submit.outcome.OutcomeReports;
 import io.sluice.submit.outcome.OutcomeSender;
 import io.sluice.submit.platform.PlatformAllowList;
@@ -31,6 +32,7 @@ import java.util.regex.Pattern;
  * <pre>
  *   SluiceSubmit [--sluice-url URL] SPARK_SUBMIT_ARGS...          run spark-submit as a child, exit with its code
  *   SluiceSubmit --sluice-emit-argv FILE [--sluice-url URL] ARGS...  write the final argv (NUL-separated) to FILE
+ *   SluiceSubmit --sluice-launch-failed EXIT LAUNCHED_ARGS...       report that the launch exited with EXIT
  * </pre>
  *
  * The second form is what {@code deploy/bin/sluice-submit} uses so that the shell can {@code exec} spark-submit
@@ -42,6 +44,10 @@ import java.util.regex.Pattern;
  * it failed it is re-run once with the user's original conf on the ESS ({@link Rerun}), and the re-run's status is
  * reported and returned. Its exit code only says how the application ended in client mode (or cluster mode with
  * {@code spark.standalone.submit.waitAppCompletion=true}).
+ *
+ * <p>A launch Sluice added an overlay to that exits non-zero (not by a signal) is reported as a launch failure
+ * ({@link LaunchFailures}): tuner-service rolls the overlay back unless the application's run reaches the history
+ * store. The shell launcher runs such a launch as a child and reports with {@code --sluice-launch-failed}.
  */
 public final class SluiceSubmit {
   /** Spark's default redaction pattern: such confs are not sent to the service. */
@@ -61,6 +67,18 @@ public final class SluiceSubmit {
       args = new ArrayList<>(args.subList(2, args.size()));
     }
     Map<String, String> env = new HashMap<>(System.getenv());
+    if (!args.isEmpty() && args.get(0).equals("--sluice-launch-failed") && args.size() >= 2) {
+      int exit;
+      try {
+        exit = Integer.parseInt(args.get(1));
+      } catch (NumberFormatException e) {
+        System.err.println("sluice: --sluice-launch-failed needs an exit status, got " + args.get(1));
+        System.exit(2);
+        return;
+      }
+      reportLaunchFailure(args.subList(2, args.size()), exit, "", env, System.err);
+      System.exit(0);
+    }
     List<String> userArgs = stripSluiceOptions(args, env);
     Launch launch;
     if (launchedFile != null) {
@@ -88,7 +106,37 @@ public final class SluiceSubmit {
       }
     }
     String submit = sparkSubmit(env);
-    System.exit(supervise(launch, a -> run(submit, a), senderFor(launch, env), System.err));
+    long t0 = System.nanoTime();
+    int exit = supervise(launch, a -> run(submit, a), senderFor(launch, env), System.err);
+    if (exit != 0 && launch.rerun().isEmpty()) {
+      reportLaunchFailure(launch.args(), exit, "after " + (System.nanoTime() - t0) / 1_000_000_000L + " s", env,
+          System.err);
+    }
+    System.exit(exit);
+  }
+
+  /**
+   * Reports a launch of {@code launchedArgs} that exited with {@code exit}, when Sluice had added an overlay to it.
+   * Never throws; writes at most one line to {@code err}.
+   */
+  static void reportLaunchFailure(List<String> launchedArgs, int exit, String detail, Map<String, String> env,
+      PrintStream err) {
+    try {
+      Map<String, String> conf = SparkSubmitArgs.parse(launchedArgs).effectiveConf(env);
+      Optional<Map<String, Object>> report = LaunchFailures.report(conf, exit, detail);
+      if (report.isEmpty()) {
+        return;
+      }
+      TunerSettings s = TunerSettings.resolve(conf, env);
+      if (s.url() == null || !s.enabled()) {
+        err.println("sluice: launch failure not reported: no tuner URL");
+        return;
+      }
+      err.println("sluice: " + new OutcomeSender(s.url(), LaunchFailures.PATH, "launch failure",
+          OutcomeSender.TIMEOUT).send(report.get()));
+    } catch (SparkSubmitArgs.ParseException | RuntimeException e) {
+      err.println("sluice: launch failure not reported (" + e.getMessage() + ")");
+    }
   }
 
   /**

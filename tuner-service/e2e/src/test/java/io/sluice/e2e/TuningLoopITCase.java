@@ -264,11 +264,56 @@ class TuningLoopITCase {
     assertThat(ui.browserSuite(JOB, hostile)).as("npm run e2e (log %s)", state.resolve("ui-e2e.log")).isZero();
   }
 
+  /**
+   * A launch that fails before the application runs is an outcome: the run asks for dynamic allocation without the
+   * shuffle service, and an operator trial turns shuffle tracking off, which Spark refuses when the SparkContext
+   * starts (spark-submit exits 1, no run reaches the store). sluice-submit reports it; tuner-service rolls the trial
+   * back, so the next submission of the same command launches without it.
+   */
+  @Test
+  @Order(3)
+  void aLaunchThatFailsIsRolledBackOnTheNextSubmission() throws Exception {
+    if (runs.isEmpty()) {
+      submit(1); // a kept overlay (even empty) for the operator trial to build on
+    }
+    String tracking = "spark.dynamicAllocation.shuffleTracking.enabled";
+    String[] noEss = {"--conf", "spark.dynamicAllocation.enabled=true", "--conf", "spark.shuffle.service.enabled=false",
+        "--conf", "spark.dynamicAllocation.maxExecutors=2"};
+    HttpResponse<String> trial = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/api/v1/jobs/trial?jobKey="
+        + JOB)).header("Content-Type", "application/json").header("Authorization", adminAuthorization())
+        .timeout(Duration.ofSeconds(10))
+        .POST(HttpRequest.BodyPublishers.ofString("{\"" + tracking + "\":\"false\"}")).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(trial.statusCode()).as(trial.body()).isEqualTo(200);
+    Path failedLog = state.resolve("run-launch-failure.log");
+    int rc = launch(failedLog, state.resolve("events-launch-failure"), noEss);
+    String out = Files.readString(failedLog);
+    assertThat(rc).as("the launch with shuffle tracking off fails (log %s)", failedLog).isNotZero();
+    assertThat(out).contains("sluice: launch failure reported (exit " + rc + ")");
+    JsonNode rec = recommendation();
+    assertThat(rec.path("overlay").has(tracking)).as("%s", rec).isFalse();
+    assertThat(rec.path("reasons").toString()).as("%s", rec).contains("rolled back " + tracking
+        + "=false: the launch failed before the application ran (spark-submit exited " + rc);
+    // the next submission of the same command launches without the rolled-back key, and the application runs
+    Path okLog = state.resolve("run-after-launch-failure.log");
+    int ok = launch(okLog, state.resolve("events-after-launch-failure"), noEss);
+    assertThat(ok).as("the next submission runs (log %s)", okLog).isZero();
+    assertThat(Files.readString(okLog)).doesNotContain(tracking + "=false");
+  }
+
   // ------------------------------------------------------------------ helpers
 
-  /** Submits run {@code i} through sluice-submit, waits for the store to have it, reads its event log. */
-  static Run submit(int i) throws Exception {
-    Path events = Files.createDirectories(state.resolve("events-" + i));
+  /** The job's recommendation for its next submission. */
+  static JsonNode recommendation() throws Exception {
+    HttpResponse<String> h = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl
+        + "/api/v1/jobs/recommendation?jobKey=" + JOB)).header("Authorization", adminAuthorization())
+        .timeout(Duration.ofSeconds(10)).GET().build(), HttpResponse.BodyHandlers.ofString());
+    assertThat(h.statusCode()).as(h.body()).isEqualTo(200);
+    return JSON.readTree(h.body());
+  }
+
+  /** The environment of a submission through sluice-submit on the stack. */
+  static Map<String, String> submitEnv() {
     Map<String, String> e = new HashMap<>(env);
     e.put("SLUICE_SUBMIT_VIA", "sluice");
     e.put("SLUICE_TUNER_URL", tunerUrl);
@@ -279,12 +324,27 @@ class TuningLoopITCase {
     e.put("SLUICE_KAFKA_BOOTSTRAP", "127.0.0.1:" + env.get("SLUICE_KAFKA_PORT"));
     e.put("SLUICE_CLUSTER", "local");
     e.put("SLUICE_STATE_DIR", state.resolve("submit-state").toString());
+    return e;
+  }
+
+  /** Launches the job through sluice-submit with extra arguments before the job's; returns spark-submit's status. */
+  static int launch(Path log, Path events, String... extra) throws Exception {
+    Files.createDirectories(events);
+    List<String> cmd = new ArrayList<>(List.of(ROOT.resolve("deploy/jobs/submit.sh").toString(),
+        "--state-dir", state.resolve("spark").toString(), "--event-log-dir", events.toString(),
+        "--conf", "spark.sluice.job.key=" + JOB, "--conf", "spark.sql.adaptive.enabled=false"));
+    cmd.addAll(List.of(extra));
+    cmd.addAll(List.of("tiny_blocks", "--app-name", "sluice-e2e-tiny-blocks", "--rows", String.valueOf(ROWS),
+        "--maps", "200"));
+    return run(log, Duration.ofMinutes(4), submitEnv(), cmd.toArray(String[]::new));
+  }
+
+  /** Submits run {@code i} through sluice-submit, waits for the store to have it, reads its event log. */
+  static Run submit(int i) throws Exception {
+    Path events = state.resolve("events-" + i);
     Path log = state.resolve("run-" + i + ".log");
     long t0 = System.nanoTime();
-    int rc = run(log, Duration.ofMinutes(4), e, ROOT.resolve("deploy/jobs/submit.sh").toString(),
-        "--state-dir", state.resolve("spark").toString(), "--event-log-dir", events.toString(),
-        "--conf", "spark.sluice.job.key=" + JOB, "--conf", "spark.sql.adaptive.enabled=false",
-        "tiny_blocks", "--app-name", "sluice-e2e-tiny-blocks", "--rows", String.valueOf(ROWS), "--maps", "200");
+    int rc = launch(log, events);
     assertThat(rc).as("run %d (log %s)", i, log).isZero();
     long submitted = (System.nanoTime() - t0) / 1_000_000;
     assertThat(Files.readString(log)).as("sluice-submit's line in %s", log).contains("sluice: submission ");

@@ -31,7 +31,8 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   /** The schema migrations, in order; version N is the N-th entry. */
   static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql",
       "io/sluice/store/h2/V2__stage_killed_tasks.sql",
-      "io/sluice/store/h2/V3__job_index.sql", "io/sluice/store/h2/V4__gate_events.sql");
+      "io/sluice/store/h2/V3__job_index.sql", "io/sluice/store/h2/V4__gate_events.sql",
+      "io/sluice/store/h2/V5__stage_input_bytes.sql");
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries s", "job_states j", null);
 

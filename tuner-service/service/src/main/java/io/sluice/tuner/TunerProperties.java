@@ -49,7 +49,9 @@ public class TunerProperties {
   @DecimalMax("100")
   private double maxStepFactor = PolicyConfig.DEFAULT_MAX_STEP_FACTOR;
 
-  /** A trial is kept only if blocked or wall time improved by at least this fraction. Default 0.05. */
+  /**
+   * A figure (or wall time) counts as moved only if it changed by at least this fraction. Default 0.05.
+   */
   @DecimalMin("0")
   @DecimalMax(value = "1", inclusive = false)
   private double minImprovement = PolicyConfig.DEFAULT_MIN_IMPROVEMENT;
@@ -61,6 +63,18 @@ public class TunerProperties {
   /** Wall-time differences below this many ms count as no change. Default 500. */
   @Min(0)
   private long wallNoiseMs = PolicyConfig.DEFAULT_WALL_NOISE_MS;
+
+  /**
+   * Relative run-to-run spread of wall time assumed for a job until its own is measured from repeated runs with one
+   * overlay. Default 0.2.
+   */
+  @DecimalMin("0")
+  @DecimalMax("1")
+  private double wallNoiseBand = PolicyConfig.DEFAULT_WALL_NOISE_BAND;
+
+  /** A job whose last this many launches in a row failed before the application ran is frozen. Default 3. */
+  @Min(1)
+  private int maxLaunchFailures = PolicyConfig.DEFAULT_MAX_LAUNCH_FAILURES;
 
   /** Input size drift (fraction of the median since the last re-open) that re-opens a job. Default 0.5. */
   @DecimalMin(value = "0", inclusive = false)
@@ -115,7 +129,7 @@ public class TunerProperties {
   public PolicyConfig policyConfig() {
     return PolicyConfig.builder().maxChangesPerIteration(maxChangesPerIteration).maxStepFactor(maxStepFactor)
         .minImprovement(minImprovement).blockedNoiseMs(blockedNoiseMs).wallNoiseMs(wallNoiseMs)
-        .inputDriftThreshold(inputDriftThreshold).minSeverity(minSeverity).userKeysWin(userKeysWin).build();
+        .wallNoiseBand(wallNoiseBand).maxLaunchFailures(maxLaunchFailures).inputDriftThreshold(inputDriftThreshold).minSeverity(minSeverity).userKeysWin(userKeysWin).build();
   }
 
   /** {@link #rules} as a {@link RuleConfig}; the rule id part is upper-cased (property keys may be lower-cased). */
@@ -191,6 +205,22 @@ public class TunerProperties {
 
   public void setWallNoiseMs(long wallNoiseMs) {
     this.wallNoiseMs = wallNoiseMs;
+  }
+
+  public int getMaxLaunchFailures() {
+    return maxLaunchFailures;
+  }
+
+  public void setMaxLaunchFailures(int maxLaunchFailures) {
+    this.maxLaunchFailures = maxLaunchFailures;
+  }
+
+  public double getWallNoiseBand() {
+    return wallNoiseBand;
+  }
+
+  public void setWallNoiseBand(double wallNoiseBand) {
+    this.wallNoiseBand = wallNoiseBand;
   }
 
   public double getInputDriftThreshold() {

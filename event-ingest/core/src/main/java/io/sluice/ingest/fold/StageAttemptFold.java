@@ -35,6 +35,7 @@ final class StageAttemptFold {
   long diskBytesSpilled;
   long executorRunTimeMs;
   long taskDurationMaxMs;
+  long inputBytesRead;
   final LongList taskReadBytes;
 
   StageAttemptFold(int stageId, int attemptId) {
@@ -92,6 +93,7 @@ final class StageAttemptFold {
     diskBytesSpilled = sat(diskBytesSpilled, t.diskBytesSpilled());
     executorRunTimeMs = sat(executorRunTimeMs, t.executorRunTimeMs());
     taskDurationMaxMs = Math.max(taskDurationMaxMs, t.durationMs());
+    inputBytesRead = sat(inputBytesRead, t.inputBytesRead());
     taskReadBytes.add(sat(t.remoteBytesRead(), t.localBytesRead()));
   }
 
@@ -112,7 +114,7 @@ final class StageAttemptFold {
         remoteBlocksFetched, localBlocksFetched, fetchWaitMs, recordsRead, memoryBytesSpilled, diskBytesSpilled,
         executorRunTimeMs, taskDurationMaxMs, avgRemoteBlock, fetchWaitShare, readSkew,
         readsShuffle ? mapPartitions : 0, readsShuffle ? numTasks : 0, shuffleWriteTimeNs / 1_000_000L,
-        submissionTime, completionTime, readMax, readMedian, killedTasks);
+        submissionTime, completionTime, readMax, readMedian, killedTasks, inputBytesRead);
   }
 
   List<Integer> parents() {
@@ -135,7 +137,7 @@ final class StageAttemptFold {
     long[] sums = {submissionTime, completionTime, successfulTasks, failedTasks, fetchFailedTasks,
         shuffleWriteBytes, shuffleWriteRecords, shuffleWriteTimeNs, remoteBytesRead, localBytesRead,
         remoteBlocksFetched, localBlocksFetched, fetchWaitMs, recordsRead, memoryBytesSpilled, diskBytesSpilled,
-        executorRunTimeMs, taskDurationMaxMs, killedTasks};
+        executorRunTimeMs, taskDurationMaxMs, killedTasks, inputBytesRead};
     out.writeByte(sums.length);
     for (long v : sums) {
       out.writeLong(v);
@@ -153,8 +155,8 @@ final class StageAttemptFold {
     int numTasks = in.readInt();
     int[] parents = StateIo.readInts(in);
     int n = in.readUnsignedByte();
-    if (n != 18 && n != 19) { // 18: state written before killedTasks was counted
-      throw new IOException("stage state has " + n + " sums, expected 19");
+    if (n < 18 || n > 20) { // 18: state written before killedTasks was counted, 19: before inputBytesRead
+      throw new IOException("stage state has " + n + " sums, expected 20");
     }
     long[] s = new long[n];
     for (int i = 0; i < n; i++) {
@@ -192,6 +194,7 @@ final class StageAttemptFold {
     f.executorRunTimeMs = s[16];
     f.taskDurationMaxMs = s[17];
     f.killedTasks = n > 18 ? s[18] : 0;
+    f.inputBytesRead = n > 19 ? s[19] : 0;
     return f;
   }
 }

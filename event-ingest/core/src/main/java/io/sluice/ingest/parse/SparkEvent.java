@@ -101,7 +101,8 @@ public sealed interface SparkEvent {
       long shuffleWriteTimeNs,
       long shuffleRecordsWritten,
       long memoryBytesSpilled,
-      long diskBytesSpilled) implements SparkEvent {
+      long diskBytesSpilled,
+      long inputBytesRead) implements SparkEvent {
 
     public String eventName() {
       return "SparkListenerTaskEnd";

@@ -63,6 +63,7 @@ public final class SparkEventParser {
       .with("Task End Reason", JsonScan.Keep.keys("Reason"))
       .with("Task Info", JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
       .with("Task Metrics", JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
+          .with("Input Metrics", JsonScan.Keep.keys("Bytes Read"))
           .with("Shuffle Read Metrics", JsonScan.Keep.keys("Remote Blocks Fetched", "Local Blocks Fetched",
               "Fetch Wait Time", "Remote Bytes Read", "Local Bytes Read", "Total Records Read"))
           .with("Shuffle Write Metrics", JsonScan.Keep.keys("Shuffle Bytes Written", "Shuffle Write Time",
@@ -312,6 +313,7 @@ public final class SparkEventParser {
     long recordsWritten;
     long memorySpilled;
     long diskSpilled;
+    long inputBytes;
   }
 
   private static SparkEvent taskEnd(JsonParser p, ValueReader values) throws IOException {
@@ -362,7 +364,7 @@ public final class SparkEventParser {
     return new SparkEvent.TaskEnd(f.stageId, f.stageAttemptId, f.taskId, f.index, f.attempt, reason,
         f.reasonClass == null ? "" : f.reasonClass, f.launchTime, f.finishTime, f.executorRunTime,
         f.remoteBlocks, f.localBlocks, f.fetchWait, f.remoteBytes, f.localBytes, f.recordsRead, f.bytesWritten,
-        f.writeTimeNs, f.recordsWritten, f.memorySpilled, f.diskSpilled);
+        f.writeTimeNs, f.recordsWritten, f.memorySpilled, f.diskSpilled, f.inputBytes);
   }
 
   private static void taskEndReason(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
@@ -404,6 +406,11 @@ public final class SparkEventParser {
             shuffleWrite(p, f, values);
           }
         }
+        case "Input Metrics" -> {
+          if (values.expectObject(p, TASK_END, field)) {
+            input(p, f, values);
+          }
+        }
         default -> p.skipChildren();
       }
     }
@@ -420,6 +427,16 @@ public final class SparkEventParser {
         case "Total Records Read" -> f.recordsRead = values.readLong(p, TASK_END, field);
         // "Push Based Shuffle" (3.5) / "Shuffle Push Read Metrics" (4.x) and anything newer: skipped.
         default -> p.skipChildren();
+      }
+    }
+  }
+
+  private static void input(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
+    for (String field = nextField(p); field != null; field = nextField(p)) {
+      if ("Bytes Read".equals(field)) {
+        f.inputBytes = values.readLong(p, TASK_END, "Input Metrics.Bytes Read");
+      } else {
+        p.skipChildren();
       }
     }
   }

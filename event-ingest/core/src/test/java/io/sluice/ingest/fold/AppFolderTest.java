@@ -38,7 +38,7 @@ class AppFolderTest {
     };
     return new SparkEvent.TaskEnd(stage, attempt, 1, 0, 0, reason, cls, 10_000, 10_000 + durationMs, run,
         remoteBlocks, localBlocks, wait, remote, local, remote + local > 0 ? 10 : 0, written, 3_500_000,
-        written > 0 ? 7 : 0, 100, 50);
+        written > 0 ? 7 : 0, 100, 50, stage == 0 ? 4096 : 0);
   }
 
   private static List<SparkEvent> events() {
@@ -97,6 +97,9 @@ class AppFolderTest {
     assertThat(run.stages()).extracting(StageProfile::key)
         .containsExactly("application_1_0001/0/0", "application_1_0001/1/0", "application_1_0001/2/0",
             "application_1_0001/2/1", "application_1_0001/4/0");
+    assertThat(run.stages()).extracting(StageProfile::inputBytesRead).as("stage 0 scans files, the others do not")
+        .containsExactly(4 * 4096L, 0L, 0L, 0L, 0L);
+    assertThat(run.stages().get(0).scansFiles()).isTrue();
     StageProfile s2 = run.stages().get(2);
     assertThat(s2.name()).isEqualTo("stage 2");
     assertThat(s2.numTasks()).isEqualTo(3);

@@ -52,6 +52,8 @@ class SparkEventParserTest {
           assertThat(t.executorRunTimeMs()).isEqualTo(m.get("Executor Run Time").asLong());
           assertThat(t.memoryBytesSpilled()).isEqualTo(m.get("Memory Bytes Spilled").asLong());
           assertThat(t.diskBytesSpilled()).isEqualTo(m.get("Disk Bytes Spilled").asLong());
+          JsonNode in = m.get("Input Metrics");
+          assertThat(t.inputBytesRead()).isEqualTo(in == null ? 0 : in.get("Bytes Read").asLong());
           assertThat(t.remoteBlocksFetched()).isEqualTo(r.get("Remote Blocks Fetched").asLong());
           assertThat(t.localBlocksFetched()).isEqualTo(r.get("Local Blocks Fetched").asLong());
           assertThat(t.fetchWaitMs()).isEqualTo(r.get("Fetch Wait Time").asLong());

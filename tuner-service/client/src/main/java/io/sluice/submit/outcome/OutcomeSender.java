@@ -20,12 +20,18 @@ public final class OutcomeSender {
 
   private final URI endpoint;
   private final Duration timeout;
+  private final String what;
 
   public OutcomeSender(URI baseUrl, Duration timeout) {
+    this(baseUrl, OutcomeReports.PATH, "tier outcome", timeout);
+  }
+
+  /** A sender to {@code path} under the base URL; {@code what} names the report in the one-line notes. */
+  public OutcomeSender(URI baseUrl, String path, String what, Duration timeout) {
     String base = baseUrl.toString();
-    this.endpoint = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base)
-        + OutcomeReports.PATH);
+    this.endpoint = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
     this.timeout = timeout;
+    this.what = what;
   }
 
   public URI endpoint() {
@@ -40,16 +46,19 @@ public final class OutcomeSender {
       HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(endpoint)).timeout(timeout).header("Content-Type", "application/json")
           .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(report))).build();
       HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
-      return r.statusCode() == 200 ? "tier outcome reported (" + report.get("status") + ", attempt "
-          + report.get("attempt") + ")" : "tier outcome not reported: " + endpoint + " answered HTTP " + r.statusCode();
+      if (r.statusCode() != 200) {
+        return what + " not reported: " + endpoint + " answered HTTP " + r.statusCode();
+      }
+      return report.containsKey("attempt") ? what + " reported (" + report.get("status") + ", attempt "
+          + report.get("attempt") + ")" : what + " reported (exit " + report.get("exitCode") + ")";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      return "tier outcome not reported: interrupted";
+      return what + " not reported: interrupted";
     } catch (Throwable t) {
       if (t instanceof VirtualMachineError vme && !(t instanceof OutOfMemoryError)) {
         throw vme;
       }
-      return "tier outcome not reported (" + t.getClass().getSimpleName() + ": " + t.getMessage() + ")";
+      return what + " not reported (" + t.getClass().getSimpleName() + ": " + t.getMessage() + ")";
     }
   }
 }

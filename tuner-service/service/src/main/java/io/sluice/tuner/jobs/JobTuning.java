@@ -6,6 +6,7 @@ import io.sluice.tuner.TunerMetrics;
 import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
+import io.sluice.tuner.policy.LaunchFailure;
 import io.sluice.tuner.policy.Memory;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.Rejection;
@@ -157,17 +158,50 @@ public class JobTuning {
     return out;
   }
 
-  /** Rollbacks and the last re-open as the log remembers them. */
+  /** Rollbacks, the last re-open and the failed launches as the log remembers them. */
   static Memory memory(List<Decision> logged) {
     long lastReopen = 0;
     List<Rejection> rejections = new ArrayList<>();
+    Map<String, List<Decision>> launches = new java.util.LinkedHashMap<>();
     for (Decision d : logged) {
-      if (d.kind() == Evaluation.REOPENED) {
+      if (d.kind() == Evaluation.LAUNCH_FAILED) {
+        launches.computeIfAbsent(d.runKey(), k -> new ArrayList<>()).add(d);
+      } else if (d.kind() == Evaluation.REOPENED) {
         lastReopen = Math.max(lastReopen, d.runStart());
       } else if (d.kind() == Evaluation.ROLLED_BACK && !d.direction().isEmpty()) {
         rejections.add(new Rejection(d.key(), d.direction(), d.value(), d.runKey(), d.runStart(), d.reason()));
       }
     }
-    return new Memory(rejections, lastReopen);
+    List<LaunchFailure> failures = new ArrayList<>();
+    launches.forEach((runKey, rows) -> {
+      Map<String, String> overlay = new java.util.TreeMap<>();
+      rows.forEach(r -> overlay.put(r.key(), r.value()));
+      Decision first = rows.get(0);
+      failures.add(new LaunchFailure(runKey.substring(LAUNCH_PREFIX.length()), first.runStart(), overlay,
+          first.evidence().getOrDefault("exitCode", 0.0).intValue(), first.reason()));
+    });
+    return new Memory(rejections, lastReopen, failures);
+  }
+
+  private static final String LAUNCH_PREFIX = "launch/";
+
+  /**
+   * Records a launch that failed before its application ran (one LAUNCH_FAILED row per key of the overlay Sluice had
+   * added) and replays the job, so the rollback is logged at once. Answers the job's outcome after it.
+   */
+  public Snapshot launchFailed(String jobKey, String submissionId, Map<String, String> overlay, int exitCode,
+      String detail) {
+    long now = clock.millis();
+    LaunchFailure f = new LaunchFailure(submissionId, now, overlay, exitCode, detail);
+    List<Decision> rows = new ArrayList<>();
+    f.overlay().forEach((k, v) -> rows.add(new Decision(f.runKey(), now, Evaluation.LAUNCH_FAILED, k, "", v,
+        f.detail(), Map.of("exitCode", (double) exitCode))));
+    return gateway.call("launch-failure", StoreGateway.Budget.READ, (store, log) -> {
+      log.record(jobKey, rows, now);
+      Replay r = replay(store, log, jobKey, 0, Map.of(), Map.of());
+      metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), now));
+      recordState(store, jobKey, r.snapshot());
+      return r.snapshot();
+    });
   }
 }

@@ -3,7 +3,7 @@ package io.sluice.tuner.policy;
 import io.sluice.model.Severity;
 
 /**
- * The tuning policy's knobs (docs/architecture.md). Immutable; build with {@link #builder()}, whose field initialisers are the
+ * The tuning policy's knobs. Immutable; build with {@link #builder()}, whose field initialisers are the
  * defaults. Every setter fails fast naming the bad value.
  *
  * @param maxChangesPerIteration at most this many keys change between two consecutive runs (default 2)
@@ -14,13 +14,18 @@ import io.sluice.model.Severity;
  * @param blockedNoiseMs differences in total shuffle read blocked time smaller than this count as no change
  *     (default 100 ms)
  * @param wallNoiseMs differences in wall time smaller than this count as no change (default 500 ms)
+ * @param wallNoiseBand the relative run-to-run spread of wall time assumed for a job until its own is known from
+ *     repeated runs with one overlay (default 0.2: ±20 %)
  * @param inputDriftThreshold a run whose input size differs from the median of the runs since the last re-open by
  *     more than this fraction re-opens tuning (default 0.5)
  * @param minSeverity diagnoses below this severity do not drive changes (default MODERATE: "above LOW")
  * @param userKeysWin a key the user set explicitly is never overridden (default true)
+ * @param maxLaunchFailures a job whose last this many launches in a row failed before the application ran is
+ *     frozen, with an empty overlay, until an operator unfreezes it (default 3)
  */
 public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, double minImprovement,
-    long blockedNoiseMs, long wallNoiseMs, double inputDriftThreshold, Severity minSeverity, boolean userKeysWin) {
+    long blockedNoiseMs, long wallNoiseMs, double wallNoiseBand, double inputDriftThreshold, Severity minSeverity,
+    boolean userKeysWin, int maxLaunchFailures) {
 
   public static final int DEFAULT_MAX_CHANGES = 2;
   public static final double DEFAULT_MAX_STEP_FACTOR = 4.0;
@@ -28,6 +33,8 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
   public static final long DEFAULT_BLOCKED_NOISE_MS = 100;
   public static final long DEFAULT_WALL_NOISE_MS = 500;
   public static final double DEFAULT_INPUT_DRIFT = 0.5;
+  public static final double DEFAULT_WALL_NOISE_BAND = 0.2;
+  public static final int DEFAULT_MAX_LAUNCH_FAILURES = 3;
 
   public PolicyConfig {
     if (maxChangesPerIteration < 1 || maxChangesPerIteration > 10) {
@@ -42,8 +49,14 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
     if (blockedNoiseMs < 0 || wallNoiseMs < 0) {
       throw new IllegalArgumentException("noise floors must be >= 0, were " + blockedNoiseMs + " and " + wallNoiseMs);
     }
+    if (!(wallNoiseBand >= 0) || wallNoiseBand > 1) {
+      throw new IllegalArgumentException("wallNoiseBand must be in [0, 1], was " + wallNoiseBand);
+    }
     if (!(inputDriftThreshold > 0)) {
       throw new IllegalArgumentException("inputDriftThreshold must be > 0, was " + inputDriftThreshold);
+    }
+    if (maxLaunchFailures < 1) {
+      throw new IllegalArgumentException("maxLaunchFailures must be >= 1, was " + maxLaunchFailures);
     }
     if (minSeverity == null || minSeverity == Severity.NONE) {
       throw new IllegalArgumentException("minSeverity must be LOW or above, was " + minSeverity);
@@ -65,9 +78,11 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
     private double minImprovement = DEFAULT_MIN_IMPROVEMENT;
     private long blockedNoiseMs = DEFAULT_BLOCKED_NOISE_MS;
     private long wallNoiseMs = DEFAULT_WALL_NOISE_MS;
+    private double wallNoiseBand = DEFAULT_WALL_NOISE_BAND;
     private double inputDriftThreshold = DEFAULT_INPUT_DRIFT;
     private Severity minSeverity = Severity.MODERATE;
     private boolean userKeysWin = true;
+    private int maxLaunchFailures = DEFAULT_MAX_LAUNCH_FAILURES;
 
     public Builder maxChangesPerIteration(int v) {
       maxChangesPerIteration = v;
@@ -94,6 +109,11 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
       return this;
     }
 
+    public Builder wallNoiseBand(double v) {
+      wallNoiseBand = v;
+      return this;
+    }
+
     public Builder inputDriftThreshold(double v) {
       inputDriftThreshold = v;
       return this;
@@ -109,9 +129,14 @@ public record PolicyConfig(int maxChangesPerIteration, double maxStepFactor, dou
       return this;
     }
 
+    public Builder maxLaunchFailures(int v) {
+      maxLaunchFailures = v;
+      return this;
+    }
+
     public PolicyConfig build() {
       return new PolicyConfig(maxChangesPerIteration, maxStepFactor, minImprovement, blockedNoiseMs, wallNoiseMs,
-          inputDriftThreshold, minSeverity, userKeysWin);
+          wallNoiseBand, inputDriftThreshold, minSeverity, userKeysWin, maxLaunchFailures);
     }
   }
 }

@@ -16,10 +16,10 @@ public record RunVerdict(String runKey, String appId, long startTime, RunFigures
     next = List.copyOf(next);
   }
 
-  /** One word for the run: KEPT, ROLLED_BACK, NEW_CHANGE, STABLE, REOPENED, BASELINE or IGNORED. */
+  /** One word for the run: KEPT, ROLLED_BACK, INCONCLUSIVE, NEW_CHANGE, STABLE, REOPENED, BASELINE or IGNORED. */
   public String decision() {
     if (evaluation == Evaluation.KEPT || evaluation == Evaluation.ROLLED_BACK || evaluation == Evaluation.IGNORED
-        || evaluation == Evaluation.REOPENED) {
+        || evaluation == Evaluation.REOPENED || evaluation == Evaluation.INCONCLUSIVE) {
       return evaluation.name();
     }
     if (!next.isEmpty()) {

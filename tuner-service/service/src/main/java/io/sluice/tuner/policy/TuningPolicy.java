@@ -4,6 +4,7 @@ import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
+import io.sluice.rules.Figure;
 import io.sluice.rules.Sizes;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -16,17 +17,20 @@ import java.util.OptionalDouble;
 import java.util.TreeMap;
 
 /**
- * The tuning policy (docs/architecture.md), pure: the same portrait, memory, user conf and mode always give the same
- * {@link Outcome}. No clock, no I/O.
+ * The tuning policy, pure: the same portrait, memory, user conf and mode always give the same {@link Outcome}. No
+ * clock, no I/O.
  *
  * <p><b>Replay.</b> The portrait's finished runs (SUCCEEDED or FAILED) are replayed oldest first. The overlay a
  * run ran with is its {@code injected} map. The first run is the baseline: its overlay is the <i>kept</i> overlay
- * and it is the <i>reference</i>. A later run with the kept overlay becomes the reference (BASELINE). A run with a
- * different overlay is a trial, judged against the reference: it is KEPT (its overlay becomes the kept overlay and
- * it the reference) only if failures did not rise, neither wall time nor blocked time got worse by
- * {@code minImprovement} or more, and at least one of them improved by {@code minImprovement} (or failures fell);
- * otherwise it is ROLLED_BACK: the kept overlay and the reference stay, and every (key, direction) the trial changed
- * is rejected for good. Differences below the noise floors count as no change.
+ * and it is the <i>reference</i>. A later run with the kept overlay joins the reference runs (the last
+ * {@value #REFERENCE_RUNS}; BASELINE). A run with a different overlay is a trial, judged against the reference runs
+ * by {@link TrialJudge}: its changed keys are grouped into units (one lever, or overlapping figures) and each unit is
+ * judged first on the figures its keys declare in the allow-list, then wall time guards the whole trial within the
+ * job's own noise band ({@link #band}). A unit that moved its figures is KEPT; one that moved nothing (or cannot act
+ * on the job) or made a cost worse is ROLLED_BACK and every (key, direction) it changed is rejected for good; a
+ * trial whose wall time looks worse within the noise, or whose wall-time-only unit looks better on one run, is
+ * INCONCLUSIVE and runs once more. The kept units' keys join the kept overlay and the trial's runs become the
+ * reference.
  *
  * <p><b>Drift.</b> A run whose input size differs from the median of the runs since the last re-open by more than
  * {@code inputDriftThreshold} re-opens the job: all rejections are forgotten; a baseline run becomes the
@@ -38,8 +42,10 @@ import java.util.TreeMap;
  * <p><b>Proposal.</b> From the reference run's diagnoses at or above {@code minSeverity}, most severe first (rule
  * order within a severity), recommendations in the rule's order: skip keys off the allow-list or values out of its
  * bounds, keys the user set (when user keys win), keys already chosen, values already in force, rejected
- * directions; numbers move at most {@code maxStepFactor} from the value in force (then clamped to the allow-list);
- * at most {@code maxChangesPerIteration} keys. No candidate above LOW: STABLE; candidates but none usable: STABLE.
+ * directions, keys that move figures an already chosen key of another lever moves (they could not be judged apart:
+ * they wait for a later trial); numbers move at most {@code maxStepFactor} from the value in force (then clamped to
+ * the allow-list); at most {@code maxChangesPerIteration} keys. After an INCONCLUSIVE run the same trial repeats.
+ * No candidate above LOW: STABLE; candidates but none usable: STABLE.
  * FROZEN repeats the kept overlay without new changes; DISABLED gives an empty overlay.
  *
  * <p><b>Operator trial.</b> An operator may ask for a trial ({@code key -> value}, allow-listed keys and values,
@@ -54,6 +60,7 @@ public final class TuningPolicy {
 
   private final PolicyConfig config;
   private final AllowList allowList;
+  private final TrialJudge judge;
 
   public TuningPolicy(PolicyConfig config) {
     this(config, AllowList.defaults());
@@ -62,6 +69,7 @@ public final class TuningPolicy {
   public TuningPolicy(PolicyConfig config, AllowList allowList) {
     this.config = Objects.requireNonNull(config, "config");
     this.allowList = Objects.requireNonNull(allowList, "allowList");
+    this.judge = new TrialJudge(config);
   }
 
   public PolicyConfig config() {
@@ -69,7 +77,7 @@ public final class TuningPolicy {
   }
 
   /** Where the replay stands after a run. */
-  private static final class Replay {
+  static final class Replay {
     Map<String, String> kept;
     final Map<String, Change> origins = new TreeMap<>();
     AppRun ref;
@@ -79,7 +87,31 @@ public final class TuningPolicy {
     final Map<String, Rejection> rejections = new LinkedHashMap<>();
     Evaluation lastEvaluation;
     String lastReason;
+    /** the runs with the kept overlay since it was kept (at most {@link #REFERENCE_RUNS}) */
+    final List<AppRun> refRuns = new ArrayList<>();
+    /** wall times of the baseline runs since the last re-open, by overlay: the job's noise band */
+    final Map<Map<String, String>, List<Long>> baselineWalls = new java.util.HashMap<>();
+    /** a trial whose first run was inconclusive: its overlay and its runs so far */
+    Map<String, String> pending;
+    final List<AppRun> pendingRuns = new ArrayList<>();
+    String lastLaunchFailure = "";
+
+    void reference(AppRun run, boolean sameOverlay) {
+      if (!sameOverlay) {
+        refRuns.clear();
+      }
+      refRuns.add(run);
+      while (refRuns.size() > REFERENCE_RUNS) {
+        refRuns.remove(0);
+      }
+      ref = run;
+      refFigures = RunFigures.of(run);
+      baselineWalls.computeIfAbsent(run.injected(), k -> new ArrayList<>()).add(refFigures.wallMs());
+    }
   }
+
+  /** Runs with the kept overlay whose medians are the reference of a trial. */
+  static final int REFERENCE_RUNS = 3;
 
   /**
    * @param runsNewestFirst the job's portrait as the store returns it
@@ -131,8 +163,7 @@ public final class TuningPolicy {
         eval = Evaluation.BASELINE;
         reason = "first run of the portrait: baseline with overlay " + overlay;
         st.kept = new TreeMap<>(overlay);
-        st.ref = run;
-        st.refFigures = fig;
+        st.reference(run, false);
         st.regime.add(fig.inputSize());
       } else if (drift) {
         eval = Evaluation.REOPENED;
@@ -142,15 +173,18 @@ public final class TuningPolicy {
         st.rejections.clear();
         st.regime.clear();
         st.regime.add(fig.inputSize());
+        st.baselineWalls.clear();
+        st.pending = null;
+        st.pendingRuns.clear();
         String size = String.format(Locale.ROOT, "input size %d drifted %.0f%% from the median %.0f",
             fig.inputSize(), 100 * (fig.inputSize() - median) / median, median);
         if (overlay.equals(st.kept)) {
-          st.ref = run;
-          st.refFigures = fig;
+          st.reference(run, false);
           reason = size + ": re-opened, rollbacks forgotten, this run is the new reference";
         } else {
           st.ref = null;
           st.refFigures = null;
+          st.refRuns.clear();
           reason = size + ": re-opened, rollbacks forgotten; the trial " + delta(st.kept, overlay)
               + " is not judged and the kept overlay is measured again";
         }
@@ -159,13 +193,22 @@ public final class TuningPolicy {
         eval = Evaluation.BASELINE;
         reason = overlay.equals(st.kept) ? "ran with the kept overlay: the new reference"
             : "no reference after the re-open: its overlay " + overlay + " is adopted as the baseline";
+        boolean same = st.ref != null && overlay.equals(st.kept);
         st.kept = new TreeMap<>(overlay);
-        st.ref = run;
-        st.refFigures = fig;
+        st.reference(run, same);
+        st.pending = null;
+        st.pendingRuns.clear();
         st.regime.add(fig.inputSize());
       } else {
-        Judgement j = judge(st.refFigures, fig);
-        evidence.putAll(j.evidence);
+        if (!overlay.equals(st.pending)) {
+          st.pending = null;
+          st.pendingRuns.clear();
+        }
+        st.pendingRuns.add(run);
+        List<String[]> changed = changedKeys(st.kept, overlay, st.ref);
+        TrialJudge.Verdict j = judge.judge(List.copyOf(st.refRuns), List.copyOf(st.pendingRuns), units(changed),
+            band(st));
+        evidence.putAll(j.evidence());
         String resplitNote = "";
         if (resplit) {
           evidence.put("sourceTasks", (double) sourceTasks(run));
@@ -176,32 +219,51 @@ public final class TuningPolicy {
         } else {
           st.regime.add(fig.inputSize());
         }
-        List<String[]> changed = changedKeys(st.kept, overlay, st.ref);
-        if (j.improved) {
-          eval = Evaluation.KEPT;
-          reason = "kept " + delta(st.kept, overlay) + ": " + j.why + resplitNote;
-          if (resplit) { // the proxy's scale moved with the splits: later runs are compared with this one
-            st.regime.clear();
-            st.regime.add(fig.inputSize());
-          }
-          for (String[] c : changed) {
-            st.origins.put(c[0], origin(st.ref, c[0], overlay.get(c[0]), c[2]));
-            decisions.add(new Decision(run.runKey(), run.startTime(), eval, c[0], c[1], c[3], reason, evidence));
-          }
-          st.origins.keySet().retainAll(overlay.keySet());
-          st.kept = new TreeMap<>(overlay);
-          st.ref = run;
-          st.refFigures = fig;
+        if (j.evaluation() == Evaluation.INCONCLUSIVE) {
+          eval = Evaluation.INCONCLUSIVE;
+          reason = "trial " + delta(st.kept, overlay) + j.wall() + resplitNote;
+          st.pending = new TreeMap<>(overlay);
         } else {
-          eval = Evaluation.ROLLED_BACK;
-          reason = "rolled back " + delta(st.kept, overlay) + ": " + j.why + resplitNote;
-          for (String[] c : changed) {
-            decisions.add(new Decision(run.runKey(), run.startTime(), eval, c[0], c[1], c[3], reason, evidence));
-            if (!c[1].isEmpty()) {
-              st.rejections.putIfAbsent(c[0] + " " + c[1],
-                  new Rejection(c[0], c[1], c[3], run.runKey(), run.startTime(), reason));
+          Map<String, String> newKept = new TreeMap<>(st.kept);
+          List<String> parts = new ArrayList<>();
+          for (TrialJudge.UnitVerdict uv : j.units()) {
+            boolean keep = uv.evaluation() == Evaluation.KEPT;
+            String why = (keep ? "kept " : "rolled back ") + uv.unit().keys() + uv.why() + resplitNote;
+            parts.add(why);
+            evidence.putAll(uv.evidence());
+            for (String[] c : uv.unit().changes()) {
+              decisions.add(new Decision(run.runKey(), run.startTime(), uv.evaluation(), c[0], c[1], c[3], why,
+                  uv.evidence()));
+              if (keep) {
+                st.origins.put(c[0], origin(st.ref, c[0], overlay.get(c[0]), c[2]));
+                if (overlay.containsKey(c[0])) {
+                  newKept.put(c[0], overlay.get(c[0]));
+                } else {
+                  newKept.remove(c[0]);
+                }
+              } else if (!c[1].isEmpty()) {
+                st.rejections.putIfAbsent(c[0] + " " + c[1],
+                    new Rejection(c[0], c[1], c[3], run.runKey(), run.startTime(), why));
+              }
             }
           }
+          reason = String.join("; ", parts);
+          eval = j.evaluation();
+          if (eval == Evaluation.KEPT) {
+            if (resplit) { // the proxy's scale moved with the splits: later runs are compared with this one
+              st.regime.clear();
+              st.regime.add(fig.inputSize());
+            }
+            st.origins.keySet().retainAll(newKept.keySet());
+            st.kept = newKept;
+            List<AppRun> trialRuns = List.copyOf(st.pendingRuns);
+            st.refRuns.clear();
+            st.refRuns.addAll(trialRuns);
+            st.ref = run;
+            st.refFigures = fig;
+          }
+          st.pending = null;
+          st.pendingRuns.clear();
         }
       }
       st.lastEvaluation = eval;
@@ -210,12 +272,78 @@ public final class TuningPolicy {
       verdicts.add(new RunVerdict(run.runKey(), run.appId(), run.startTime(), fig, overlay, eval, reason, evidence,
           p.state, p.changes));
     }
+    int failedInARow = launchFailures(st, memory, chronological, decisions);
     Proposal p = trial.isEmpty() || mode != Mode.ACTIVE || st.kept == null ? propose(st, user, mode)
         : proposeTrial(st, user, trial);
+    if (failedInARow >= config.maxLaunchFailures() && mode != Mode.DISABLED) {
+      List<String> reasons = new ArrayList<>(p.reasons());
+      reasons.add("frozen: the last " + failedInARow + " launches failed before the application ran ("
+          + st.lastLaunchFailure + "); no overlay until an operator unfreezes the job");
+      p = new Proposal(JobState.FROZEN, Map.of(), List.of(), reasons);
+    }
     java.util.Collections.reverse(verdicts);
     return new Outcome(p.state, p.overlay, p.changes, p.reasons, verdicts, List.copyOf(st.rejections.values()),
         decisions);
   }
+
+  /**
+   * Applies the launches that failed before their application ran (those of the memory not re-opened away and
+   * without a profiled run of their submission): every key whose value differed from the kept overlay is rolled
+   * back and its direction rejected, as for a trial that made things worse. Returns how many launches in a row,
+   * after the newest run, failed.
+   */
+  private int launchFailures(Replay st, Memory memory, List<AppRun> chronological, List<Decision> decisions) {
+    java.util.Set<String> ran = new java.util.HashSet<>();
+    long lastRun = 0;
+    for (AppRun r : chronological) {
+      String id = r.conf().get(SUBMISSION_ID);
+      if (id != null) {
+        ran.add(id);
+      }
+      lastRun = Math.max(lastRun, r.startTime());
+    }
+    List<LaunchFailure> failures = new ArrayList<>(memory.launchFailures());
+    failures.sort(Comparator.comparingLong(LaunchFailure::at));
+    int inARow = 0;
+    for (LaunchFailure f : failures) {
+      if (ran.contains(f.submissionId()) || f.at() < st.lastReopen) {
+        continue;
+      }
+      String why = "the launch failed before the application ran (spark-submit exited " + f.exitCode()
+          + (f.detail().isEmpty() ? "" : ": " + f.detail()) + ")";
+      if (f.at() > lastRun) {
+        inARow++;
+        st.lastLaunchFailure = why;
+      }
+      AppRun ref = st.ref != null ? st.ref : chronological.isEmpty() ? null : chronological.get(chronological.size() - 1);
+      if (st.kept == null || ref == null) {
+        continue;
+      }
+      List<String> parts = new ArrayList<>();
+      for (String[] c : changedKeys(st.kept, f.overlay(), ref)) {
+        String reason = "rolled back " + c[0] + "=" + (c[3].isEmpty() ? "(unset)" : c[3]) + ": " + why;
+        parts.add(c[0] + "=" + c[3]);
+        decisions.add(new Decision(f.runKey(), f.at(), Evaluation.ROLLED_BACK, c[0], c[1], c[3], reason,
+            Map.of("exitCode", (double) f.exitCode())));
+        if (!c[1].isEmpty()) {
+          st.rejections.putIfAbsent(c[0] + " " + c[1],
+              new Rejection(c[0], c[1], c[3], f.runKey(), f.at(), reason));
+        }
+      }
+      if (f.at() > lastRun && !parts.isEmpty()) {
+        st.lastEvaluation = Evaluation.ROLLED_BACK;
+        st.lastReason = "rolled back " + String.join(", ", parts) + ": " + why;
+        if (f.overlay().equals(st.pending)) {
+          st.pending = null;
+          st.pendingRuns.clear();
+        }
+      }
+    }
+    return inARow;
+  }
+
+  /** The marker that ties a run to its submission. */
+  static final String SUBMISSION_ID = "spark.sluice.submission.id";
 
   /** Keys that change how file input is split into map tasks. */
   static final java.util.Set<String> INPUT_SPLIT_KEYS = java.util.Set.of("spark.sql.files.maxPartitionBytes",
@@ -295,41 +423,63 @@ public final class TuningPolicy {
 
   // ---------------------------------------------------------------- judging
 
-  private record Judgement(boolean improved, String why, Map<String, Double> evidence) {}
+  /**
+   * The changed keys grouped into the units judged as one change: keys of one lever together, and keys whose figures
+   * overlap merged (their effects cannot be told apart). Keys off the allow-list are judged on wall time alone.
+   */
+  List<TrialJudge.Unit> units(List<String[]> changed) {
+    List<List<String[]>> groups = new ArrayList<>();
+    List<java.util.Set<Figure>> figs = new ArrayList<>();
+    List<String> levers = new ArrayList<>();
+    for (String[] c : changed) {
+      java.util.Optional<AllowList.Key> key = allowList.key(c[0]);
+      String lever = key.map(AllowList.Key::lever).orElse(c[0]);
+      java.util.Set<Figure> f = new java.util.LinkedHashSet<>(key.map(AllowList.Key::figures).orElse(List.of()));
+      int into = -1;
+      for (int i = 0; i < groups.size(); i++) {
+        if (levers.get(i).equals(lever) || !java.util.Collections.disjoint(figs.get(i), f)) {
+          into = i;
+          break;
+        }
+      }
+      if (into < 0) {
+        groups.add(new ArrayList<>());
+        figs.add(new java.util.LinkedHashSet<>());
+        levers.add(lever);
+        into = groups.size() - 1;
+      }
+      groups.get(into).add(c);
+      figs.get(into).addAll(f);
+    }
+    List<TrialJudge.Unit> out = new ArrayList<>();
+    for (int i = 0; i < groups.size(); i++) {
+      out.add(new TrialJudge.Unit(groups.get(i), List.copyOf(figs.get(i))));
+    }
+    return out;
+  }
 
-  private Judgement judge(RunFigures ref, RunFigures t) {
-    Map<String, Double> ev = new TreeMap<>();
-    ev.put("refWallMs", (double) ref.wallMs());
-    ev.put("wallMs", (double) t.wallMs());
-    ev.put("refBlockedMs", (double) ref.blockedMs());
-    ev.put("blockedMs", (double) t.blockedMs());
-    ev.put("refFailures", (double) ref.failures());
-    ev.put("failures", (double) t.failures());
-    double wi = improvement(ref.wallMs(), t.wallMs(), config.wallNoiseMs());
-    double bi = improvement(ref.blockedMs(), t.blockedMs(), config.blockedNoiseMs());
-    ev.put("wallImprovement", wi);
-    ev.put("blockedImprovement", bi);
-    String figures = String.format(Locale.ROOT, "wall %d -> %d ms (%+.1f%%), blocked %d -> %d ms (%+.1f%%), "
-        + "failures %d -> %d", ref.wallMs(), t.wallMs(), -100 * wi, ref.blockedMs(), t.blockedMs(), -100 * bi,
-        ref.failures(), t.failures());
-    double min = config.minImprovement();
-    if (t.failures() > ref.failures()) {
-      return new Judgement(false, "failed tasks rose; " + figures, ev);
+  /**
+   * The job's wall-time noise band: the median over the overlays with two or more baseline runs (since the last
+   * re-open) of their relative spread (max - min) / median; {@code wallNoiseBand} while no overlay has two.
+   */
+  double band(Replay st) {
+    List<Double> spreads = new ArrayList<>();
+    for (List<Long> walls : st.baselineWalls.values()) {
+      List<Long> recent = walls.subList(Math.max(0, walls.size() - 5), walls.size());
+      double med = median(recent);
+      if (recent.size() >= 2 && med > 0) {
+        long max = recent.stream().mapToLong(Long::longValue).max().orElse(0);
+        long min = recent.stream().mapToLong(Long::longValue).min().orElse(0);
+        spreads.add((max - min) / med);
+      }
     }
-    if (t.failedRun() && !ref.failedRun()) {
-      return new Judgement(false, "the run failed; " + figures, ev);
+    if (spreads.isEmpty()) {
+      return config.wallNoiseBand();
     }
-    if (wi < -min || bi < -min) {
-      return new Judgement(false, String.format(Locale.ROOT, "%s got worse by %.0f%% or more; %s",
-          wi < -min ? "wall time" : "blocked time", 100 * min, figures), ev);
-    }
-    boolean better = (wi >= min && wi > 0) || (bi >= min && bi > 0) || t.failures() < ref.failures()
-        || (!t.failedRun() && ref.failedRun());
-    if (!better) {
-      return new Judgement(false, String.format(Locale.ROOT, "no improvement of %.0f%% or more; %s", 100 * min,
-          figures), ev);
-    }
-    return new Judgement(true, figures, ev);
+    spreads.sort(Comparator.naturalOrder());
+    int n = spreads.size();
+    double b = n % 2 == 1 ? spreads.get(n / 2) : (spreads.get(n / 2 - 1) + spreads.get(n / 2)) / 2;
+    return Math.min(1.0, b);
   }
 
   /** (old - new) / old; 0 when the difference is below the noise floor; -1 when old was 0 and new is not. */
@@ -383,7 +533,7 @@ public final class TuningPolicy {
       }
     }
     if (st.lastEvaluation == Evaluation.ROLLED_BACK || st.lastEvaluation == Evaluation.KEPT
-        || st.lastEvaluation == Evaluation.REOPENED) {
+        || st.lastEvaluation == Evaluation.REOPENED || st.lastEvaluation == Evaluation.INCONCLUSIVE) {
       reasons.add(st.lastReason);
     }
     if (mode == Mode.FROZEN) {
@@ -393,6 +543,16 @@ public final class TuningPolicy {
     if (st.ref == null) {
       reasons.add("re-measuring the kept overlay at the new input size before any new change");
       return new Proposal(JobState.TUNING, overlay, List.of(), reasons);
+    }
+    if (st.pending != null) {
+      Map<String, String> again = new TreeMap<>();
+      st.pending.forEach((k, v) -> {
+        if (allowList.check(new Recommendation(k, v, "")).isEmpty() && !(config.userKeysWin() && user.containsKey(k))) {
+          again.put(k, v);
+        }
+      });
+      reasons.add("the trial " + delta(st.kept, st.pending) + " runs once more before a verdict");
+      return new Proposal(JobState.TUNING, again, List.of(), reasons);
     }
     List<Diagnosis> firing = new ArrayList<>();
     for (Diagnosis d : st.ref.diagnoses()) {
@@ -497,12 +657,30 @@ public final class TuningPolicy {
     if (allowList.check(new Recommendation(k, value, "")).isPresent()) {
       return java.util.Optional.of("skipped " + k + "=" + value + ": the bounded step is not allowed");
     }
+    for (Change c : changes) {
+      java.util.Optional<String> shared = sharedFigures(c.key(), k);
+      if (shared.isPresent()) {
+        return java.util.Optional.of("not tried with " + c.key() + " (" + d.ruleId() + "): " + k + "=" + value
+            + " moves the same figures (" + shared.get() + "), so the two are tried one at a time");
+      }
+    }
     String reason = value.equals(r.value()) ? r.reason()
         : r.reason() + " (target " + r.value() + "; at most x" + Sizes.plain(config.maxStepFactor())
             + " per run from " + inForce + ")";
     changes.add(new Change(k, value, previous, d.ruleId(), reason, d.evidence()));
     overlay.put(k, value);
     return java.util.Optional.empty();
+  }
+
+  /** The figures two keys of different levers both act on (they cannot be judged apart), or empty. */
+  private java.util.Optional<String> sharedFigures(String a, String b) {
+    java.util.Optional<AllowList.Key> ka = allowList.key(a);
+    java.util.Optional<AllowList.Key> kb = allowList.key(b);
+    if (ka.isEmpty() || kb.isEmpty() || ka.get().lever().equals(kb.get().lever())) {
+      return java.util.Optional.empty();
+    }
+    List<String> both = ka.get().figures().stream().filter(kb.get().figures()::contains).map(Figure::label).toList();
+    return both.isEmpty() ? java.util.Optional.empty() : java.util.Optional.of(String.join(", ", both));
   }
 
   /** A numeric target moved at most maxStepFactor from the value in force, then clamped to the allow-list. */

@@ -151,7 +151,8 @@ class SecurityConfiguration {
         .requestMatchers(HttpMethod.DELETE, "/api/v1/session").permitAll()
         .requestMatchers(HttpMethod.GET, "/api/v1/me").authenticated()
         // machine callers
-        .requestMatchers(HttpMethod.POST, "/api/v1/submissions").access(role.any(Role.REPORTER))
+        .requestMatchers(HttpMethod.POST, "/api/v1/submissions", "/api/v1/submissions/launch-failures")
+        .access(role.any(Role.REPORTER))
         .requestMatchers(HttpMethod.POST, "/api/v1/throttle/apps").access(role.any(Role.REPORTER))
         .requestMatchers(HttpMethod.POST, "/api/v1/tiers/outcomes").access(role.any(Role.REPORTER))
         .requestMatchers(HttpMethod.GET, "/api/v1/throttle/priorities").access(role.any(Role.REPORTER, Role.VIEWER))

@@ -91,4 +91,16 @@ class SubmissionController {
           additions);
     }
   }
+
+  /** What a launch-failure report changed: the job's state and the overlay its next submission gets. */
+  record LaunchFailureAnswer(String jobKey, JobState state, Map<String, String> overlay, List<String> reasons) {}
+
+  @PostMapping("/launch-failures")
+  @Operation(summary = "A launch that failed before its application ran: its Sluice overlay is rolled back")
+  LaunchFailureAnswer launchFailed(@Valid @RequestBody LaunchFailureReport report) {
+    String jobKey = Limits.jobKey("jobKey", report.jobKey().trim());
+    Outcome o = tuning.launchFailed(jobKey, report.submissionId(), report.overlay(), report.exitCode(),
+        report.detail()).outcome();
+    return new LaunchFailureAnswer(jobKey, o.state(), o.overlay(), o.reasons());
+  }
 }

@@ -28,6 +28,9 @@ final class PolicyRuns {
     private long failedTasks;
     private long inputRecords = 1_000_000;
     private int mapTasks = 200;
+    private long reduceBlocks = 40_000;
+    private long inputBytes;
+    private long spill;
     private String status = "SUCCEEDED";
     private final Map<String, String> injected = new LinkedHashMap<>();
     private final Map<String, String> conf = new LinkedHashMap<>();
@@ -63,6 +66,24 @@ final class PolicyRuns {
       return this;
     }
 
+    /** Shuffle blocks the 200 reduce tasks fetch (default 40,000: 200 per task). */
+    RunBuilder reduceBlocks(long n) {
+      reduceBlocks = n;
+      return this;
+    }
+
+    /** Input bytes the map stage reads: above 0 makes it a file scan (default 0: a range). */
+    RunBuilder fileScan(long bytes) {
+      inputBytes = bytes;
+      return this;
+    }
+
+    /** Bytes the reduce stage spills to disk. */
+    RunBuilder spill(long bytes) {
+      spill = bytes;
+      return this;
+    }
+
     RunBuilder status(String s) {
       status = s;
       return this;
@@ -94,8 +115,8 @@ final class PolicyRuns {
     AppRun build() {
       String appId = "app-" + index;
       long start = 1_700_000_000_000L + index * 3_600_000L;
-      StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0);
-      StageProfile reduce = stage(appId, 1, 200, blockedMs, 0, inputRecords, failedTasks);
+      StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0, 0, 0, inputBytes);
+      StageProfile reduce = stage(appId, 1, 200, blockedMs, 0, inputRecords, failedTasks, reduceBlocks, spill, 0);
       return new AppRun("c1", appId, "", "job-1", "job", "u", "q", null, start, start + wallMs, status, "3.5.7",
           conf, injected, List.of(map, reduce), diagnoses, start + wallMs);
     }
@@ -106,11 +127,11 @@ final class PolicyRuns {
   }
 
   private static StageProfile stage(String appId, int id, int tasks, long fetchWait, long writeRecords,
-      long readRecords, long failed) {
+      long readRecords, long failed, long blocks, long spill, long inputBytes) {
     long readBytes = readRecords * 10;
     return new StageProfile(appId, id, 0, "s" + id, tasks, tasks, failed, 0, writeRecords * 10, writeRecords, readBytes,
-        0, readRecords == 0 ? 0 : 40_000, 0, fetchWait, readRecords, 0, 0, 100_000, 1_000, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-        0);
+        0, readRecords == 0 ? 0 : blocks, 0, fetchWait, readRecords, spill, spill, 100_000, 1_000, 0, 0, 0, 0, 0, 0, 0,
+        0, 0, 0, 0, inputBytes);
   }
 
   /** Newest first, as the store returns a portrait. */
