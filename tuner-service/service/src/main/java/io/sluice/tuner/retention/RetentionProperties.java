@@ -5,8 +5,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 
 /**
  * How long the history store keeps what grows without bound ({@code sluice.retention.*}), applied by the
- * {@link RetentionPruner} on H2 and ClickHouse alike (on ClickHouse also by the TTL clauses of
- * {@code deploy/clickhouse/V6__retention.sql}, which carry the same defaults). Control state is never pruned: freeze
+ * {@link RetentionPruner} on H2 and ClickHouse alike. Control state is never pruned: freeze
  * flags, the push-tier rules and deny entries, the operator trials. Push-tier outcomes have their own retention,
  * {@code sluice.tier.outcomes.retention} (30 days), pruned by the outcome service.
  */
