@@ -153,11 +153,11 @@ t_stack=$SECONDS
 env "${stack_env[@]}" "$root/deploy/bin/sluice-stack" up >&2
 health=""
 for _ in $(seq 1 120); do
-  health="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$tuner_url/actuator/health" || true)"
+  health="$(curl -s -o /dev/null -w '%{http_code}' --max-time 2 "$tuner_url/actuator/health/readiness" || true)"
   [ "$health" = 200 ] && break
   sleep 1
 done
-[ "$health" = 200 ] || die "tuner-service not healthy (log $stack/tuner.log)"
+[ "$health" = 200 ] || die "tuner-service not ready (log $stack/tuner.log)"
 say "stack up in $((SECONDS - t_stack)) s"
 
 # waits for APP's finished run in the store and writes its AppRun JSON to FILE

@@ -132,7 +132,7 @@ class TuningLoopITCase {
     int health = 0;
     for (long until = System.nanoTime() + 30_000_000_000L; health != 200 && System.nanoTime() < until; ) {
       try {
-        health = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/actuator/health"))
+        health = HTTP.send(HttpRequest.newBuilder(URI.create(tunerUrl + "/actuator/health/readiness"))
             .timeout(Duration.ofSeconds(5)).build(), HttpResponse.BodyHandlers.ofString()).statusCode();
       } catch (IOException e) {
         health = -1;
@@ -141,7 +141,7 @@ class TuningLoopITCase {
         Thread.sleep(500);
       }
     }
-    assertThat(health).as("tuner-service health (log %s)", state.resolve("tuner.log")).isEqualTo(200);
+    assertThat(health).as("tuner-service readiness (log %s)", state.resolve("tuner.log")).isEqualTo(200);
     System.out.printf("stack up in %d s (state %s)%n", (System.nanoTime() - t0) / 1_000_000_000L, state);
   }
 

@@ -18,6 +18,9 @@ public interface GateEventLog {
   /** Stores events; a replay of an already stored event changes nothing. */
   void storeGateEvents(List<GateEvent> events);
 
+  /** Retention: deletes the events that happened before {@code before} (epoch ms); returns how many went. */
+  long pruneGateEvents(long before);
+
   /** A page of events, newest first. */
   Page<GateEvent> gateEvents(GateEventQuery query);
 

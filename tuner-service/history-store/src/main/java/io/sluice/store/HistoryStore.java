@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where profiled application runs ({@link AppRun}) are kept (docs/architecture.md). Two implementations behind
+ * Where profiled application runs ({@link AppRun}) are kept. Two implementations behind
  * one contract: the embedded default (H2 in a local file, or an H2 TCP server) and ClickHouse for production.
  * Open one with {@link HistoryStores#open(String)}.
  *
@@ -16,6 +16,13 @@ import java.util.Optional;
  * Replays are therefore idempotent. Failures surface as {@link HistoryStoreException}.
  */
 public interface HistoryStore extends JobIndex, GateEventLog, AutoCloseable {
+
+  /**
+   * Retention: deletes the runs whose stored version was last updated before {@code before} (epoch ms), with their
+   * stages, and re-derives their jobs' summaries (a job left without runs leaves the job list); returns how many
+   * runs went. Runs updated since are untouched.
+   */
+  long pruneRuns(long before);
 
   /** Stores runs in one batch; idempotent by (cluster, appId, appAttemptId); the greater updatedAt wins. */
   void upsert(List<AppRun> runs);

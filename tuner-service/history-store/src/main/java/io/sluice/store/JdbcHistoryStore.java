@@ -175,6 +175,54 @@ abstract class JdbcHistoryStore implements HistoryStore {
     }
   }
 
+  @Override
+  public synchronized long pruneRuns(long before) {
+    try {
+      List<String[]> old = rows("SELECT cluster, app_id, app_attempt_id, job_key FROM " + runsSource()
+          + " WHERE updated_at < ?", rs -> new String[] {rs.getString(1), rs.getString(2), rs.getString(3),
+              rs.getString(4)}, before);
+      Set<String> jobs = new LinkedHashSet<>();
+      for (int from = 0; from < old.size(); from += KEYS_PER_QUERY) {
+        List<String[]> part = old.subList(from, Math.min(old.size(), from + KEYS_PER_QUERY));
+        String in = " WHERE (cluster, app_id, app_attempt_id) IN ((?, ?, ?)" + ", (?, ?, ?)".repeat(part.size() - 1)
+            + ")";
+        Object[] args = part.stream().flatMap(k -> java.util.stream.Stream.of(k[0], k[1], k[2])).toArray();
+        update("DELETE FROM stage_profiles" + in, args); // stages first: a run is never left half-deleted
+        update("DELETE FROM app_runs" + in, args);
+        part.forEach(k -> jobs.add(k[3]));
+      }
+      refreshJobs(jobs);
+      commitIfTransactional();
+      return old.size();
+    } catch (SQLException | RuntimeException e) {
+      throw aborted("pruning runs of", e);
+    }
+  }
+
+  @Override
+  public synchronized long pruneGateEvents(long before) {
+    try {
+      long n = rows("SELECT COUNT(*) FROM gate_events WHERE at < ?", rs -> rs.getLong(1), before).get(0);
+      if (n > 0) {
+        update("DELETE FROM gate_events WHERE at < ?", before);
+      }
+      commitIfTransactional();
+      return n;
+    } catch (SQLException | RuntimeException e) {
+      throw aborted("pruning gate events of", e);
+    }
+  }
+
+  /** Runs a statement (strings and numbers as parameters) within the caller's transaction. */
+  private void update(String sql, Object... args) throws SQLException {
+    try (PreparedStatement ps = conn.prepareStatement(sql)) {
+      for (int i = 0; i < args.length; i++) {
+        ps.setObject(i + 1, args[i]);
+      }
+      ps.executeUpdate();
+    }
+  }
+
   /** Indexes the jobs that have runs but no summary (a store written before the index existed). */
   void indexMissingJobs(String summaryTable) throws SQLException {
     Set<String> missing = new LinkedHashSet<>(rows("SELECT DISTINCT job_key FROM " + runsSource()

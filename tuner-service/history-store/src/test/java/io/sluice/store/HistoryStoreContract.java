@@ -360,6 +360,44 @@ abstract class HistoryStoreContract {
     assertThat(store.attempts(C, "app-m1")).containsExactly(moved);
   }
 
+  // ---- retention ----
+
+  @Test
+  void pruneRunsDeletesRunsLastUpdatedBeforeTheCutOffWithTheirStagesAndReindexesTheirJobs() {
+    long cut = 1_000_000;
+    AppRun oldOnly = Fixtures.run(C, "app-old-1", "old-job", 10, 3, cut - 1);
+    AppRun oldOfMixed = Fixtures.run(C, "app-old-2", "mixed-job", 20, 2, cut - 500);
+    AppRun young = Fixtures.run(C, "app-young", "mixed-job", 30, 4, cut);
+    AppRun refreshed = Fixtures.run(C, "app-refreshed", "fresh-job", 40, 1, cut - 900);
+    store.upsert(List.of(oldOnly, oldOfMixed, young, refreshed));
+    store.upsert(List.of(Fixtures.version(refreshed, "SUCCEEDED", "fresh-job", refreshed.stages(), cut + 5)));
+    assertThat(store.countRuns()).isEqualTo(4);
+
+    assertThat(store.pruneRuns(cut)).isEqualTo(2);
+
+    assertThat(store.find(C, "app-old-1", oldOnly.appAttemptId())).isEmpty();
+    assertThat(store.find(C, "app-old-2", oldOfMixed.appAttemptId())).isEmpty();
+    assertThat(store.stagesOf(C, "app-old-1", oldOnly.appAttemptId())).isEmpty();
+    assertThat(store.find(C, "app-young", young.appAttemptId())).contains(young);
+    assertThat(store.stagesOf(C, "app-young", young.appAttemptId())).hasSize(4);
+    assertThat(store.find(C, "app-refreshed", refreshed.appAttemptId()).orElseThrow().updatedAt()).isEqualTo(cut + 5);
+    assertThat(store.countRuns()).isEqualTo(2);
+    assertThat(store.countStages()).isEqualTo(5);
+    assertThat(keys(store.jobs(JobQuery.all()))).containsExactlyInAnyOrder("mixed-job", "fresh-job");
+    assertThat(store.runsOfJob("mixed-job", 10)).containsExactly(young);
+    assertThat(store.pruneRuns(cut)).isZero();
+  }
+
+  @Test
+  void pruneGateEventsDeletesEventsBeforeTheCutOffOnly() {
+    store.storeGateEvents(List.of(gate("n1", 999, "held", "a1", 1, null, null, null),
+        gate("n1", 1_000, "released", "a1", 1, 5L, null, null), gate("n2", 2_000, "held", "a2", 2, null, null, null)));
+    assertThat(store.pruneGateEvents(1_000)).isEqualTo(1);
+    Page<GateEvent> left = store.gateEvents(new GateEventQuery(null, null, null, 0, 10_000, 0, 50));
+    assertThat(left.items()).extracting(GateEvent::at).containsExactlyInAnyOrder(1_000L, 2_000L);
+    assertThat(store.pruneGateEvents(1_000)).isZero();
+  }
+
   // ---- the gate events ----
 
   private static int offset = 0;

@@ -7,6 +7,7 @@ import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.tuner.submission.PlatformAdditions;
 import io.sluice.tuner.submission.PlatformContributor;
 import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.ServiceReady;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -123,6 +124,7 @@ class PlatformAdditionsITCase {
 
   @BeforeEach
   void client() {
+    ServiceReady.await(port);
     http = new Http(port);
   }
 

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.ServiceReady;
 import java.nio.file.Path;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,6 +42,7 @@ class ThrottleApiITCase {
 
   @BeforeEach
   void client() {
+    ServiceReady.await(port);
     http = new Http(port);
   }
 

@@ -216,7 +216,7 @@ public final class SubmissionLatencyBench {
             t.setDaemon(true);
             return t;
           })).build();
-      waitHealthy(client, base, service, log);
+      waitHealthy(client, base, service, log, name.startsWith("warm"));
       if (name.startsWith("warm")) { // the store is opened lazily in the background: wait for real answers
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
         JsonNode first = submit(client, base, "bench-job-0");
@@ -262,16 +262,21 @@ public final class SubmissionLatencyBench {
     }
   }
 
-  static void waitHealthy(HttpClient client, String base, Process p, Path log) throws Exception {
+  /**
+   * Waits until the service is ready (its store answered and its control state is loaded) or, for a scenario whose
+   * store is meant to be down ({@code storeUp} false), until it is live.
+   */
+  static void waitHealthy(HttpClient client, String base, Process p, Path log, boolean storeUp) throws Exception {
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
     while (System.nanoTime() < deadline) {
       if (!p.isAlive()) {
         throw new IllegalStateException("tuner-service exited; log " + log);
       }
+      String probe = storeUp ? "/actuator/health/readiness" : "/actuator/health/liveness";
       try {
-        HttpResponse<String> h = client.send(HttpRequest.newBuilder(URI.create(base + "/actuator/health"))
+        HttpResponse<String> h = client.send(HttpRequest.newBuilder(URI.create(base + probe))
             .timeout(Duration.ofSeconds(2)).build(), HttpResponse.BodyHandlers.ofString());
-        if (h.statusCode() == 200 || h.statusCode() == 503) {
+        if (h.statusCode() == 200) {
           return;
         }
       } catch (IOException e) {

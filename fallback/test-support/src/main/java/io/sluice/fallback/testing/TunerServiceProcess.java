@@ -89,7 +89,8 @@ public final class TunerServiceProcess implements AutoCloseable {
   }
 
   /**
-   * Waits until {@code /actuator/health} answers 200; fails with the log's tail if the process exits, and stops it
+   * Waits until the service reports ready ({@code /actuator/health/readiness} answers 200: its store answered and
+   * its control state, such as the rollout rules, is loaded); fails with the log's tail if the process exits, and stops it
    * and fails if it does not answer within {@code timeout}.
    */
   public TunerServiceProcess awaitHealthy(Duration timeout) throws InterruptedException {
@@ -99,7 +100,7 @@ public final class TunerServiceProcess implements AutoCloseable {
         throw new IllegalStateException("tuner-service exited with " + process.exitValue() + ":\n" + logTail());
       }
       try {
-        if (get("/actuator/health").statusCode() == 200) {
+        if (get("/actuator/health/readiness").statusCode() == 200) {
           return this;
         }
       } catch (IOException e) {
@@ -108,7 +109,7 @@ public final class TunerServiceProcess implements AutoCloseable {
       Thread.sleep(250);
     }
     close();
-    throw new IllegalStateException("tuner-service not healthy within " + timeout + ":\n" + logTail());
+    throw new IllegalStateException("tuner-service not ready within " + timeout + ":\n" + logTail());
   }
 
   public String url() {

@@ -13,7 +13,9 @@ import io.sluice.tuner.TunerProperties;
 import java.time.Duration;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -38,6 +40,7 @@ import org.springframework.stereotype.Component;
 @Component
 public class StoreGateway implements DisposableBean {
   private static final Logger LOG = LoggerFactory.getLogger(StoreGateway.class);
+  static final long WARM_UP_RETRY_MS = 1_000;
 
   /** Work done with the store and the log on a store thread. */
   @FunctionalInterface
@@ -95,6 +98,9 @@ public class StoreGateway implements DisposableBean {
   private final Object openLock = new Object();
   private volatile Handles handles;
   private final BreakerWarmUp breakerWarmUp;
+  private final ScheduledExecutorService warmUp;
+  private volatile boolean answered;
+  private volatile String warmUpError = "not tried yet";
 
   public StoreGateway(TunerProperties props, CircuitBreakerRegistry breakers, TimeLimiterRegistry limiters,
       MeterRegistry meters) {
@@ -116,6 +122,11 @@ public class StoreGateway implements DisposableBean {
           t.setDaemon(true);
           return t;
         });
+    this.warmUp = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "sluice-store-warm-up");
+      t.setDaemon(true);
+      return t;
+    });
   }
 
   /** Runs work against the store within the budget's time limit and the circuit breaker. */
@@ -202,24 +213,48 @@ public class StoreGateway implements DisposableBean {
 
   /**
    * Opens the store and the log in the background once the service is up, so that the first submission does not
-   * pay for it; a failure here only logs (the next call tries again).
+   * pay for it, and tries again every {@value #WARM_UP_RETRY_MS} ms until the store has answered once ({@link
+   * #answered()}: the schema is migrated and the decision log's tables exist). The probe runs on its own thread,
+   * outside the breaker: retrying against a store that is down must not open it for the submissions.
    */
   @org.springframework.context.event.EventListener(org.springframework.boot.context.event.ApplicationReadyEvent.class)
   public void warmUp() {
+    warmUp.execute(this::probe);
+  }
+
+  private void probe() {
+    Handles h = null;
     try {
-      pool.submit(() -> {
-        try {
-          handles().store.runsOfJob("sluice.warm-up", 1);
-          breakerWarmUp.succeeded();
-          LOG.info("history store ready: {}", handles().log.describe());
-        } catch (RuntimeException e) {
-          LOG.warn("history store not reachable at start-up (submissions get empty overlays until it is): {}",
-              e.getMessage());
-        }
-      });
-    } catch (RejectedExecutionException e) {
-      LOG.debug("warm-up skipped: {}", e.getMessage());
+      h = handles();
+      h.store.runsOfJob("sluice.warm-up", 1);
+      breakerWarmUp.succeeded();
+      answered = true;
+      LOG.info("history store ready: {}", h.log.describe());
+      warmUp.shutdown();
+    } catch (RuntimeException e) {
+      boolean first = "not tried yet".equals(warmUpError);
+      warmUpError = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+      (first ? LOG.atWarn() : LOG.atDebug()).log("history store not reachable at start-up (submissions get empty "
+          + "overlays until it is; retrying every {} ms): {}", WARM_UP_RETRY_MS, warmUpError);
+      if (h != null) {
+        reset(h);
+      }
+      try {
+        warmUp.schedule(this::probe, WARM_UP_RETRY_MS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException stopped) {
+        LOG.debug("warm-up stopped: {}", stopped.getMessage());
+      }
     }
+  }
+
+  /** True once the store has answered (opened, migrated, read); stays true. */
+  public boolean answered() {
+    return answered;
+  }
+
+  /** Why the store has not answered yet (the last warm-up error). */
+  public String warmUpError() {
+    return warmUpError;
   }
 
   /** The time limit of a budget. */
@@ -276,6 +311,7 @@ public class StoreGateway implements DisposableBean {
 
   @Override
   public void destroy() {
+    warmUp.shutdownNow();
     pool.shutdownNow();
     Handles h;
     synchronized (this) {

@@ -14,7 +14,8 @@ import org.springframework.test.context.DynamicPropertySource;
 /**
  * The common set-up of the service's API tests: the service (the subclass's {@code @SpringBootTest} on a random
  * loopback port) over a real H2 history store in a temp dir of the test class, seeded from the subclass's
- * {@code @BeforeAll} with {@link #seed}, and an {@link Http} client for each test.
+ * {@code @BeforeAll} with {@link #seed}, and an {@link Http} client for each test, which starts once the service
+ * reports ready ({@link ServiceReady}).
  */
 public abstract class ServiceOnH2 {
   @TempDir
@@ -44,6 +45,7 @@ public abstract class ServiceOnH2 {
 
   @BeforeEach
   void client() {
+    ServiceReady.await(port);
     http = new Http(port);
   }
 }

@@ -6,6 +6,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
 import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.ServiceReady;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -68,16 +69,9 @@ class TierApiITCase {
   }
 
   @BeforeEach
-  void client() throws InterruptedException {
+  void client() {
+    ServiceReady.await(port); // the rule book loads from the store in the background after start-up
     api = new Http(port).as(OPS);
-    // the rule book loads from the store in the background after start-up (schema migration first): the tests
-    // change rules, so they start once the rules are readable
-    Http.Answer rules = api.get("/api/v1/tiers/rules");
-    for (int i = 0; i < 150 && rules.status() != 200; i++) {
-      Thread.sleep(200);
-      rules = api.get("/api/v1/tiers/rules");
-    }
-    assertThat(rules.status()).as(rules.body()).isEqualTo(200);
   }
 
   @Test

@@ -48,7 +48,8 @@ class OutcomeConfiguration {
   }
 
   @Bean(destroyMethod = "close")
-  OutcomeBackground outcomeBackground(OutcomeService service, TierOutcomeProperties outcomes) {
-    return new OutcomeBackground(service, RESTORE_RETRY, outcomes.getPruneInterval()).start();
+  OutcomeBackground outcomeBackground(OutcomeService service, OutcomeStore store, TierOutcomeProperties outcomes) {
+    return new OutcomeBackground(service, StoreAccess.direct(store), RESTORE_RETRY, outcomes.getPruneInterval())
+        .start();
   }
 }

@@ -57,7 +57,7 @@ public final class OutcomeService {
   private final Clock clock;
   /** Counts added by this process, per meter (for {@link #restoreTotals()}). */
   private final Map<String, Long> countedHere = new HashMap<>();
-  private boolean restored;
+  private volatile boolean restored;
 
   private final TagValues queueTags;
   private final TagValues reasonTags;
@@ -77,13 +77,27 @@ public final class OutcomeService {
     props.failureRule();
   }
 
+  /** True once {@link #restoreTotals()} has succeeded. */
+  public boolean restored() {
+    return restored;
+  }
+
   /**
    * Adds the store's all-time totals to {@code sluice.tier.outcomes}, minus what this process already counted (so
    * nothing is counted twice), once. Called by {@link OutcomeBackground}: never on start-up's path, since a store
    * that does not answer must not stop the service from starting.
    */
   public void restoreTotals() {
-    call("tier-outcome-totals", st -> {
+    restoreTotals(store);
+  }
+
+  /**
+   * As {@link #restoreTotals()} through another way to the store: the background restore goes to the store directly,
+   * so that retrying against a store that is down does not count against the store's circuit breaker (which would
+   * open it for the submissions).
+   */
+  public void restoreTotals(StoreAccess<OutcomeStore> via) {
+    call(via, "tier-outcome-totals", st -> {
       if (restored) {
         return null;
       }
@@ -251,7 +265,11 @@ public final class OutcomeService {
 
   /** Runs {@code work} on the store through the access, under this service's lock (one store connection). */
   private <T> T call(String op, Function<OutcomeStore, T> work) {
-    return store.call(op, st -> {
+    return call(store, op, work);
+  }
+
+  private <T> T call(StoreAccess<OutcomeStore> via, String op, Function<OutcomeStore, T> work) {
+    return via.call(op, st -> {
       synchronized (this) {
         return work.apply(st);
       }

@@ -1,0 +1,17 @@
+package io.sluice.tuner.retention;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import io.sluice.tuner.TunerProperties;
+import java.time.Clock;
+import org.springframework.context.annotation.Bean;
+import org.springframework.context.annotation.Configuration;
+
+/** The retention pruner over the history store's database ({@link RetentionProperties} is bound by the scan). */
+@Configuration(proxyBeanMethods = false)
+class RetentionConfiguration {
+  @Bean(destroyMethod = "close")
+  RetentionPruner retentionPruner(TunerProperties tuner, RetentionProperties retention, Clock clock,
+      MeterRegistry meters) {
+    return new RetentionPruner(tuner.getStoreUrl(), retention, clock, meters).start();
+  }
+}
