@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Pattern;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
@@ -26,6 +27,7 @@ public class Redaction {
   private final List<Pattern> secrets;
   private final Set<String> tunable;
 
+  @Autowired
   public Redaction(SecurityProperties props) {
     this(props.getSecretKeyPatterns(), AllowList.defaults());
   }
