@@ -9,6 +9,9 @@ priority map served here in tuner-service's JSON. Prints what the gate did (its 
 episodes, requests held per app) and the two apps' shuffle times, then stops the cluster.
 
   episode.py --root DIR --ess-jar JAR --state-dir DIR [--version 3.5.7] [--io-delay-ms 20]
+             [--kafka-bootstrap HOST:PORT --cluster NAME --node NAME]
+
+With --kafka-bootstrap the gate publishes its events to sluice.throttle-events there, as NODE of CLUSTER.
 
 Exit status 0 when both apps succeeded, 1 otherwise (the message says why).
 """
@@ -31,6 +34,9 @@ p.add_argument("--version", default="3.5.7")
 p.add_argument("--io-delay-ms", type=int, default=20)
 p.add_argument("--heavy", default="100000,40,80", help="rows,maps,partitions of the heavy app")
 p.add_argument("--light", default="10000,12,40", help="rows,maps,partitions of the light app")
+p.add_argument("--kafka-bootstrap", default="", help="publish the gate's events to this Kafka")
+p.add_argument("--cluster", default="default", help="cluster name in the gate's events")
+p.add_argument("--node", default="episode-ess", help="node name in the gate's events")
 a = p.parse_args()
 
 PRIO = {"heavy": 1, "light": 4}
@@ -96,7 +102,9 @@ opts = " ".join([
     "-Dsluice.throttle.budget.targetMs=150", "-Dsluice.throttle.budget.minBlocks=20",
     # a demo engages early: a request that waits 10 healthy reads (not 30) counts as distress
     "-Dsluice.throttle.queue.factor=10", "-Dsluice.throttle.abnormal.p99Ms=600", "-Dsluice.throttle.normal.p99Ms=250",
-    "-Dspark.shuffle.io.serverThreads=2"])
+    "-Dspark.shuffle.io.serverThreads=2"]
+    + ([f"-Dsluice.throttle.ess.kafka.bootstrap={a.kafka_bootstrap}", f"-Dsluice.throttle.ess.cluster={a.cluster}",
+        f"-Dsluice.throttle.ess.node={a.node}"] if a.kafka_bootstrap else []))
 spark_dir = os.path.join(state, "spark")
 start = subprocess.run([cluster, "start", "--version", a.version, "--workers", "1", "--worker-cores", "11",
                         "--worker-memory", "3g", "--ess-class", "io.sluice.throttle.ess.SluiceShuffleServiceMain",

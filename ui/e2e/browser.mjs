@@ -36,6 +36,7 @@ export async function chartData(page, id) {
     const o = chart.getOption();
     return {
       categories: (o.xAxis ?? []).map((a) => a.data ?? null),
+      yCategories: (o.yAxis ?? []).map((a) => a.data ?? null),
       series: o.series.map((s) => ({ name: s.name, type: s.type, data: s.data,
         markPoint: s.markPoint && s.markPoint.data ? s.markPoint.data : [] })),
     };

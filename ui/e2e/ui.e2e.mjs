@@ -1,9 +1,11 @@
 // The web UI in real headless Chromium against a running tuner-service filled by a real tuning run.
 // Environment: SLUICE_UI_URL (the service), SLUICE_UI_{ADMIN,VIEWER}_{USER,PASSWORD}, SLUICE_UI_JOB_KEY (a tuned
 // job with several runs), SLUICE_UI_XSS_JOB_KEY (a stored job whose app name and conf hold HTML/JS that
-// set window.__sluiceXss if they ever ran), SLUICE_UI_SCREENSHOTS (default target/screenshots).
+// set window.__sluiceXss if they ever ran), SLUICE_UI_GATE_PUBLISHED (a JSON file: what the ESS gates published to
+// sluice.throttle-events, folded per application and node, read back from Kafka), SLUICE_UI_SCREENSHOTS (default
+// target/screenshots).
 import assert from 'node:assert/strict';
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { after, before, describe, test } from 'node:test';
 import { chartData, launch } from './browser.mjs';
 
@@ -15,6 +17,7 @@ const env = (k, d) => {
 const BASE = env('SLUICE_UI_URL').replace(/\/$/, '');
 const JOB = env('SLUICE_UI_JOB_KEY');
 const XSS_JOB = env('SLUICE_UI_XSS_JOB_KEY');
+const GATE = JSON.parse(readFileSync(env('SLUICE_UI_GATE_PUBLISHED'), 'utf8'));
 const SHOTS = env('SLUICE_UI_SCREENSHOTS', 'target/screenshots');
 const ADMIN = { user: env('SLUICE_UI_ADMIN_USER', 'admin'), password: env('SLUICE_UI_ADMIN_PASSWORD') };
 const VIEWER = { user: env('SLUICE_UI_VIEWER_USER', 'viewer'), password: env('SLUICE_UI_VIEWER_PASSWORD') };
@@ -112,6 +115,10 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.equal(await page.getByTestId('jobs-tuned').locator('.muted').textContent(), `of ${o.jobs.total} jobs`);
     assert.equal((await page.getByTestId('rollbacks').locator('.stat-value').textContent()).replace(/,/g, ''),
       String(o.rollbacks));
+    // the gates' part: every node that published, and the applications they held
+    assert.equal(o.ess.nodes, GATE.nodes.length);
+    assert.equal((await page.getByTestId('apps-held').locator('.stat-value').textContent()).replace(/,/g, ''),
+      String(GATE.apps.filter((a) => a.held > 0).length));
     assert.ok(o.saved.top.length >= 1, 'the tuned job has a baseline and a current run');
     await page.getByTestId('top-jobs').waitFor();
     const chart = await chartData(page, 'overview-savings');
@@ -246,20 +253,55 @@ describe('Sluice web UI', { concurrency: false }, () => {
     await shot(page, 'run');
   });
 
-  test('ESS throttling and push tier pages render what the store holds', async () => {
+  test('ESS throttling shows what the gates published: nodes, episodes, held apps by priority', async () => {
     const { page } = viewer;
     await page.goto(`${BASE}/ui/throttle?range=30d`);
-    await page.getByRole('heading', { name: 'Gate events' }).waitFor();
-    await page.locator('[data-testid=throttle-nodes], [data-testid=empty]').first().waitFor();
-    const to = Date.now();
-    const nodes = await api(page, `/api/v1/ui/throttle/nodes?from=${to - 30 * 86_400_000}&to=${to}`);
-    const list = Array.isArray(nodes) ? nodes : nodes.nodes;
-    if (list.length > 0) {
-      await page.getByTestId('throttle-nodes').waitFor();
-      assert.equal(await page.getByTestId('throttle-nodes').locator('tbody tr').count(), list.length);
-    }
+    await page.getByTestId('throttle-apps').waitFor();
+    await page.getByTestId('throttle-nodes').waitFor();
     assert.equal(await page.getByTestId('api-error').count(), 0);
+    // nodes: every node that published is listed, with as many abnormal episodes as its stateChanged events opened
+    const nodeRows = await cells(page, 'throttle-nodes');
+    assert.deepEqual(nodeRows.map((r) => r[0]).sort(), [...GATE.nodes].sort());
+    for (const [node, episodes] of Object.entries(GATE.episodes)) {
+      assert.equal(nodeRows.find((r) => r[0] === node)[5], String(episodes), `episodes of ${node}`);
+    }
+    const episodeChart = await chartData(page, 'throttle-nodes');
+    const names = episodeChart.yCategories[0];
+    const drawn = {};
+    for (const d of episodeChart.series[0].data) drawn[names[d.value[0]]] = (drawn[names[d.value[0]]] ?? 0) + 1;
+    assert.deepEqual(drawn, Object.fromEntries(Object.entries(GATE.episodes).filter(([, n]) => n > 0)));
+    // held and slept applications, by priority: the chart's bars and the table hold exactly the published counts
+    const byPriority = [...GATE.apps].sort((x, y) => x.priority - y.priority);
+    const apps = await chartData(page, 'throttle-apps');
+    const label = (a) => `${a.appId} (priority ${a.priority})`;
+    const held = Object.fromEntries(apps.yCategories[0].map((l, i) => [l, apps.series[0].data[i]]));
+    const directives = Object.fromEntries(apps.yCategories[0].map((l, i) => [l, apps.series[1].data[i]]));
+    assert.deepEqual(held, Object.fromEntries(byPriority.map((a) => [label(a), a.held])));
+    assert.deepEqual(directives, Object.fromEntries(byPriority.map((a) => [label(a), a.directives])));
+    assert.deepEqual(apps.yCategories[0].map((l) => Number(l.match(/priority (-?\d+)\)$/)[1])),
+      byPriority.map((a) => a.priority), 'ordered by priority');
+    const appRows = await cells(page, 'throttle-apps');
+    for (const a of GATE.apps) {
+      const row = appRows.find((r) => r[0] === a.appId);
+      assert.ok(row, `${a.appId} in the table`);
+      assert.deepEqual([row[1], row[2], row[3].replace(/,/g, ''), row[6].replace(/,/g, '')],
+        [a.cluster, String(a.priority), String(a.held), String(a.directives)]);
+    }
+    // holds over time: the held bars add up to every published hold
+    const timeline = await chartData(page, 'throttle-timeline');
+    assert.equal(timeline.series[0].data.reduce((n, [, v]) => n + v, 0), GATE.held);
+    // the event list pages through every stored event, filtered by type from the URL
+    await page.goto(`${BASE}/ui/throttle?range=30d&type=held`);
+    await page.getByTestId('throttle-events').waitFor();
+    const types = (await cells(page, 'throttle-events')).map((r) => r[2]);
+    assert.ok(types.length > 0 && types.every((t) => t === 'held'), JSON.stringify(types));
+    await page.goto(`${BASE}/ui/throttle?range=30d`);
+    await page.getByTestId('throttle-apps').waitFor();
     await shot(page, 'throttle');
+  });
+
+  test('push tier page renders what the store holds', async () => {
+    const { page } = viewer;
     await page.goto(`${BASE}/ui/tier`);
     await page.getByRole('heading', { name: 'Audit trail' }).waitFor();
     await page.locator('[data-testid=tier-audit], [data-testid=empty]').first().waitFor();

@@ -150,7 +150,7 @@ function RunView({ d }: { d: RunDetail }) {
         )}
       <h2>Settings it ran with</h2>
       <p className="muted">
-        ⊕ marks the keys Sluice injected at submission. Values hidden as ***** are not readable with your role.
+        ⊕ marks the keys Sluice injected at submission. Values shown as *********(redacted) are secrets or not readable with your role.
       </p>
       {confKeys.length === 0
         ? <Empty>No Spark properties stored for this run.</Empty>

@@ -94,11 +94,12 @@ final class WebUiRun {
   }
 
   /** Runs the browser suite; returns its exit code (its output is in {@code ui-e2e.log} of the state dir). */
-  int browserSuite(String jobKey, String hostileJobKey) throws Exception {
+  int browserSuite(String jobKey, String hostileJobKey, Path gatePublished) throws Exception {
     Map<String, String> e = new HashMap<>();
     e.put("SLUICE_UI_URL", tunerUrl);
     e.put("SLUICE_UI_JOB_KEY", jobKey);
     e.put("SLUICE_UI_XSS_JOB_KEY", hostileJobKey);
+    e.put("SLUICE_UI_GATE_PUBLISHED", gatePublished.toString());
     e.put("SLUICE_UI_ADMIN_USER", "admin");
     e.put("SLUICE_UI_ADMIN_PASSWORD", credential("admin-password").orElse(""));
     e.put("SLUICE_UI_VIEWER_USER", "viewer");

@@ -164,7 +164,7 @@ class UiApiITCase extends ServiceOnH2 {
     JsonNode viewed = http.as(TestCredentials.VIEWER)
         .get("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId())).json().get("conf");
     assertThat(viewed.get(PARTITIONS).asText()).isEqualTo("50");
-    assertThat(viewed.get("spark.app.name").asText()).isEqualTo("*****");
+    assertThat(viewed.get("spark.app.name").asText()).isEqualTo(io.sluice.tuner.security.Redaction.REDACTED);
     assertThat(page.get("injected").get(PARTITIONS).asText()).isEqualTo("50");
     assertThat(ok("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId()) + "&attemptId="
         + enc(r2.appAttemptId())).get("run").get("appId").asText()).isEqualTo(r2.appId());

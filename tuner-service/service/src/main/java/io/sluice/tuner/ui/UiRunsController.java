@@ -1,8 +1,11 @@
 package io.sluice.tuner.ui;
 
 import io.sluice.model.AppRun;
-import io.sluice.rules.AllowList;
 import io.sluice.tuner.api.BadRequest;
+import io.sluice.tuner.security.Caller;
+import io.sluice.tuner.security.Redaction;
+import java.util.Map;
+import java.util.TreeMap;
 import io.swagger.v3.oas.annotations.Operation;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestMapping;
@@ -14,12 +17,11 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/ui")
 class UiRunsController {
   private final UiReads reads;
-  private final ConfAccess access;
-  private final ConfRedactor redactor = new ConfRedactor(AllowList.defaults());
+  private final Redaction redaction;
 
-  UiRunsController(UiReads reads, ConfAccess access) {
+  UiRunsController(UiReads reads, Redaction redaction) {
     this.reads = reads;
-    this.access = access;
+    this.redaction = redaction;
   }
 
   @GetMapping("/run")
@@ -28,13 +30,13 @@ class UiRunsController {
   UiViews.RunPage run(@RequestParam(defaultValue = "") String cluster, @RequestParam String appId,
       @RequestParam(required = false) String attemptId) {
     AppRun r = reads.run(cluster, required("appId", appId), blankToNull(attemptId), "appId");
-    boolean full = access.seesFullConf(r.queue());
+    Caller caller = Caller.current();
     UiViews.RunHeader h = new UiViews.RunHeader(r.cluster(), r.appId(), r.appAttemptId(), r.jobKey(), r.name(),
         r.user(), r.queue(), r.priority(), r.startTime(), r.endTime(), r.status(), r.sparkVersion(),
         io.sluice.tuner.policy.RunFigures.of(r).wallMs(), io.sluice.tuner.policy.RunFigures.of(r).blockedMs(),
         JobPages.tier(r), r.conf().get(JobPages.SUBMISSION_KEY));
     return new UiViews.RunPage(h, r.stages().stream().map(UiViews.StageRow::of).toList(), r.diagnoses(),
-        redactor.redact(r.conf(), full), redactor.redact(r.injected(), full));
+        sorted(redaction.conf(caller, r.queue(), r.conf())), sorted(redaction.conf(caller, r.queue(), r.injected())));
   }
 
   @GetMapping("/diff")
@@ -43,11 +45,14 @@ class UiRunsController {
       @RequestParam(required = false) String attemptA, @RequestParam(required = false) String attemptB) {
     AppRun ra = reads.run(cluster, required("a", a), blankToNull(attemptA), "a");
     AppRun rb = reads.run(cluster, required("b", b), blankToNull(attemptB), "b");
-    boolean fullA = access.seesFullConf(ra.queue());
-    boolean fullB = access.seesFullConf(rb.queue());
-    ConfDiff d = ConfDiff.of(ra.conf(), rb.conf(), (k, v) -> redactor.redact(k, v, fullA),
-        (k, v) -> redactor.redact(k, v, fullB));
+    Caller caller = Caller.current();
+    ConfDiff d = ConfDiff.of(ra.conf(), rb.conf(), (k, v) -> redaction.value(caller, ra.queue(), k, v),
+        (k, v) -> redaction.value(caller, rb.queue(), k, v));
     return new UiViews.Diff(ref(ra), ref(rb), d.changed(), d.onlyA(), d.onlyB());
+  }
+
+  private static Map<String, String> sorted(Map<String, String> conf) {
+    return new TreeMap<>(conf);
   }
 
   private static UiViews.RunRef ref(AppRun r) {
