@@ -30,7 +30,7 @@ class ModuleLayersTest {
       2, "sluice-spark-listener", "sluice-collectors", "sluice-tuner-client", "sluice-throttle-ess",
       "sluice-fallback-manager", "sluice-ui",
       3, "sluice-cli", "sluice-flink-job", "sluice-throttle-yarn", "sluice-throttle-shim", "sluice-tuner-service",
-      4, "sluice-e2e", "sluice-throttle-e2e", "sluice-fallback-yarn-it", "sluice-build-support");
+      4, "sluice-e2e", "sluice-throttle-e2e", "sluice-fallback-yarn-it", "sluice-distribution", "sluice-build-support");
 
   /** Parent and aggregator poms: they hold no code and nothing depends on them. */
   static final String AGGREGATOR_SUFFIX = "-parent";

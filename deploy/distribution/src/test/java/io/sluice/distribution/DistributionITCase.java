@@ -1,0 +1,288 @@
+package io.sluice.distribution;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.flink.JobConfig;
+import io.sluice.kafka.LocalKafka;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Unpacks the tarball {@code mvn package} built into a clean directory and runs its launchers as an operator would:
+ * tuner-service and the collectors from {@code bin/} as real processes (settings edited in {@code conf/}), against
+ * a real in-JVM Kafka broker. Every process is stopped by its PID with SIGTERM.
+ */
+class DistributionITCase {
+
+  private static final Duration START_DEADLINE = Duration.ofMinutes(4);
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  @TempDir static Path work;
+  static Path home;
+  static LocalKafka kafka;
+  private static final List<Process> started = new ArrayList<>();
+
+  @BeforeAll
+  static void unpack() throws Exception {
+    Path tarball = Path.of(System.getProperty("sluice.dist.tarball"));
+    assertThat(tarball).as("the tarball built by `mvn package`").isRegularFile();
+    Process tar = new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C", work.toString())
+        .redirectErrorStream(true).start();
+    assertThat(tar.waitFor(5, TimeUnit.MINUTES)).isTrue();
+    assertThat(tar.exitValue()).as(new String(tar.getInputStream().readAllBytes())).isZero();
+    home = work.resolve(System.getProperty("sluice.dist.name"));
+    kafka = LocalKafka.builder().logDir(work.resolve("kafka")).build().start();
+  }
+
+  @AfterAll
+  static void stopAll() throws Exception {
+    for (Process p : started) {
+      stop(p);
+    }
+    if (kafka != null) {
+      kafka.close();
+    }
+  }
+
+  @Test
+  void layoutHoldsEveryComponent() {
+    for (String launcher : List.of("sluice", "sluice-tuner-service", "sluice-eventlog-collector", "sluice-yarn-poller",
+        "sluice-flink-job", "sluice-ess", "sluice-submit")) {
+      assertThat(home.resolve("bin").resolve(launcher)).isExecutable();
+    }
+    for (String jar : List.of("lib/tuner-service/sluice-tuner-service.jar", "lib/flink/sluice-flink-job.jar",
+        "spark/sluice-spark-listener.jar", "spark/sluice-tuner-client.jar", "spark/sluice-fallback-manager.jar",
+        "spark/sluice-throttle-shim.jar", "ess/sluice-throttle-ess.jar", "ess/sluice-throttle-yarn.jar")) {
+      assertThat(home.resolve(jar)).isRegularFile();
+    }
+    for (String conf : List.of("tuner-service.properties", "tuner-service-reference.properties",
+        "eventlog-collector.properties", "yarn-poller.properties", "flink-job.properties", "ess-throttle.conf")) {
+      assertThat(home.resolve("conf").resolve(conf)).isRegularFile();
+    }
+    assertThat(home.resolve("lib").toFile().list((d, n) -> n.startsWith("sluice-cli"))).hasSize(1);
+  }
+
+  @Test
+  void tunerServiceStartsFromBinAndServesItsMetrics() throws Exception {
+    int port = freePort();
+    String token = UUID.randomUUID().toString();
+    Process tuner = start(Map.of("SLUICE_SECURITY_TOKENS", "dist-test:VIEWER:" + token, "SLUICE_TUNER_JAVA_OPTS",
+        "-Xmx256m -XX:TieredStopAtLevel=1"), "tuner", "bin/sluice-tuner-service", "--server.port=" + port);
+    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    URI health = URI.create("http://127.0.0.1:" + port + "/actuator/health");
+    awaitCondition("tuner-service health UP", tuner, () -> body(http, health, null).contains("\"UP\""));
+
+    String metrics = body(http, URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"), token);
+    assertThat(metrics).contains("# TYPE jvm_memory_used_bytes gauge");
+    // the embedded store lives in the distribution's data directory, as conf/tuner-service.properties says
+    assertThat(home.resolve("data/history")).isDirectory();
+    assertThat(stop(tuner)).as("exit status after SIGTERM").isIn(0, 143);
+  }
+
+  @Test
+  void eventLogCollectorPublishesTheLogsNamedInItsConf() throws Exception {
+    Path logs = Files.createDirectories(work.resolve("spark-events"));
+    Path fixture = Path.of(System.getProperty("sluice.root"),
+        "deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain/app-20261121223352-0001");
+    Files.copy(fixture, logs.resolve(fixture.getFileName()));
+    long lines;
+    try (Stream<String> s = Files.lines(fixture)) {
+      lines = s.filter(l -> !l.isBlank()).count();
+    }
+    String topic = "dist-events-" + UUID.randomUUID();
+    kafka.createTopics(1, topic);
+    editConf("eventlog-collector.properties", Map.of("bootstrap", kafka.bootstrapServers(), "paths", logs.toString(),
+        "topic", topic, "cluster", "dist-test", "poll-seconds", "1"));
+
+    Process collector = start(Map.of(), "eventlog-collector", "bin/sluice-eventlog-collector");
+    Set<Long> seqs = new HashSet<>();
+    try (KafkaConsumer<String, String> consumer = consumer()) {
+      consumer.subscribe(List.of(topic));
+      awaitCondition(lines + " envelopes on " + topic, collector, () -> {
+        for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
+          assertThat(r.key()).isEqualTo("app-20261121223352-0001");
+          assertThat(JSON.readTree(r.value()).get("cluster").asText()).isEqualTo("dist-test");
+          seqs.add(seq(r.value()));
+        }
+        return seqs.size() == lines;
+      });
+    }
+    assertThat(stop(collector)).as("exit status after SIGTERM").isIn(0, 143);
+    // the progress it saved on the way out is in the data directory named by the conf's default
+    assertThat(Files.readString(home.resolve("data/eventlog-offsets.json"))).contains("app-20261121223352-0001");
+  }
+
+  @Test
+  void yarnPollerStartsFromBinAndRidesOutAnUnreachableResourceManager() throws Exception {
+    int closedPort = freePort();
+    editConf("yarn-poller.properties", Map.of("rm", "http://127.0.0.1:" + closedPort, "bootstrap",
+        kafka.bootstrapServers(), "poll-seconds", "1"));
+    Process poller = start(Map.of(), "yarn-poller", "bin/sluice-yarn-poller");
+    Path log = work.resolve("yarn-poller.log");
+    awaitCondition("the poller reports the refused connection", poller,
+        () -> Files.readString(log).contains("127.0.0.1:" + closedPort));
+    assertThat(poller.isAlive()).as("a poll that fails does not stop the poller").isTrue();
+    assertThat(stop(poller)).as("exit status after SIGTERM").isIn(0, 143);
+  }
+
+  @Test
+  void flinkJobConfDocumentsEveryKeyWithItsDefault() throws Exception {
+    String conf = Files.readString(home.resolve("conf/flink-job.properties"));
+    for (JobConfig.Key key : JobConfig.keys().values()) {
+      assertThat(conf).as("conf/flink-job.properties documents %s", key.name())
+          .containsPattern("(?m)^# (default: )?" + Pattern.quote(key.name() + " =" + (key.defaultValue().isEmpty() ? ""
+              : " " + key.defaultValue())) + "$");
+    }
+    Process print = new ProcessBuilder(home.resolve("bin/sluice-flink-job").toString(), "--print-args", "--parallelism", "4")
+        .directory(home.toFile()).redirectErrorStream(true).start();
+    List<String> args = List.of(new String(print.getInputStream().readAllBytes(), StandardCharsets.UTF_8).split("\n"));
+    assertThat(print.waitFor()).isZero();
+    assertThat(args).containsSubsequence("--bootstrap.servers", "127.0.0.1:9092")
+        .containsSubsequence("--checkpoint.dir", "file:///var/lib/sluice/flink-checkpoints")
+        .endsWith("--parallelism", "4");
+  }
+
+  @Test
+  void aBrokenConfLineStopsTheLauncherNamingFileAndLine() throws Exception {
+    Path conf = Files.createDirectories(work.resolve("broken-conf"));
+    Files.writeString(conf.resolve("yarn-poller.properties"), "# comment\nrm = http://x:8088\nbootstrap\n");
+    ProcessBuilder pb = new ProcessBuilder(home.resolve("bin/sluice-yarn-poller").toString()).redirectErrorStream(true);
+    pb.environment().put("SLUICE_CONF_DIR", conf.toString());
+    Process broken = pb.start();
+    String out = new String(broken.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(broken.waitFor()).isEqualTo(2);
+    assertThat(out).contains(conf.resolve("yarn-poller.properties") + " line 3: expected key = value, got: bootstrap");
+  }
+
+  // ---- helpers
+
+  private static Process start(Map<String, String> env, String name, String... command) throws IOException {
+    List<String> cmd = new ArrayList<>(List.of(command));
+    cmd.set(0, home.resolve(cmd.get(0)).toString());
+    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
+        .redirectOutput(work.resolve(name + ".log").toFile());
+    pb.environment().putAll(env);
+    Process p = pb.start();
+    started.add(p);
+    return p;
+  }
+
+  /** SIGTERM by PID, then waits (SIGKILL after a minute); returns the exit status. */
+  private static int stop(Process p) throws InterruptedException {
+    if (p.isAlive()) {
+      p.destroy();
+      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+        p.destroyForcibly().waitFor();
+      }
+    }
+    return p.exitValue();
+  }
+
+  private static void awaitCondition(String what, Process p, Check check) throws Exception {
+    long deadline = System.nanoTime() + START_DEADLINE.toNanos();
+    Exception last = null;
+    while (System.nanoTime() < deadline) {
+      try {
+        if (check.ok()) {
+          return;
+        }
+      } catch (IOException e) {
+        last = e;
+      }
+      if (!p.isAlive()) {
+        throw new AssertionError(what + ": the process exited with " + p.exitValue());
+      }
+      Thread.sleep(250);
+    }
+    throw new AssertionError("no " + what + " within " + START_DEADLINE + (last == null ? "" : ": " + last));
+  }
+
+  @FunctionalInterface
+  private interface Check {
+    boolean ok() throws Exception;
+  }
+
+  private static String body(HttpClient http, URI uri, String token) throws IOException, InterruptedException {
+    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
+    if (token != null) {
+      b.header("Authorization", "Bearer " + token);
+    }
+    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    if (r.statusCode() != 200) {
+      throw new IOException(uri + " answered " + r.statusCode());
+    }
+    return r.body();
+  }
+
+  /** Rewrites the given keys of a conf file in the unpacked distribution, as an operator edits it. */
+  private static void editConf(String file, Map<String, String> values) throws IOException {
+    Path p = home.resolve("conf").resolve(file);
+    List<String> out = new ArrayList<>();
+    Set<String> done = new HashSet<>();
+    for (String line : Files.readAllLines(p)) {
+      String key = line.contains("=") && !line.startsWith("#") ? line.substring(0, line.indexOf('=')).trim() : null;
+      if (key != null && values.containsKey(key)) {
+        out.add(key + " = " + values.get(key));
+        done.add(key);
+      } else {
+        out.add(line);
+      }
+    }
+    values.forEach((k, v) -> {
+      if (!done.contains(k)) {
+        out.add(k + " = " + v);
+      }
+    });
+    Files.write(p, out);
+  }
+
+  private static KafkaConsumer<String, String> consumer() {
+    Properties props = new Properties();
+    props.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    props.put(ConsumerConfig.GROUP_ID_CONFIG, "dist-test-" + UUID.randomUUID());
+    props.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    return new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
+  }
+
+  private static long seq(String envelope) throws IOException {
+    JsonNode seq = JSON.readTree(envelope).get("seq");
+    assertThat(seq).as("envelope has a seq: %s", envelope).isNotNull();
+    return seq.asLong();
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0)) {
+      return s.getLocalPort();
+    }
+  }
+
+}
