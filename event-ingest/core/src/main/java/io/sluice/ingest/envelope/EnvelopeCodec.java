@@ -6,20 +6,23 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
+import io.sluice.ingest.parse.JsonScan;
 import io.sluice.ingest.parse.MalformedEventException;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.SparkEventParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 
 /**
  * JSON form of {@link EventEnvelope}: {@code {"cluster":..,"appId":..,"appAttemptId":..,"seq":..,
- * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string). Decoding parses the envelope and
- * the event in one streaming pass.
+ * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string). Decoding hands the event's bytes
+ * to {@link SparkEventParser} as a line of its own and reads the envelope's fields around it.
  */
 public final class EnvelopeCodec {
   private static final JsonFactory JSON = JsonFactory.builder().build();
   private static final SparkEventParser DEFAULT_PARSER = new SparkEventParser();
+  private static final byte[] EVENT_KEY = "event".getBytes(StandardCharsets.US_ASCII);
 
   /** An envelope with its event parsed. */
   public record Decoded(String cluster, String appId, String appAttemptId, long seq, long emittedAt,
@@ -56,20 +59,53 @@ public final class EnvelopeCodec {
     return decode(bytes, DEFAULT_PARSER);
   }
 
-  /** Decodes with a given parser (e.g. one reporting field problems). */
+  /**
+   * Decodes with a given parser (e.g. one reporting field problems). The event's bytes are located by
+   * {@link JsonScan#member} (which validates the whole envelope without tokenising it) and handed to
+   * {@link SparkEventParser#parse(byte[])} as a line of their own, so a task end takes the parser's pruning fast
+   * path; Jackson then reads only the envelope's own fields. An envelope the scan does not accept, or whose event
+   * is not an object, is read by Jackson as a whole, which says what is wrong with it.
+   */
   public static Decoded decode(byte[] bytes, SparkEventParser parser) {
     if (bytes == null || bytes.length == 0) {
       throw new MalformedEnvelopeException("empty envelope");
     }
+    long range = JsonScan.member(bytes, 0, bytes.length, EVENT_KEY);
+    if (range < 0 || bytes[(int) (range >>> 32)] != '{') {
+      return read(bytes, bytes, parser, null);
+    }
+    int from = (int) (range >>> 32);
+    int to = (int) range;
+    SparkEvent event;
+    try {
+      event = parser.parse(Arrays.copyOfRange(bytes, from, to));
+    } catch (MalformedEventException e) {
+      throw new MalformedEnvelopeException("envelope event is malformed (" + e.getMessage() + "): "
+          + preview(bytes), e);
+    }
+    // the envelope with its event replaced by {}: what is left for Jackson
+    byte[] rest = new byte[bytes.length - (to - from) + 2];
+    System.arraycopy(bytes, 0, rest, 0, from);
+    rest[from] = '{';
+    rest[from + 1] = '}';
+    System.arraycopy(bytes, to, rest, from + 2, bytes.length - to);
+    return read(rest, bytes, parser, event);
+  }
+
+  /**
+   * Reads the envelope's fields from {@code json} with Jackson; the event is {@code parsed} when given (then
+   * {@code json} holds it as {@code {}}), else parsed here. {@code original} is what error messages quote.
+   */
+  private static Decoded read(byte[] json, byte[] original, SparkEventParser parser, SparkEvent parsed) {
     String cluster = "";
     String appId = null;
     String attempt = "";
     Long seq = null;
     long emittedAt = 0;
     SparkEvent event = null;
-    try (JsonParser p = JSON.createParser(bytes)) {
+    try (JsonParser p = JSON.createParser(json)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new MalformedEnvelopeException("envelope is not a JSON object: " + preview(bytes));
+        throw new MalformedEnvelopeException("envelope is not a JSON object: " + preview(original));
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -80,24 +116,31 @@ public final class EnvelopeCodec {
           case "appAttemptId" -> attempt = text(p, field);
           case "seq" -> seq = number(p, field);
           case "emittedAt" -> emittedAt = number(p, field);
-          case "event" -> event = event(p, t, parser);
+          case "event" -> {
+            if (parsed == null) {
+              event = event(p, t, parser);
+            } else {
+              p.skipChildren();
+              event = parsed;
+            }
+          }
           default -> p.skipChildren();
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-        throw new MalformedEnvelopeException("envelope has trailing content: " + preview(bytes));
+        throw new MalformedEnvelopeException("envelope has trailing content: " + preview(original));
       }
     } catch (JsonProcessingException e) {
       throw new MalformedEnvelopeException("envelope is not valid JSON (" + e.getOriginalMessage() + "): "
-          + preview(bytes), e);
+          + preview(original), e);
     } catch (MalformedEventException e) {
       throw new MalformedEnvelopeException("envelope event is malformed (" + e.getMessage() + "): "
-          + preview(bytes), e);
+          + preview(original), e);
     } catch (IOException e) {
       throw new MalformedEnvelopeException("cannot read envelope: " + e, e);
     }
     if (appId == null || appId.isEmpty()) {
-      throw new MalformedEnvelopeException("envelope has no appId: " + preview(bytes));
+      throw new MalformedEnvelopeException("envelope has no appId: " + preview(original));
     }
     if (seq == null) {
       throw new MalformedEnvelopeException("envelope of " + appId + " has no seq");
