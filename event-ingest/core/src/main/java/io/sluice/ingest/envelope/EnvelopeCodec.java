@@ -6,23 +6,21 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.util.ByteArrayBuilder;
-import io.sluice.ingest.parse.JsonScan;
 import io.sluice.ingest.parse.MalformedEventException;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.SparkEventParser;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.util.Arrays;
 
 /**
  * JSON form of {@link EventEnvelope}: {@code {"cluster":..,"appId":..,"appAttemptId":..,"seq":..,
- * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string). Decoding hands the event's bytes
- * to {@link SparkEventParser} as a line of its own and reads the envelope's fields around it.
+ * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string). Decoding parses the envelope and
+ * the event in one streaming pass, over the envelope pruned to what is read when it holds a task event.
  */
 public final class EnvelopeCodec {
   private static final JsonFactory JSON = JsonFactory.builder().build();
   private static final SparkEventParser DEFAULT_PARSER = new SparkEventParser();
-  private static final byte[] EVENT_KEY = "event".getBytes(StandardCharsets.US_ASCII);
+  private static final String[] ENVELOPE_KEYS = {"cluster", "appId", "appAttemptId", "seq", "emittedAt"};
 
   /** An envelope with its event parsed. */
   public record Decoded(String cluster, String appId, String appAttemptId, long seq, long emittedAt,
@@ -60,43 +58,28 @@ public final class EnvelopeCodec {
   }
 
   /**
-   * Decodes with a given parser (e.g. one reporting field problems). The event's bytes are located by
-   * {@link JsonScan#member} (which validates the whole envelope without tokenising it) and handed to
-   * {@link SparkEventParser#parse(byte[])} as a line of their own, so a task end takes the parser's pruning fast
-   * path; Jackson then reads only the envelope's own fields. An envelope the scan does not accept, or whose event
-   * is not an object, is read by Jackson as a whole, which says what is wrong with it.
+   * Decodes with a given parser (e.g. one reporting field problems). An envelope of a task end or task start (most
+   * of the traffic) is first pruned by {@link SparkEventParser#pruneAroundTaskEvent} (one validating scan, no
+   * tokens), so Jackson reads only the envelope's fields and the event fields the parser uses; every other
+   * envelope, and one the scan does not accept, is read by Jackson as a whole, which says what is wrong with it.
    */
   public static Decoded decode(byte[] bytes, SparkEventParser parser) {
     if (bytes == null || bytes.length == 0) {
       throw new MalformedEnvelopeException("empty envelope");
     }
-    long range = JsonScan.member(bytes, 0, bytes.length, EVENT_KEY);
-    if (range < 0 || bytes[(int) (range >>> 32)] != '{') {
-      return read(bytes, bytes, parser, null);
+    byte[] pruned = SparkEventParser.pruneAroundTaskEvent(bytes, "event", ENVELOPE_KEYS);
+    if (pruned != null) {
+      Decoded d = read(pruned, bytes, parser);
+      if (d.event() instanceof SparkEvent.TaskEnd
+          || d.event() instanceof SparkEvent.Unknown u && u.eventName().equals("SparkListenerTaskStart")) {
+        return d;
+      }
     }
-    int from = (int) (range >>> 32);
-    int to = (int) range;
-    SparkEvent event;
-    try {
-      event = parser.parse(Arrays.copyOfRange(bytes, from, to));
-    } catch (MalformedEventException e) {
-      throw new MalformedEnvelopeException("envelope event is malformed (" + e.getMessage() + "): "
-          + preview(bytes), e);
-    }
-    // the envelope with its event replaced by {}: what is left for Jackson
-    byte[] rest = new byte[bytes.length - (to - from) + 2];
-    System.arraycopy(bytes, 0, rest, 0, from);
-    rest[from] = '{';
-    rest[from + 1] = '}';
-    System.arraycopy(bytes, to, rest, from + 2, bytes.length - to);
-    return read(rest, bytes, parser, event);
+    return read(bytes, bytes, parser);
   }
 
-  /**
-   * Reads the envelope's fields from {@code json} with Jackson; the event is {@code parsed} when given (then
-   * {@code json} holds it as {@code {}}), else parsed here. {@code original} is what error messages quote.
-   */
-  private static Decoded read(byte[] json, byte[] original, SparkEventParser parser, SparkEvent parsed) {
+  /** Reads the envelope {@code json} with Jackson; {@code original} (before pruning) is what errors quote. */
+  private static Decoded read(byte[] json, byte[] original, SparkEventParser parser) {
     String cluster = "";
     String appId = null;
     String attempt = "";
@@ -116,14 +99,7 @@ public final class EnvelopeCodec {
           case "appAttemptId" -> attempt = text(p, field);
           case "seq" -> seq = number(p, field);
           case "emittedAt" -> emittedAt = number(p, field);
-          case "event" -> {
-            if (parsed == null) {
-              event = event(p, t, parser);
-            } else {
-              p.skipChildren();
-              event = parsed;
-            }
-          }
+          case "event" -> event = event(p, t, parser);
           default -> p.skipChildren();
         }
       }

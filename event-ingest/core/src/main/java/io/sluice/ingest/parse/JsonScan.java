@@ -28,11 +28,9 @@ import java.util.Map;
  * <p>Positions are indexes into the array; results are the index just after what was scanned, or
  * {@link #INVALID} / {@link #TRUNCATED} (input ended inside a value). Stateless and thread-safe.
  */
-public final class JsonScan {
+final class JsonScan {
   static final int INVALID = -1;
   static final int TRUNCATED = -2;
-  /** {@link #member}: the document is a valid object without the member (or its key is written with escapes). */
-  public static final long ABSENT = -3;
   static final int MAX_DEPTH = 256;
   static final int MAX_NUMBER_CHARS = 500;
   static final int MAX_NAME_BYTES = 10_000;
@@ -165,69 +163,6 @@ public final class JsonScan {
     }
     i = pruneObject(b, i, end, keep, cuts, 1);
     return i < 0 ? i : finish(b, i, end);
-  }
-
-  /**
-   * Where the value of the top-level member {@code name} of the object document b[from, end) lies: its first
-   * index in the high 32 bits and the index after it in the low 32 bits. The whole document is validated; the
-   * last occurrence of a repeated key wins (as with Jackson). Returns {@link #ABSENT} when the object has no such
-   * member (a key written with escapes is not recognised), {@link #INVALID} or {@link #TRUNCATED} when the input
-   * is not one valid JSON object. Lets a caller hand a nested document to a parser of its own without tokenising it.
-   */
-  public static long member(byte[] b, int from, int end, byte[] name) {
-    int i = skipWhitespace(b, from, end);
-    if (i >= end) {
-      return TRUNCATED;
-    }
-    if (b[i] != '{') {
-      return INVALID;
-    }
-    i = ws(b, i + 1, end);
-    if (i < end && b[i] == '}') {
-      int f = finish(b, i + 1, end);
-      return f < 0 ? f : ABSENT;
-    }
-    long found = ABSENT;
-    while (true) {
-      if (i >= end) {
-        return TRUNCATED;
-      }
-      if (b[i] != '"') {
-        return INVALID;
-      }
-      int keyEnd = string(b, i, end, MAX_NAME_BYTES);
-      if (keyEnd < 0) {
-        return keyEnd;
-      }
-      boolean match = keyEnd - i - 2 == name.length && Arrays.equals(b, i + 1, keyEnd - 1, name, 0, name.length);
-      i = ws(b, keyEnd, end);
-      if (i >= end) {
-        return TRUNCATED;
-      }
-      if (b[i] != ':') {
-        return INVALID;
-      }
-      int start = ws(b, i + 1, end);
-      int valueEnd = value(b, start, end, 1);
-      if (valueEnd < 0) {
-        return valueEnd;
-      }
-      if (match) {
-        found = (long) start << 32 | valueEnd;
-      }
-      i = ws(b, valueEnd, end);
-      if (i >= end) {
-        return TRUNCATED;
-      }
-      if (b[i] == ',') {
-        i = ws(b, i + 1, end);
-      } else if (b[i] == '}') {
-        int f = finish(b, i + 1, end);
-        return f < 0 ? f : found;
-      } else {
-        return INVALID;
-      }
-    }
   }
 
   private static int finish(byte[] b, int i, int end) {

@@ -44,37 +44,6 @@ class JsonScanTest {
         .map(JsonScanTest::utf8).collect(Collectors.toList());
   }
 
-  private static String member(String doc, String name) {
-    byte[] b = utf8(doc);
-    long r = JsonScan.member(b, 0, b.length, utf8(name));
-    return r < 0 ? String.valueOf(r) : new String(b, (int) (r >>> 32), (int) r - (int) (r >>> 32),
-        StandardCharsets.UTF_8);
-  }
-
-  @Test
-  void memberFindsTheValueOfATopLevelKey() {
-    assertThat(member("{\"a\":1,\"event\":{\"x\":[1,{\"event\":2}]},\"b\":\"}\"}", "event"))
-        .isEqualTo("{\"x\":[1,{\"event\":2}]}");
-    assertThat(member(" { \"event\" : \"s\" , \"z\" : null } ", "event")).isEqualTo("\"s\"");
-    assertThat(member("{\"event\":1,\"event\":[true]}", "event")).as("last one wins").isEqualTo("[true]");
-    assertThat(member("{\"a\":{\"event\":1}}", "event")).as("nested only").isEqualTo("-3");
-    assertThat(member("{}", "event")).isEqualTo("-3");
-    assertThat(member("{\"\\u0065vent\":1}", "event")).as("escaped key: not recognised").isEqualTo("-3");
-    assertThat(member("{\"events\":1,\"even\":2}", "event")).isEqualTo("-3");
-  }
-
-  @Test
-  void memberValidatesTheWholeDocument() {
-    assertThat(member("{\"event\":{}} x", "event")).isEqualTo(String.valueOf(JsonScan.INVALID));
-    assertThat(member("{\"event\":{},\"b\":tru}", "event")).isEqualTo(String.valueOf(JsonScan.INVALID));
-    assertThat(member("{\"event\":{\"a\":", "event")).isEqualTo(String.valueOf(JsonScan.TRUNCATED));
-    assertThat(member("{\"event\":{}", "event")).isEqualTo(String.valueOf(JsonScan.TRUNCATED));
-    assertThat(member("[{\"event\":{}}]", "event")).isEqualTo(String.valueOf(JsonScan.INVALID));
-    assertThat(member("{event:{}}", "event")).isEqualTo(String.valueOf(JsonScan.INVALID));
-    assertThat(member("{\"event\" {}}", "event")).isEqualTo(String.valueOf(JsonScan.INVALID));
-    assertThat(member("", "event")).isEqualTo(String.valueOf(JsonScan.TRUNCATED));
-  }
-
   @Test
   void acceptsStrictJson() {
     for (String ok : List.of("{}", "[]", " { } ", "\t[1,\r\n2 ]\n", "0", "-0", "-12.5e+3", "1E-2", "0.0",
