@@ -1,39 +1,42 @@
 #!/usr/bin/env bash
-# Flink job benchmark: sustained throughput and ApplicationEnd -> store latency of ShuffleProfileJob on a local
-# MiniCluster (parallelism 2), in-JVM Kafka, embedded H2 store; input = the real fixture event logs replicated
-# under synthetic app ids. One fresh JVM per measurement; rounds are interleaved; medians are printed.
+# Flink job benchmark: sustained throughput, CPU per event and ApplicationEnd -> store latency of ShuffleProfileJob
+# on a local MiniCluster, in-JVM Kafka, embedded H2 store; input = the real fixture event logs replicated under
+# synthetic app ids. One fresh JVM per measurement; rounds are interleaved; medians are printed.
 #
-#   bench/flink/run-flink-bench.sh [--rounds 3] [--events 2000000] [--apps 50] [--skip-build] [--out FILE]
+#   bench/flink/run-flink-bench.sh [--rounds 3] [--events 1000000] [--apps 50] [--parallelism "1 2 4"]
+#                                  [--baseline-jars DIR] [--skip-build] [--out FILE]
 #
-# Scenarios per round: throughput (checkpoint 1 s, store.batch.size 100); latency with the defaults
-# (checkpoint 10 s, batch 100), with a short interval (checkpoint 1 s, batch 100) and unbuffered
-# (checkpoint 1 s, batch 1: the sink upserts every run at once).
-# Prerequisite (done by the script unless --skip-build): mvn -pl event-ingest/flink-job install -DskipTests
+# Scenarios per round, all at the job's default settings (checkpoint 10 s, store.batch.size 100,
+# store.flush-interval.ms 1000): throughput at each parallelism; with --baseline-jars DIR also throughput at
+# parallelism 2 with the sluice-*.jar files in DIR ahead of the built ones (an older build, side by side in the same
+# rounds); latency with the defaults, and unbuffered (batch 1: the sink upserts every run at once).
+# Prerequisite (done by the script unless --skip-build): mvn -pl event-ingest/flink-job -am install -DskipTests
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/flink"
-rounds=3 events=2000000 apps=50 build=1 out=""
+rounds=3 events=1000000 apps=50 build=1 out="" parallelism="1 2 4" baseline=""
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --events) events="$2"; shift 2 ;;
     --apps) apps="$2"; shift 2 ;;
+    --parallelism) parallelism="$2"; shift 2 ;;
+    --baseline-jars) baseline="$(cd "$2" && pwd)"; shift 2 ;;
     --skip-build) build=0; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
     *) echo "run-flink-bench: unknown option $1" >&2; exit 2 ;;
   esac
 done
 [ -n "$out" ] || out="$here/results/flink-bench-$(date -u +%Y%m%dT%H%M%SZ).txt"
 mkdir -p "$(dirname "$out")"
 if [ $build = 1 ]; then
-  (cd "$root" && mvn -q -B -pl event-ingest/flink-job install -DskipTests)
+  (cd "$root" && mvn -q -B -pl event-ingest/flink-job -am install -DskipTests)
   (cd "$here" && mvn -q -B package)
 fi
 work="$(mktemp -d "${TMPDIR:-/tmp}/sluice-flink-bench.XXXXXX")"
 trap 'rm -rf "$work"' EXIT
-cp=("$here/target/classes:$here/target/lib/*")
-jvm=(java -Xms2g -Xmx2g -XX:+UseG1GC -cp "${cp[@]}")
+jvm=(java -Xms2g -Xmx2g -XX:+UseG1GC -cp)
 
 {
   echo "# run-flink-bench $(date -u +%FT%TZ) rounds=$rounds events=$events apps=$apps"
@@ -41,39 +44,54 @@ jvm=(java -Xms2g -Xmx2g -XX:+UseG1GC -cp "${cp[@]}")
   echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# git HEAD $(git -C "$root" rev-parse --short HEAD); sluice jars on the classpath (built/installed at):"
   for j in "$here"/target/lib/sluice-*.jar; do echo "#   $(basename "$j") $(date -u -r "$j" +%FT%TZ)"; done
+  if [ -n "$baseline" ]; then
+    echo "# baseline jars (lib=baseline rows) from $baseline:"
+    for j in "$baseline"/sluice-*.jar; do echo "#   $(basename "$j") $(date -u -r "$j" +%FT%TZ)"; done
+  fi
 } | tee "$out"
 
-run() { # label args...
-  local label="$1"; shift
-  local line
-  if ! line="$("${jvm[@]}" io.sluice.bench.flink.FlinkBench "$@" --root "$root" --work "$work" 2>"$work/last.err" \
-      | grep '^FLINK_BENCH ')"; then
+run() { # label lib-dir-or-empty args...
+  local label="$1" lib="$2"; shift 2
+  local line cp="$here/target/classes:$here/target/lib/*" tag=current
+  if [ -n "$lib" ]; then cp="$here/target/classes:$lib/*:$here/target/lib/*"; tag=baseline; fi
+  if ! line="$("${jvm[@]}" "$cp" io.sluice.bench.flink.FlinkBench "$@" --root "$root" --work "$work" \
+      2>"$work/last.err" | grep '^FLINK_BENCH ')"; then
     tail -n 40 "$work/last.err" >&2; echo "run-flink-bench: $label failed" >&2; exit 1
   fi
-  echo "$line round=$r load=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$out"
+  echo "$line lib=$tag round=$r load=$(cut -d' ' -f1 /proc/loadavg)" | tee -a "$out"
 }
 for ((r = 1; r <= rounds; r++)); do
-  run throughput throughput --events "$events" --checkpoint-ms 1000 --batch 100
-  run latency-default latency --apps "$apps" --checkpoint-ms 10000 --batch 100
-  run latency-1s latency --apps "$apps" --checkpoint-ms 1000 --batch 100
-  run latency-unbuffered latency --apps "$apps" --checkpoint-ms 1000 --batch 1
+  for p in $parallelism; do
+    run "throughput p=$p" "" throughput --events "$events" --checkpoint-ms 10000 --batch 100 --parallelism "$p"
+  done
+  if [ -n "$baseline" ]; then
+    run "baseline throughput" "$baseline" throughput --events "$events" --checkpoint-ms 10000 --batch 100 --parallelism 2
+  fi
+  run latency-default "" latency --apps "$apps" --checkpoint-ms 10000 --batch 100
+  run latency-unbuffered "" latency --apps "$apps" --checkpoint-ms 10000 --batch 1
 done
 
 python3 - "$out" <<'PY' | tee -a "$out"
 import re, statistics, sys
-rows = [dict(re.findall(r'(\w+)=(\S+)', l)) for l in open(sys.argv[1]) if l.startswith('FLINK_BENCH ')]
-def med(rs, k):
-    v = sorted(float(r[k]) for r in rs)
-    return "%.0f (%s)" % (statistics.median(v), ", ".join("%.0f" % x for x in v))
+rows = [dict(re.findall(r'([\w.]+)=(\S+)', l)) for l in open(sys.argv[1]) if l.startswith('FLINK_BENCH ')]
+def med(rs, k, fmt="%.0f"):
+    v = sorted(float(r[k]) for r in rs if k in r)
+    return (fmt + " (%s)") % (statistics.median(v), ", ".join(fmt % x for x in v)) if v else "-"
 tp = [r for r in rows if r['mode'] == 'throughput']
-if tp:
-    print("# throughput: events=%s apps=%s; median (all rounds)" % (tp[0]['events'], tp[0]['apps']))
-    for k in ('sustainedEventsPerS', 'overallEventsPerS', 'totalS', 'toRunningS', 'firstRunS'):
-        print("#   %s: %s" % (k, med(tp, k)))
-for cp, b in (('10000', '100'), ('1000', '100'), ('1000', '1')):
-    rs = [r for r in rows if r['mode'] == 'latency' and r['checkpointMs'] == cp and r['batch'] == b]
+for lib in ('current', 'baseline'):
+    for p in sorted({r.get('parallelism', '2') for r in tp if r.get('lib') == lib}, key=int):
+        rs = [r for r in tp if r.get('lib') == lib and r.get('parallelism', '2') == p]
+        print("# throughput %s parallelism=%s: events=%s apps=%s; median (all rounds)" % (lib, p, rs[0]['events'],
+              rs[0]['apps']))
+        for k in ('sustainedEventsPerS', 'overallEventsPerS', 'totalS'):
+            print("#   %s: %s" % (k, med(rs, k)))
+        for k in sorted(k for k in rs[0] if k.startswith('cpuUsPerEvent')):
+            print("#   %s: %s" % (k, med(rs, k, "%.2f")))
+for b in ('100', '1'):
+    rs = [r for r in rows if r['mode'] == 'latency' and r['batch'] == b]
     if rs:
         print("# latency checkpoint=%sms batch=%s apps=%s: median %s ms, p90 %s ms, p99 %s ms, max %s ms" % (
-            cp, b, rs[0]['apps'], med(rs, 'medianMs'), med(rs, 'p90Ms'), med(rs, 'p99Ms'), med(rs, 'maxMs')))
+            rs[0]['checkpointMs'], b, rs[0]['apps'], med(rs, 'medianMs'), med(rs, 'p90Ms'), med(rs, 'p99Ms'),
+            med(rs, 'maxMs')))
 PY
 echo "results: $out"

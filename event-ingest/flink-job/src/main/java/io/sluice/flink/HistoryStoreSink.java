@@ -10,6 +10,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.flink.api.common.operators.ProcessingTimeService;
 import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -22,12 +23,14 @@ import org.slf4j.LoggerFactory;
  * Sink V2 that upserts runs into the {@link HistoryStore} in batches.
  *
  * <p>Delivery: at-least-once into an idempotent store. The writer buffers runs and upserts them when
- * {@code batchSize} distinct runs are waiting and on every {@link SinkWriter#flush} — which Flink calls before
- * each checkpoint barrier passes and at end of input — so a completed checkpoint implies everything before it
- * is stored. After a failure the job replays from the last checkpoint and rewrites some versions; the store
+ * {@code batchSize} distinct runs are waiting, {@code flushIntervalMs} after the first run entered an empty buffer,
+ * and on every {@link SinkWriter#flush} — which Flink calls before each checkpoint barrier passes and at end of
+ * input — so a completed checkpoint implies everything before it is stored. After a failure the job replays from the last checkpoint and rewrites some versions; the store
  * keys rows by (cluster, appId, appAttemptId) and keeps the greatest {@code updatedAt} (equal = same row), and
  * the profile operator derives {@code updatedAt} deterministically, so replays never duplicate rows.
- * Latency: a run waits in the buffer at most one checkpoint interval.
+ * Latency: a run waits in the buffer at most {@code flushIntervalMs} (or one checkpoint interval when that is
+ * 0). Writing before the checkpoint completes is safe for the same reason replays are: a version written early
+ * is exactly the version the replay derives again.
  *
  * <p>Poison runs: when an upsert fails, the writer retries the batch run by run. A run the store still refuses
  * for its own data (a SQL data or integrity error, or the store's validation) while the store answers a read
@@ -41,19 +44,24 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
 
   private final String url;
   private final int batchSize;
+  private final long flushIntervalMs;
   private final Properties deadLetterKafka;
   private final String deadLetterTopic;
 
   /**
    * @param deadLetterKafka Kafka client properties (bootstrap servers, security) of the dead-letter producer
+   * @param flushIntervalMs longest wait of a run in the buffer before an upsert; 0 = until the batch fills or the
+   *     next checkpoint
    * @param deadLetterTopic where runs the store refuses go
    */
-  public HistoryStoreSink(String url, int batchSize, Properties deadLetterKafka, String deadLetterTopic) {
+  public HistoryStoreSink(String url, int batchSize, long flushIntervalMs, Properties deadLetterKafka,
+      String deadLetterTopic) {
     if (url == null || url.isBlank()) {
       throw new IllegalArgumentException("history store URL is empty");
     }
     this.url = url;
     this.batchSize = Math.max(1, batchSize);
+    this.flushIntervalMs = Math.max(0, flushIntervalMs);
     this.deadLetterKafka = deadLetterKafka;
     this.deadLetterTopic = deadLetterTopic;
   }
@@ -61,8 +69,9 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
   @Override
   public SinkWriter<RunUpdate> createWriter(WriterInitContext context) throws IOException {
     MetricGroup m = context.metricGroup().addGroup("sluice");
-    return new Writer(HistoryStores.open(url), batchSize, m.counter("runsStored"), m.counter("storeBatches"),
-        m.counter("deadLetters"), new DeadLetterProducer(deadLetterKafka, deadLetterTopic));
+    return new Writer(HistoryStores.open(url), batchSize, flushIntervalMs, context.getProcessingTimeService(),
+        m.counter("runsStored"), m.counter("storeBatches"), m.counter("deadLetters"),
+        new DeadLetterProducer(deadLetterKafka, deadLetterTopic));
   }
 
   /**
@@ -79,17 +88,23 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
     private static final Logger LOG = LoggerFactory.getLogger(Writer.class);
     private final HistoryStore store;
     private final int batchSize;
+    private final long flushIntervalMs;
+    private final ProcessingTimeService timers;
     private final Counter upserted;
     private final Counter batches;
     private final Counter deadLetters;
     private final DeadLetterProducer deadLetterProducer;
     /** Newest version per run key, in arrival order. */
     private final Map<String, RunUpdate> buffer = new LinkedHashMap<>();
+    /** A flush timer is registered (it fires in the task thread, as {@link #write} runs). */
+    private boolean timerPending;
 
-    Writer(HistoryStore store, int batchSize, Counter upserted, Counter batches, Counter deadLetters,
-        DeadLetterProducer deadLetterProducer) {
+    Writer(HistoryStore store, int batchSize, long flushIntervalMs, ProcessingTimeService timers,
+        Counter upserted, Counter batches, Counter deadLetters, DeadLetterProducer deadLetterProducer) {
       this.store = store;
       this.batchSize = batchSize;
+      this.flushIntervalMs = flushIntervalMs;
+      this.timers = timers;
       this.upserted = upserted;
       this.batches = batches;
       this.deadLetters = deadLetters;
@@ -102,6 +117,12 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
       buffer.merge(element.runKey(), element, (old, neu) -> neu.updatedAt >= old.updatedAt ? neu : old);
       if (buffer.size() >= batchSize) {
         flushBuffer();
+      } else if (flushIntervalMs > 0 && !timerPending) {
+        timerPending = true;
+        timers.registerTimer(timers.getCurrentProcessingTime() + flushIntervalMs, time -> {
+          timerPending = false;
+          flushBuffer();
+        });
       }
     }
 

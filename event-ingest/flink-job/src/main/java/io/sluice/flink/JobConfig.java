@@ -73,6 +73,9 @@ public final class JobConfig implements Serializable {
           + "jdbc:clickhouse:... / jdbc:ch:... (production). Empty = no store sink.");
   public static final Key STORE_BATCH_SIZE = key("store.batch.size", "100",
       "Runs buffered per store writer before an upsert; the buffer is also flushed on every checkpoint.");
+  public static final Key STORE_FLUSH_INTERVAL_MS = key("store.flush-interval.ms", "1000",
+      "Longest time a run waits in a store writer's buffer before it is upserted (an ended application is "
+          + "visible in the store within about this long); 0 = only when the batch fills or at a checkpoint.");
   public static final Key CLUSTER = key("cluster", "default",
       "Cluster name used for envelopes that carry none.");
   public static final Key CHECKPOINT_DIR = key("checkpoint.dir", "",
@@ -81,7 +84,8 @@ public final class JobConfig implements Serializable {
           + "survives a restart; local runs default to .sluice/flink-checkpoints under the working directory, "
           + "next to the default embedded store (never /tmp, which is cleared on reboot).");
   public static final Key CHECKPOINT_INTERVAL_MS = key("checkpoint.interval.ms", "10000",
-      "Checkpoint interval. It also bounds how long a run waits in a store writer's buffer.");
+      "Checkpoint interval: how much input a restart replays. The store writers also flush on every "
+          + "checkpoint.");
   public static final Key CHECKPOINT_MODE = key("checkpoint.mode", "exactly-once",
       "Checkpoint barrier mode for operator state: exactly-once (aligned) or at-least-once.");
   public static final Key PARALLELISM = key("parallelism", "2",

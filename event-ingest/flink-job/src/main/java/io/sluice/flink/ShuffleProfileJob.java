@@ -257,7 +257,8 @@ public final class ShuffleProfileJob {
     String storeUrl = config.get(JobConfig.STORE_URL);
     String deadLetters = config.get(JobConfig.TOPIC_DEAD_LETTER);
     if (!storeUrl.isBlank()) {
-      runs.sinkTo(new HistoryStoreSink(storeUrl, config.getInt(JobConfig.STORE_BATCH_SIZE), kafkaClient(config),
+      runs.sinkTo(new HistoryStoreSink(storeUrl, config.getInt(JobConfig.STORE_BATCH_SIZE),
+              config.getLong(JobConfig.STORE_FLUSH_INTERVAL_MS), kafkaClient(config),
               deadLetters))
           .uid("history-store-sink")
           .name("history-store");

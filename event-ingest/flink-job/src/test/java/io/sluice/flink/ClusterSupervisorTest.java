@@ -32,8 +32,10 @@ class ClusterSupervisorTest {
   void aDaemonThatExecsRepeatedlyDuringStartUpIsAliveAtEveryCheck() throws Exception {
     // spark-class is a shell script that runs a launcher and execs java: the same pid execs twice. The old
     // check (one read of /proc/PID/environ) could read empty in the middle of an exec and call it dead.
+    // The stand-in sleeps far longer than the checks can take on a loaded machine (200 checks once took 34 s
+    // there, outliving a 20 s sleep); the stop ends it.
     Processes.Result r = bash("""
-        sv_launch d "$sv_state/logs/d.out" bash -c 'for i in 1 2 3; do :; done; exec bash -c "exec bash -c \\"exec sleep 20\\""'
+        sv_launch d "$sv_state/logs/d.out" bash -c 'for i in 1 2 3; do :; done; exec bash -c "exec bash -c \\"exec sleep 600\\""'
         misses=0
         for i in $(seq 1 200); do [ -n "$(sv_pid d)" ] || misses=$((misses + 1)); done
         echo "misses=$misses"

@@ -47,7 +47,8 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <pre>
  * FlinkBench throughput --root REPO --work DIR [--events 2000000] [--group 16] [--checkpoint-ms 1000] [--batch 100]
- *   (both modes: [--fixtures VERSION/NAME,...] [--parallelism 2]; default: the 13 finished fixture logs)
+ *   (both modes: [--fixtures VERSION/NAME,...] [--parallelism 2] [--flush-ms N]; default: the 13 finished fixture
+ *   logs and the job's own store.flush-interval.ms)
  *   The topic is filled first; then the job starts. Apps are produced in consecutive groups (interleaved inside a
  *   group), so runs complete progressively; the sustained rate is the events of the apps that completed between
  *   10% and 90% of all runs, over that window (start-up and tail excluded). Also: the overall rate from RUNNING.
@@ -159,6 +160,8 @@ public final class FlinkBench {
         JobClient job = start(config);
         long running = -1;
         List<long[]> samples = new ArrayList<>(); // {nanos, runs}
+        List<Map<String, Long>> cpu = new ArrayList<>(); // the CPU meter's sample taken with each of them
+        CpuMeter meter = new CpuMeter();
         long deadline = t0 + TimeUnit.MINUTES.toNanos(num("timeout-min", 20));
         while (true) {
           long now = System.nanoTime();
@@ -167,6 +170,7 @@ public final class FlinkBench {
           }
           long runs = store.countRuns();
           samples.add(new long[] {now, runs});
+          cpu.add(meter.sample());
           if (runs >= apps.size()) {
             break;
           }
@@ -183,15 +187,30 @@ public final class FlinkBench {
         double window = (t90 - t10) / 1e9;
         double windowEvents = events * ((Math.ceil(apps.size() * 0.9) - Math.ceil(apps.size() * 0.1)) / apps.size());
         double firstRun = (timeAt(samples, 1) - t0) / 1e9;
+        // CPU between the samples that first saw 10% and 90% of the runs, per event of the runs completed between
+        int i10 = indexAt(samples, (long) Math.ceil(apps.size() * 0.1));
+        int i90 = indexAt(samples, (long) Math.ceil(apps.size() * 0.9));
+        double cpuEvents = events * ((double) (samples.get(i90)[1] - samples.get(i10)[1]) / apps.size());
         double total = (done - t0) / 1e9;
         double fromRunning = (done - running) / 1e9;
         System.out.printf(Locale.ROOT, "FLINK_BENCH mode=throughput events=%d apps=%d logs=%d envelopeMB=%.0f "
                 + "checkpointMs=%d batch=%d sustainedEventsPerS=%.0f windowS=%.1f overallEventsPerS=%.0f "
-                + "totalS=%.1f toRunningS=%.1f firstRunS=%.1f produceEventsPerS=%.0f%n",
+                + "totalS=%.1f toRunningS=%.1f firstRunS=%.1f produceEventsPerS=%.0f parallelism=%d%s%n",
             events, apps.size(), logs.size(), bytes / 1e6, checkpointMs, batch, windowEvents / window, window,
-            events / fromRunning, total, (running - t0) / 1e9, firstRun, events / produceS);
+            events / fromRunning, total, (running - t0) / 1e9, firstRun, events / produceS,
+            config.getInt(JobConfig.PARALLELISM), CpuMeter.perEvent(cpu.get(i10), cpu.get(i90), cpuEvents));
       }
     }
+  }
+
+  /** Index of the first sample whose run count reached n. */
+  private static int indexAt(List<long[]> samples, long n) {
+    for (int i = 0; i < samples.size(); i++) {
+      if (samples.get(i)[1] >= n) {
+        return i;
+      }
+    }
+    throw new IllegalStateException("never reached " + n);
   }
 
   /** When the sampled run count first reached n (linear between samples). */
@@ -360,6 +379,9 @@ public final class FlinkBench {
     m.put(JobConfig.CHECKPOINT_DIR.name(), ckpt.toUri().toString());
     m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), String.valueOf(checkpointMs));
     m.put(JobConfig.STORE_BATCH_SIZE.name(), String.valueOf(batch));
+    if (opts.containsKey("flush-ms")) { // by its name: a baseline build's JobConfig may not know the key
+      m.put("store.flush-interval.ms", opts.get("flush-ms"));
+    }
     m.put(JobConfig.PARALLELISM.name(), String.valueOf(num("parallelism", 2)));
     m.put(JobConfig.LOCAL.name(), "true");
     m.put(JobConfig.LOCAL_RESUME.name(), "false");

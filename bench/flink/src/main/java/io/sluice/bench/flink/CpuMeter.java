@@ -1,0 +1,87 @@
+package io.sluice.bench.flink;
+
+import com.sun.management.OperatingSystemMXBean;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadInfo;
+import java.lang.management.ThreadMXBean;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+
+/**
+ * CPU time of this JVM, in total and per group of threads (by name), sampled on demand. A figure the neighbours on
+ * a shared machine do not move the way they move wall-clock rates: time a thread was runnable but not running is
+ * not counted. Threads that end keep what they used up to their last sample, so sample often (the bench samples
+ * every 100 ms with the store count).
+ */
+final class CpuMeter {
+  /** Thread-name prefixes of each group, checked in this order; everything else is "other". */
+  private static final Map<String, String[]> GROUPS = new LinkedHashMap<>();
+
+  static {
+    // Kafka source reader threads: "Source Data Fetcher for Source: spark-events ..." and the task "Source: ..."
+    GROUPS.put("source", new String[] {"Source Data Fetcher", "Source: "});
+    // the keyed operator's task thread (the store and profiles sink writers are chained to it)
+    GROUPS.put("profiles", new String[] {"shuffle-profiles"});
+    GROUPS.put("sinkIo", new String[] {"kafka-producer-network-thread", "history-store", "profiles-topic"});
+    GROUPS.put("broker", new String[] {"data-plane-kafka", "kafka-", "broker-", "quorum-", "raft-", "controller-",
+        "ExpirationReaper", "LogDirFailureHandler", "ReplicaFetcher", "group-coordinator", "transaction-",
+        "executor-", "log-cleaner", "kafka-scheduler", "metrics-meter"});
+  }
+
+  private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
+  private final OperatingSystemMXBean os =
+      (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+  /** Last seen CPU nanoseconds and group of every thread ever sampled. */
+  private final Map<Long, long[]> last = new HashMap<>();
+  private final Map<Long, String> groupOf = new HashMap<>();
+
+  CpuMeter() {
+    threads.setThreadCpuTimeEnabled(true);
+  }
+
+  /** Cumulative CPU nanoseconds: "process" (all threads incl. GC and JIT) and each group. */
+  synchronized Map<String, Long> sample() {
+    long[] ids = threads.getAllThreadIds();
+    ThreadInfo[] infos = threads.getThreadInfo(ids);
+    for (int i = 0; i < ids.length; i++) {
+      long cpu = threads.getThreadCpuTime(ids[i]);
+      if (cpu < 0 || infos[i] == null) {
+        continue;
+      }
+      groupOf.put(ids[i], group(infos[i].getThreadName()));
+      last.computeIfAbsent(ids[i], id -> new long[1])[0] = cpu;
+    }
+    Map<String, Long> out = new LinkedHashMap<>();
+    out.put("process", os.getProcessCpuTime());
+    for (String g : GROUPS.keySet()) {
+      out.put(g, 0L);
+    }
+    out.put("other", 0L);
+    last.forEach((id, cpu) -> out.merge(groupOf.get(id), cpu[0], Long::sum));
+    return out;
+  }
+
+  private static String group(String name) {
+    for (Map.Entry<String, String[]> g : GROUPS.entrySet()) {
+      for (String prefix : g.getValue()) {
+        if (name.startsWith(prefix)) {
+          return g.getKey();
+        }
+      }
+    }
+    return "other";
+  }
+
+  /** {@code cpuUsPerEvent=... cpuUsPerEvent.source=...} for the CPU used between two samples. */
+  static String perEvent(Map<String, Long> from, Map<String, Long> to, double events) {
+    StringBuilder sb = new StringBuilder();
+    for (String k : to.keySet()) {
+      double us = (to.get(k) - from.getOrDefault(k, 0L)) / 1e3 / events;
+      sb.append(String.format(Locale.ROOT, " cpuUsPerEvent%s=%.2f",
+          k.equals("process") ? "" : "." + k, us));
+    }
+    return sb.toString();
+  }
+}
