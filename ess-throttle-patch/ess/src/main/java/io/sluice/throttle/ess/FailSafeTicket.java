@@ -68,6 +68,15 @@ final class FailSafeTicket implements Ticket {
   }
 
   @Override
+  public void chunkParked() {
+    try {
+      gate.chunkParked();
+    } catch (RuntimeException e) {
+      failed(meters, logged, "chunkParked", e);
+    }
+  }
+
+  @Override
   public void finished(boolean ok) {
     try {
       gate.finished(ok);

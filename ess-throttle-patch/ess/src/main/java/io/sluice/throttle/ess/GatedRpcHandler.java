@@ -61,6 +61,9 @@ public final class GatedRpcHandler extends RpcHandler {
   private final TimedStreamManager streams;
   private final ExecutorRegistrations registrations;
   private final ShimHellos hellos;
+  /** Chunk pacing's pipeline handler; null when pacing is off. */
+  private final PacingHandler pacing;
+  private final ChunkPacer pacer;
   /** The gate's view of each server event loop (a handful, fixed for the server's life). */
   private final Map<Object, Lane> lanes = new ConcurrentHashMap<>();
   /** Held requests per channel, so a closed connection cancels its own. */
@@ -81,6 +84,24 @@ public final class GatedRpcHandler extends RpcHandler {
         EmulatedDisk.of(gate.config().get(GateConfig.TEST_IO_MODEL), ioDelayMillis));
     this.registrations = new ExecutorRegistrations(gate.meters().registry());
     this.hellos = new ShimHellos(gate.meters().registry(), ShimHellos.DEFAULT_MAX_APPS);
+    this.pacer = ChunkPacer.enabled(gate) ? new ChunkPacer(gate) : null;
+    this.pacing = pacer != null ? new PacingHandler(pacer, streams) : null;
+    streams.pacer(pacer);
+  }
+
+  /** Chunk fetches parked by chunk pacing so far (0 when pacing is off). */
+  public long parkedChunksTotal() {
+    return pacer != null ? pacer.parkedTotal() : 0;
+  }
+
+  /** Chunk pacing's chunks passed on and not yet sent (0 when pacing is off). */
+  int pacingOutstanding() {
+    return pacer != null ? pacer.outstanding() : 0;
+  }
+
+  /** Chunk fetches parked by chunk pacing right now (0 when pacing is off). */
+  public int parkedChunks() {
+    return pacer != null ? pacer.parkedChunks() : 0;
   }
 
   public ThrottleGate gate() {
@@ -113,7 +134,7 @@ public final class GatedRpcHandler extends RpcHandler {
       delegate.receive(client, message, callback);
       return;
     }
-    Pending pending = new Pending(client, message, callback);
+    Pending pending = new Pending(client, message, callback, fetch.appId());
     Ticket ticket;
     try {
       ticket = new FailSafeTicket(gate.onFetch(fetch.appId(), connection(client.getChannel()), fetch.blocks(),
@@ -126,7 +147,7 @@ public final class GatedRpcHandler extends RpcHandler {
     }
     Decision decision = ticket.decision();
     if (decision == Decision.ADMIT) {
-      serve(client, message, callback, ticket, false);
+      serve(client, message, callback, fetch.appId(), ticket, false);
     } else if (decision == Decision.HOLD) {
       pending.park(ticket);
     } else {
@@ -191,15 +212,15 @@ public final class GatedRpcHandler extends RpcHandler {
   }
 
   /** Runs the delegate for a fetch, following the stream it registers. */
-  private void serve(TransportClient client, ByteBuffer message, RpcResponseCallback callback, Ticket ticket,
-      boolean released) {
+  private void serve(TransportClient client, ByteBuffer message, RpcResponseCallback callback, String appId,
+      Ticket ticket, boolean released) {
     Channel channel = client.getChannel();
     if (released && !channel.isActive()) {
       ticket.finished(false);
       return;
     }
     try {
-      delegate.receive(client, message, new StreamFollowingCallback(callback, ticket, channel));
+      delegate.receive(client, message, new StreamFollowingCallback(callback, appId, ticket, channel));
     } catch (RuntimeException e) {
       ticket.finished(false);
       if (!released) {
@@ -228,6 +249,9 @@ public final class GatedRpcHandler extends RpcHandler {
 
   @Override
   public void channelActive(TransportClient client) {
+    if (pacing != null) {
+      pacing.install(client.getChannel());
+    }
     delegate.channelActive(client);
   }
 
@@ -253,11 +277,13 @@ public final class GatedRpcHandler extends RpcHandler {
   /** Answers the StreamHandle to the client after telling the stream manager to follow the stream. */
   private final class StreamFollowingCallback implements RpcResponseCallback {
     private final RpcResponseCallback callback;
+    private final String appId;
     private final Ticket ticket;
     private final Channel channel;
 
-    StreamFollowingCallback(RpcResponseCallback callback, Ticket ticket, Channel channel) {
+    StreamFollowingCallback(RpcResponseCallback callback, String appId, Ticket ticket, Channel channel) {
       this.callback = callback;
+      this.appId = appId;
       this.ticket = ticket;
       this.channel = channel;
     }
@@ -276,7 +302,7 @@ public final class GatedRpcHandler extends RpcHandler {
         ticket.finished(true); // nothing streamed: the answer itself was the work
       } else {
         ticket.served(handle.numChunks);
-        streams.track(handle.streamId, handle.numChunks, channel, ticket);
+        streams.track(handle.streamId, handle.numChunks, channel, appId, ticket);
       }
       callback.onSuccess(response);
     }
@@ -299,12 +325,14 @@ public final class GatedRpcHandler extends RpcHandler {
 
     private final TransportClient client;
     private final RpcResponseCallback callback;
+    private final String appId;
     private final AtomicInteger state = new AtomicInteger();
     private ByteBuffer message;
     private Ticket ticket;
 
-    Pending(TransportClient client, ByteBuffer message, RpcResponseCallback callback) {
+    Pending(TransportClient client, ByteBuffer message, RpcResponseCallback callback, String appId) {
       this.client = client;
+      this.appId = appId;
       this.message = message;
       this.callback = callback;
     }
@@ -350,7 +378,7 @@ public final class GatedRpcHandler extends RpcHandler {
     private void dispatch() {
       forget();
       try {
-        client.getChannel().eventLoop().execute(() -> serve(client, message, callback, ticket, true));
+        client.getChannel().eventLoop().execute(() -> serve(client, message, callback, appId, ticket, true));
       } catch (RejectedExecutionException e) {
         ticket.finished(false); // the server is shutting down
       }

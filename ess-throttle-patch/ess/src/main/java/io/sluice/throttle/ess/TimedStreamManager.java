@@ -33,19 +33,31 @@ final class TimedStreamManager extends StreamManager {
   private final StreamManager delegate;
   private final EmulatedDisk disk;
   private final Map<Long, Tracked> tracked = new ConcurrentHashMap<>();
+  /** Chunk pacing, told about chunks sent and streams gone; null: off. */
+  private volatile ChunkPacer pacer;
 
   TimedStreamManager(StreamManager delegate, EmulatedDisk disk) {
     this.delegate = delegate;
     this.disk = disk;
   }
 
-  /** Follows stream {@code streamId} of {@code chunks} chunks on {@code channel} for {@code ticket}. */
-  void track(long streamId, int chunks, Channel channel, Ticket ticket) {
+  /** Reports chunks sent and streams gone to {@code p} from now on. */
+  void pacer(ChunkPacer p) {
+    this.pacer = p;
+  }
+
+  /** Follows stream {@code streamId} of {@code chunks} chunks of {@code appId} on {@code channel} for {@code ticket}. */
+  void track(long streamId, int chunks, Channel channel, String appId, Ticket ticket) {
     if (chunks <= 0) {
       ticket.finished(true);
       return;
     }
-    tracked.put(streamId, new Tracked(ticket, channel, chunks));
+    tracked.put(streamId, new Tracked(ticket, channel, chunks, appId));
+  }
+
+  /** The followed stream {@code streamId}; null if it is not followed (or no longer). */
+  Tracked lookup(long streamId) {
+    return tracked.get(streamId);
   }
 
   /** Streams followed right now (for tests and the snapshot). */
@@ -96,6 +108,7 @@ final class TimedStreamManager extends StreamManager {
       while (it.hasNext()) {
         Map.Entry<Long, Tracked> e = it.next();
         if (e.getValue().channel == channel && tracked.remove(e.getKey(), e.getValue())) {
+          gone(e.getValue());
           e.getValue().ticket.finished(false);
         }
       }
@@ -128,7 +141,12 @@ final class TimedStreamManager extends StreamManager {
       return;
     }
     t.ticket.chunkSent();
+    ChunkPacer p = pacer;
+    if (p != null) {
+      p.chunkDone(t);
+    }
     if (t.sent.incrementAndGet() >= t.chunks && tracked.remove(streamId, t)) {
+      gone(t);
       t.ticket.finished(true);
     }
   }
@@ -136,7 +154,15 @@ final class TimedStreamManager extends StreamManager {
   private void fail(long streamId) {
     Tracked t = streamId < 0 ? null : tracked.remove(streamId);
     if (t != null) {
+      gone(t);
       t.ticket.finished(false);
+    }
+  }
+
+  private void gone(Tracked t) {
+    ChunkPacer p = pacer;
+    if (p != null) {
+      p.streamGone(t);
     }
   }
 
@@ -153,16 +179,22 @@ final class TimedStreamManager extends StreamManager {
     }
   }
 
-  private static final class Tracked {
+  /** One followed stream. */
+  static final class Tracked {
     final Ticket ticket;
     final Channel channel;
     final int chunks;
+    final String appId;
     final AtomicInteger sent = new AtomicInteger();
+    /** Chunk pacing's count of this stream's chunks passed on and not yet sent, paced and not. */
+    final AtomicInteger pacedOut = new AtomicInteger();
+    final AtomicInteger unpacedOut = new AtomicInteger();
 
-    Tracked(Ticket ticket, Channel channel, int chunks) {
+    Tracked(Ticket ticket, Channel channel, int chunks, String appId) {
       this.ticket = ticket;
       this.channel = channel;
       this.chunks = chunks;
+      this.appId = appId;
     }
   }
 }

@@ -127,6 +127,18 @@ public final class GateConfig {
           + "the in-flight budget (re-computed as while ABNORMAL) and by their deadlines until none is held, while apps "
           + "with nothing held are admitted freely; ALL releases every one at the next tick (which refills the node "
           + "that has just recovered).");
+  public static final Knob<Long> PACE_LINGER_MS = Knob.longKnob("pace.lingerMs", MILLIS, 120_000, 0, 3_600_000,
+      "Chunk pacing: an app found over its range while ABNORMAL, next to an active app of higher priority weight, is "
+          + "paced for this long after it was last over range (also after the node turned NORMAL, so that the "
+          + "recovered node is not refilled at once). A paced app's chunk fetches wait while chunks of unpaced apps "
+          + "are being read on the node. 0: no chunk pacing (decisions per request only).");
+  public static final Knob<Long> PACE_IN_FLIGHT = Knob.longKnob("pace.inFlight", COUNT, 1, 1, 1_000,
+      "Chunk pacing: chunks of paced apps being read or sent on the node at once (all paced apps together); an "
+          + "unpaced app's read waits behind at most this many of theirs at the disk.");
+  public static final Knob<Long> PACE_PARK_MAX_MS = Knob.longKnob("pace.parkMaxMs", MILLIS, 10_000, 1, 60_000,
+      "Chunk pacing: the longest a paced chunk fetch waits for unpaced work to drain; after that the oldest parked "
+          + "chunks go within pace.inFlight whatever the others do (starvation freedom, far inside the client's "
+          + "120 s spark.network.timeout).");
   public static final Knob<Long> SLEEP_MIN_MS = Knob.longKnob("sleep.minMs", MILLIS, 200, 1, 600_000,
       "Shortest SLEEP directive (an app just over its range).");
   public static final Knob<Long> SLEEP_MAX_MS = Knob.longKnob("sleep.maxMs", MILLIS, 5_000, 1, 600_000,
@@ -172,7 +184,7 @@ public final class GateConfig {
       HELD_MAX_PER_APP,
       BUDGET_FRACTION, BUDGET_MIN_BLOCKS, BUDGET_ADAPT_MS, BUDGET_DECREASE, BUDGET_INCREASE, BUDGET_TARGET_MS,
       BUDGET_PEAK_DECAY, RANGE_RULE, LANE_MIN_IN_FLIGHT,
-      RELEASE_ON_NORMAL, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
+      RELEASE_ON_NORMAL, PACE_LINGER_MS, PACE_IN_FLIGHT, PACE_PARK_MAX_MS, SLEEP_MIN_MS, SLEEP_MAX_MS, SLEEP_BUDGET_MS,
       SLEEP_BUDGET_WINDOW_MS, PRIORITY_WEIGHTS, DEFAULT_PRIORITY, PRIORITY_URL, PRIORITY_REFRESH_MS, PRIORITY_TTL_MS,
       PRIORITY_TIMEOUT_MS, APP_IDLE_TIMEOUT_MS, REQUEST_MAX_AGE_MS, TEST_IO_DELAY_MS, TEST_IO_MODEL);
 

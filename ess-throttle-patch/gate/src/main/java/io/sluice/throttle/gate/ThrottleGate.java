@@ -135,6 +135,10 @@ public final class ThrottleGate {
   private final long heldMaxBytes;
   private final long adaptNanos;
   private final boolean below;
+  /** How long an app stays paced after it was last over range; 0: no chunk pacing. */
+  private final long paceLingerNanos;
+  /** An app that was active this recently counts as a neighbour chunk pacing protects (window.ms). */
+  private final long recentNanos;
   private final NodeStateDetector detector;
   private final ThroughputMeter throughput;
   private final BudgetPolicy budgetPolicy;
@@ -183,6 +187,8 @@ public final class ThrottleGate {
     this.heldMaxBytes = cfg.get(GateConfig.HELD_MAX_BYTES);
     this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
     this.below = cfg.get(GateConfig.RANGE_RULE) == RangeRule.BELOW;
+    this.paceLingerNanos = enforce ? cfg.nanos(GateConfig.PACE_LINGER_MS) : 0;
+    this.recentNanos = cfg.nanos(GateConfig.WINDOW_MS);
     this.lastHousekeeping = clock.nanoTime();
     this.detector = NodeStateDetector.of(cfg, lastHousekeeping);
     this.throughput = new ThroughputMeter(adaptNanos, cfg.get(GateConfig.BUDGET_PEAK_DECAY), lastHousekeeping);
@@ -446,6 +452,16 @@ public final class ThrottleGate {
     app(appId, clock.nanoTime()).shimMarked = true;
   }
 
+  /**
+   * Whether chunk fetches of {@code appId} are paced right now: the app was over its range while the node was
+   * ABNORMAL, next to an active app of higher priority weight, within the last {@code pace.lingerMs} (ENFORCE only).
+   * A volatile read, for the adapter's per-chunk path; {@link #tick()} keeps it current.
+   */
+  public boolean paced(String appId) {
+    App a = apps.get(appId);
+    return a != null && a.paced;
+  }
+
   /** The application ended: forget it now; its held requests are released (their proceed runs). */
   public void appEnded(String appId) {
     App a = apps.remove(appId);
@@ -495,6 +511,7 @@ public final class ThrottleGate {
     active.clear();
     holding.clear();
     long lostNow = 0;
+    double topWeight = 0; // of the apps active now or within the signal's window: those pacing protects
     for (App a : fullPass ? apps.values() : List.<App>of()) {
       if (housekeeping) {
         refreshInfo(a);
@@ -504,11 +521,17 @@ public final class ThrottleGate {
         if (housekeeping) {
           lostNow += expireLost(a, now);
         }
+        if (a.paced && now - a.pacedUntil >= 0) {
+          a.paced = false;
+        }
         totalBlocks += a.outstandingBlocks;
         totalReq += a.outstandingReq;
         a.demand = Math.max(1, a.outstandingBlocks + a.heldBlocks);
         if (a.held > 0 || (housekeeping && !a.heldQ.isEmpty())) {
           holding.add(a);
+        }
+        if (a.outstandingReq > 0 || a.held > 0 || now - a.lastActivity < recentNanos) {
+          topWeight = Math.max(topWeight, a.weight);
         }
         if (a.outstandingReq > 0 || a.held > 0) {
           active.add(a);
@@ -574,6 +597,9 @@ public final class ThrottleGate {
     boolean ranged = budget >= 0;
     if (ranged) {
       assignRanges(active, budget);
+      if (state == NodeState.ABNORMAL && paceLingerNanos > 0) {
+        markPaced(active, topWeight, now);
+      }
     } else if (before == NodeState.ABNORMAL) {
       for (App a : apps.values()) {
         a.allowed = -1;
@@ -721,6 +747,20 @@ public final class ThrottleGate {
   private void adaptBudget(long now) {
     budget = budgetPolicy.adapt(budget, detector.distressed());
     nextAdapt = now + adaptNanos;
+  }
+
+  /**
+   * Chunk pacing: the active apps over their range that share the node with an app of higher weight (active now or
+   * within the signal's window.ms: a light app's requests are short and often all done at a tick) are paced for
+   * pace.lingerMs from now.
+   */
+  private void markPaced(List<App> active, double top, long now) {
+    for (App a : active) {
+      if (a.weight < top && PaceRule.overRange(a.allowed, a.outstandingBlocks, a.held)) {
+        a.pacedUntil = now + paceLingerNanos;
+        a.paced = true;
+      }
+    }
   }
 
   /** Splits the budget over the active apps by weight (see {@link RangeAllocator}). */
@@ -895,6 +935,9 @@ public final class ThrottleGate {
     volatile double weight;
     volatile boolean shimMarked;
     volatile long allowed = -1;
+    /** Chunk pacing on (see {@link #paced}); until pacedUntil (tick thread). */
+    volatile boolean paced;
+    long pacedUntil;
     // tick-thread scratch for the range split
     long demand;
     long outstandingReq;
@@ -957,6 +1000,8 @@ public final class ThrottleGate {
     boolean alone;
     volatile long servedAt = -1;
     volatile long firstChunkAt = -1;
+    /** A chunk of it was parked by chunk pacing: its wait is the gate's doing, not the node's distress. */
+    volatile boolean parked;
     int remaining;
 
     Req(App app, int blocks, long arrival, Runnable proceed, Connection conn) {
@@ -993,6 +1038,11 @@ public final class ThrottleGate {
       if (servedAt < 0) {
         servedAt = clock.nanoTime();
       }
+    }
+
+    @Override
+    public void chunkParked() {
+      parked = true;
     }
 
     @Override
@@ -1054,7 +1104,7 @@ public final class ThrottleGate {
       }
       if (record) {
         long served = servedAt;
-        if (served >= 0) {
+        if (served >= 0 && !parked) {
           long first = firstChunkAt;
           detector.record((first >= 0 ? first : now) - started, now - served, blocks, wasAlone);
         }

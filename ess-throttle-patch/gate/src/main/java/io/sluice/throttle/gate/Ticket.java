@@ -26,6 +26,12 @@ public interface Ticket {
   /** One chunk of this request was sent. */
   void chunkSent();
 
+  /**
+   * A chunk of this request was parked by chunk pacing (its app is paced): the time it waits there is the gate's own
+   * doing, so the request's wait is not node distress and does not feed the node state.
+   */
+  default void chunkParked() {}
+
   /** The last chunk was sent ({@code ok}) or the stream failed / the connection closed. Idempotent. */
   void finished(boolean ok);
 }
