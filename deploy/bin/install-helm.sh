@@ -8,7 +8,8 @@ root="$(cd "$(dirname "$0")/../.." && pwd)"
 version="${SLUICE_HELM_VERSION:-v3.19.5}"
 bin="$root/.sluice/tools/bin"
 helm="$bin/helm"
-if [ -x "$helm" ] && "$helm" version --short 2>/dev/null | grep -q "^${version}+"; then
+marker="$bin/.helm-version"
+if [ -x "$helm" ] && [ "$(cat "$marker" 2>/dev/null)" = "$version" ] && "$helm" version --short >/dev/null 2>&1; then
   echo "$helm"
   exit 0
 fi
@@ -16,6 +17,8 @@ command -v go >/dev/null 2>&1 || { echo "install-helm: Go is required to build h
 echo "== building helm $version from the Go module proxy into $bin" >&2
 mkdir -p "$bin" "$root/.sluice/go"
 GOBIN="$bin" GOPATH="$root/.sluice/go" GOMODCACHE="$root/.sluice/go/mod" GOCACHE="$root/.sluice/go/cache" \
-  GOFLAGS=-modcacherw go install "helm.sh/helm/v3/cmd/helm@$version" >&2
+  GOFLAGS=-modcacherw go install -ldflags "-X helm.sh/helm/v3/internal/version.version=$version" \
+  "helm.sh/helm/v3/cmd/helm@$version" >&2
 "$helm" version --short >&2
+echo "$version" > "$marker"
 echo "$helm"

@@ -99,7 +99,7 @@ final class Dist implements AutoCloseable {
       }
       Thread.sleep(250);
     }
-    throw new AssertionError("no " + what + " within " + DEADLINE + (last == null ? "" : ": " + last));
+    throw new AssertionError("waited " + DEADLINE + " in vain for " + what + (last == null ? "" : ": " + last));
   }
 
   /** GET with an optional bearer token; anything but 200 is an IOException naming the status. */

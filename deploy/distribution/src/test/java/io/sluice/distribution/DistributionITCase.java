@@ -3,11 +3,7 @@ package io.sluice.distribution;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.IOException;
-import java.net.ServerSocket;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -19,7 +15,6 @@ import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 
@@ -43,30 +38,24 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class DistributionITCase {
 
-  private static final Duration START_DEADLINE = Duration.ofMinutes(4);
   private static final ObjectMapper JSON = new ObjectMapper();
 
   @TempDir static Path work;
+  static Dist dist;
   static Path home;
   static LocalKafka kafka;
-  private static final List<Process> started = new ArrayList<>();
 
   @BeforeAll
   static void unpack() throws Exception {
-    Path tarball = Path.of(System.getProperty("sluice.dist.tarball"));
-    assertThat(tarball).as("the tarball built by `mvn package`").isRegularFile();
-    Process tar = new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C", work.toString())
-        .redirectErrorStream(true).start();
-    assertThat(tar.waitFor(5, TimeUnit.MINUTES)).isTrue();
-    assertThat(tar.exitValue()).as(new String(tar.getInputStream().readAllBytes())).isZero();
-    home = work.resolve(System.getProperty("sluice.dist.name"));
+    dist = Dist.unpack(work);
+    home = dist.home;
     kafka = LocalKafka.builder().logDir(work.resolve("kafka")).build().start();
   }
 
   @AfterAll
   static void stopAll() throws Exception {
-    for (Process p : started) {
-      stop(p);
+    if (dist != null) {
+      dist.close();
     }
     if (kafka != null) {
       kafka.close();
@@ -93,25 +82,24 @@ class DistributionITCase {
 
   @Test
   void tunerServiceStartsFromBinAndServesItsMetrics() throws Exception {
-    int port = freePort();
+    int port = Dist.freePort();
     String token = UUID.randomUUID().toString();
-    Process tuner = start(Map.of("SLUICE_SECURITY_TOKENS", "dist-test:VIEWER:" + token, "SLUICE_TUNER_JAVA_OPTS",
-        "-Xmx256m -XX:TieredStopAtLevel=1"), "tuner", "bin/sluice-tuner-service", "--server.port=" + port);
-    HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+    Process tuner = dist.start("tuner", Map.of("SLUICE_SECURITY_TOKENS", "dist-test:VIEWER:" + token,
+        "SLUICE_TUNER_JAVA_OPTS", "-Xmx256m -XX:TieredStopAtLevel=1"), "sluice-tuner-service", "--server.port=" + port);
     URI health = URI.create("http://127.0.0.1:" + port + "/actuator/health");
-    awaitCondition("tuner-service health UP", tuner, () -> body(http, health, null).contains("\"UP\""));
+    Dist.await("tuner-service health UP", tuner, () -> dist.get(health, null).contains("\"UP\""));
 
-    String metrics = body(http, URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"), token);
+    String metrics = dist.get(URI.create("http://127.0.0.1:" + port + "/actuator/prometheus"), token);
     assertThat(metrics).contains("# TYPE jvm_memory_used_bytes gauge");
     // the embedded store lives in the distribution's data directory, as conf/tuner-service.properties says
     assertThat(home.resolve("data/history")).isDirectory();
-    assertThat(stop(tuner)).as("exit status after SIGTERM").isIn(0, 143);
+    assertThat(Dist.stop(tuner)).as("exit status after SIGTERM").isIn(0, 143);
   }
 
   @Test
   void eventLogCollectorPublishesTheLogsNamedInItsConf() throws Exception {
     Path logs = Files.createDirectories(work.resolve("spark-events"));
-    Path fixture = Path.of(System.getProperty("sluice.root"),
+    Path fixture = Dist.repoRoot().resolve(
         "deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain/app-20261121223352-0001");
     Files.copy(fixture, logs.resolve(fixture.getFileName()));
     long lines;
@@ -123,11 +111,11 @@ class DistributionITCase {
     editConf("eventlog-collector.properties", Map.of("bootstrap", kafka.bootstrapServers(), "paths", logs.toString(),
         "topic", topic, "cluster", "dist-test", "poll-seconds", "1"));
 
-    Process collector = start(Map.of(), "eventlog-collector", "bin/sluice-eventlog-collector");
+    Process collector = dist.start("eventlog-collector", Map.of(), "sluice-eventlog-collector");
     Set<Long> seqs = new HashSet<>();
     try (KafkaConsumer<String, String> consumer = consumer()) {
       consumer.subscribe(List.of(topic));
-      awaitCondition(lines + " envelopes on " + topic, collector, () -> {
+      Dist.await(lines + " envelopes on " + topic, collector, () -> {
         for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
           assertThat(r.key()).isEqualTo("app-20261121223352-0001");
           assertThat(JSON.readTree(r.value()).get("cluster").asText()).isEqualTo("dist-test");
@@ -136,22 +124,22 @@ class DistributionITCase {
         return seqs.size() == lines;
       });
     }
-    assertThat(stop(collector)).as("exit status after SIGTERM").isIn(0, 143);
+    assertThat(Dist.stop(collector)).as("exit status after SIGTERM").isIn(0, 143);
     // the progress it saved on the way out is in the data directory named by the conf's default
     assertThat(Files.readString(home.resolve("data/eventlog-offsets.json"))).contains("app-20261121223352-0001");
   }
 
   @Test
   void yarnPollerStartsFromBinAndRidesOutAnUnreachableResourceManager() throws Exception {
-    int closedPort = freePort();
+    int closedPort = Dist.freePort();
     editConf("yarn-poller.properties", Map.of("rm", "http://127.0.0.1:" + closedPort, "bootstrap",
         kafka.bootstrapServers(), "poll-seconds", "1"));
-    Process poller = start(Map.of(), "yarn-poller", "bin/sluice-yarn-poller");
-    Path log = work.resolve("yarn-poller.log");
-    awaitCondition("the poller reports the refused connection", poller,
+    Process poller = dist.start("yarn-poller", Map.of(), "sluice-yarn-poller");
+    Path log = dist.log("yarn-poller");
+    Dist.await("the poller reports the refused connection", poller,
         () -> Files.readString(log).contains("127.0.0.1:" + closedPort));
     assertThat(poller.isAlive()).as("a poll that fails does not stop the poller").isTrue();
-    assertThat(stop(poller)).as("exit status after SIGTERM").isIn(0, 143);
+    assertThat(Dist.stop(poller)).as("exit status after SIGTERM").isIn(0, 143);
   }
 
   @Test
@@ -184,64 +172,6 @@ class DistributionITCase {
   }
 
   // ---- helpers
-
-  private static Process start(Map<String, String> env, String name, String... command) throws IOException {
-    List<String> cmd = new ArrayList<>(List.of(command));
-    cmd.set(0, home.resolve(cmd.get(0)).toString());
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
-        .redirectOutput(work.resolve(name + ".log").toFile());
-    pb.environment().putAll(env);
-    Process p = pb.start();
-    started.add(p);
-    return p;
-  }
-
-  /** SIGTERM by PID, then waits (SIGKILL after a minute); returns the exit status. */
-  private static int stop(Process p) throws InterruptedException {
-    if (p.isAlive()) {
-      p.destroy();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
-        p.destroyForcibly().waitFor();
-      }
-    }
-    return p.exitValue();
-  }
-
-  private static void awaitCondition(String what, Process p, Check check) throws Exception {
-    long deadline = System.nanoTime() + START_DEADLINE.toNanos();
-    Exception last = null;
-    while (System.nanoTime() < deadline) {
-      try {
-        if (check.ok()) {
-          return;
-        }
-      } catch (IOException e) {
-        last = e;
-      }
-      if (!p.isAlive()) {
-        throw new AssertionError(what + ": the process exited with " + p.exitValue());
-      }
-      Thread.sleep(250);
-    }
-    throw new AssertionError("no " + what + " within " + START_DEADLINE + (last == null ? "" : ": " + last));
-  }
-
-  @FunctionalInterface
-  private interface Check {
-    boolean ok() throws Exception;
-  }
-
-  private static String body(HttpClient http, URI uri, String token) throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(10));
-    if (token != null) {
-      b.header("Authorization", "Bearer " + token);
-    }
-    HttpResponse<String> r = http.send(b.build(), HttpResponse.BodyHandlers.ofString());
-    if (r.statusCode() != 200) {
-      throw new IOException(uri + " answered " + r.statusCode());
-    }
-    return r.body();
-  }
 
   /** Rewrites the given keys of a conf file in the unpacked distribution, as an operator edits it. */
   private static void editConf(String file, Map<String, String> values) throws IOException {
@@ -278,11 +208,4 @@ class DistributionITCase {
     assertThat(seq).as("envelope has a seq: %s", envelope).isNotNull();
     return seq.asLong();
   }
-
-  private static int freePort() throws IOException {
-    try (ServerSocket s = new ServerSocket(0)) {
-      return s.getLocalPort();
-    }
-  }
-
 }
