@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Turns a Kafka record into a {@link KafkaPayload} keyed by application id, without decoding the value: the
- * record key is the application id (DESIGN 3). Only a record without a key is decoded here to find its
+ * record key is the application id (docs/topics.md). Only a record without a key is decoded here to find its
  * application; one that cannot be read is counted as garbage ({@code sluice.garbageRecords} of the source) and
  * dropped, never failing the job.
  */

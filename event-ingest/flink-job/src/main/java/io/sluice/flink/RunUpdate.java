@@ -6,7 +6,7 @@ import java.util.Objects;
 
 /**
  * One version of a profiled run on its way to the sinks: its identity, its version ({@code updatedAt}) and the
- * {@link AppRun} as contract JSON (DESIGN 3). Carried as JSON because AppRun's maps and lists are not Flink
+ * {@link AppRun} as contract JSON (docs/topics.md). Carried as JSON because AppRun's maps and lists are not Flink
  * POJO types, and the JSON is exactly what the profiles topic needs; the store sink reads it back.
  */
 public class RunUpdate {

@@ -3,7 +3,7 @@ package io.sluice.ingest.envelope;
 import java.util.Objects;
 
 /**
- * A value of the {@code sluice.spark-events} topic (DESIGN 3, contract): one listener event exactly as Spark
+ * A value of the {@code sluice.spark-events} topic (contract: docs/topics.md): one listener event exactly as Spark
  * writes it to an event log ({@code event}, raw JSON text), tagged with where it came from. {@code seq} is
  * per application attempt (the line number in its log, or the listener's counter) and makes replays idempotent.
  */
