@@ -16,12 +16,11 @@ import java.nio.charset.StandardCharsets;
 /**
  * JSON form of {@link EventEnvelope}: {@code {"cluster":..,"appId":..,"appAttemptId":..,"seq":..,
  * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string). Decoding parses the envelope and
- * the event in one streaming pass, over the envelope pruned to what is read when it holds a task event.
+ * the event in one streaming pass.
  */
 public final class EnvelopeCodec {
   private static final JsonFactory JSON = JsonFactory.builder().build();
   private static final SparkEventParser DEFAULT_PARSER = new SparkEventParser();
-  private static final String[] ENVELOPE_KEYS = {"cluster", "appId", "appAttemptId", "seq", "emittedAt"};
 
   /** An envelope with its event parsed. */
   public record Decoded(String cluster, String appId, String appAttemptId, long seq, long emittedAt,
@@ -58,38 +57,20 @@ public final class EnvelopeCodec {
     return decode(bytes, DEFAULT_PARSER);
   }
 
-  /**
-   * Decodes with a given parser (e.g. one reporting field problems). An envelope of a task end or task start (most
-   * of the traffic) is first pruned by {@link SparkEventParser#pruneAroundTaskEvent} (one validating scan, no
-   * tokens), so Jackson reads only the envelope's fields and the event fields the parser uses; every other
-   * envelope, and one the scan does not accept, is read by Jackson as a whole, which says what is wrong with it.
-   */
+  /** Decodes with a given parser (e.g. one reporting field problems). */
   public static Decoded decode(byte[] bytes, SparkEventParser parser) {
     if (bytes == null || bytes.length == 0) {
       throw new MalformedEnvelopeException("empty envelope");
     }
-    byte[] pruned = SparkEventParser.pruneAroundTaskEvent(bytes, "event", ENVELOPE_KEYS);
-    if (pruned != null) {
-      Decoded d = read(pruned, bytes, parser);
-      if (d.event() instanceof SparkEvent.TaskEnd
-          || d.event() instanceof SparkEvent.Unknown u && u.eventName().equals("SparkListenerTaskStart")) {
-        return d;
-      }
-    }
-    return read(bytes, bytes, parser);
-  }
-
-  /** Reads the envelope {@code json} with Jackson; {@code original} (before pruning) is what errors quote. */
-  private static Decoded read(byte[] json, byte[] original, SparkEventParser parser) {
     String cluster = "";
     String appId = null;
     String attempt = "";
     Long seq = null;
     long emittedAt = 0;
     SparkEvent event = null;
-    try (JsonParser p = JSON.createParser(json)) {
+    try (JsonParser p = JSON.createParser(bytes)) {
       if (p.nextToken() != JsonToken.START_OBJECT) {
-        throw new MalformedEnvelopeException("envelope is not a JSON object: " + preview(original));
+        throw new MalformedEnvelopeException("envelope is not a JSON object: " + preview(bytes));
       }
       while (p.nextToken() == JsonToken.FIELD_NAME) {
         String field = p.currentName();
@@ -105,19 +86,19 @@ public final class EnvelopeCodec {
         }
       }
       if (p.currentToken() != JsonToken.END_OBJECT || p.nextToken() != null) {
-        throw new MalformedEnvelopeException("envelope has trailing content: " + preview(original));
+        throw new MalformedEnvelopeException("envelope has trailing content: " + preview(bytes));
       }
     } catch (JsonProcessingException e) {
       throw new MalformedEnvelopeException("envelope is not valid JSON (" + e.getOriginalMessage() + "): "
-          + preview(original), e);
+          + preview(bytes), e);
     } catch (MalformedEventException e) {
       throw new MalformedEnvelopeException("envelope event is malformed (" + e.getMessage() + "): "
-          + preview(original), e);
+          + preview(bytes), e);
     } catch (IOException e) {
       throw new MalformedEnvelopeException("cannot read envelope: " + e, e);
     }
     if (appId == null || appId.isEmpty()) {
-      throw new MalformedEnvelopeException("envelope has no appId: " + preview(original));
+      throw new MalformedEnvelopeException("envelope has no appId: " + preview(bytes));
     }
     if (seq == null) {
       throw new MalformedEnvelopeException("envelope of " + appId + " has no seq");

@@ -69,47 +69,6 @@ public final class SparkEventParser {
           .with("Shuffle Write Metrics", JsonScan.Keep.keys("Shuffle Bytes Written", "Shuffle Write Time",
               "Shuffle Records Written")));
 
-  private static final JsonScan.Keep TASK_START_KEEP = JsonScan.Keep.keys("Event");
-
-  /**
-   * An object document that holds a Spark event as its member {@code member} (an envelope), pruned so that
-   * Jackson then tokenises only what {@link #parse(JsonParser)} reads: the document's {@code keys} verbatim and
-   * the event pruned as on the fast path of {@link #parse(byte[])} — a task end to the fields {@link #taskEnd}
-   * reads, a task start to its name. The whole document is validated. Null when the event does not start as a
-   * task end or task start, or the scan does not accept the document: the caller then parses it whole. The
-   * event's kind is recognised from its first bytes; a caller must check that the parsed event is of that kind.
-   */
-  public static byte[] pruneAroundTaskEvent(byte[] doc, String member, String... keys) {
-    JsonScan.Keep event;
-    if (indexOf(doc, ("\"" + member + "\":{\"Event\":\"" + TASK_END_EVENT + "\"").getBytes(StandardCharsets.UTF_8)) >= 0) {
-      event = TASK_END_KEEP;
-    } else if (indexOf(doc, ("\"" + member + "\":{\"Event\":\"SparkListenerTaskStart\"")
-        .getBytes(StandardCharsets.UTF_8)) >= 0) {
-      event = TASK_START_KEEP;
-    } else {
-      return null;
-    }
-    JsonScan.Cuts cuts = new JsonScan.Cuts();
-    JsonScan.Keep keep = JsonScan.Keep.keys(keys).with(member, event);
-    if (JsonScan.pruneDocument(doc, 0, doc.length, keep, cuts) != doc.length) {
-      return null;
-    }
-    return cuts.apply(doc, 0, doc.length);
-  }
-
-  private static int indexOf(byte[] b, byte[] what) {
-    outer:
-    for (int i = 0, last = b.length - what.length; i <= last; i++) {
-      for (int k = 0; k < what.length; k++) {
-        if (b[i + k] != what[k]) {
-          continue outer;
-        }
-      }
-      return i;
-    }
-    return -1;
-  }
-
   /** The fast path of {@link #parse(byte[])}, or null when the line must be parsed with Jackson as a whole. */
   SparkEvent parseFast(byte[] line) {
     int n = line.length;

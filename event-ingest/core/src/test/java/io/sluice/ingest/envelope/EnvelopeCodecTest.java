@@ -50,28 +50,6 @@ class EnvelopeCodecTest {
   }
 
   @Test
-  void everyRealEventDecodesAsJacksonAloneReadsIt() throws IOException {
-    // the pruned path (task events) against the whole envelope read by Jackson: with an escaped "event" key the
-    // envelope is not recognised as one of a task event, so it takes the Jackson-only path
-    SparkEventParser parser = new SparkEventParser();
-    long seq = 0;
-    for (String line : Files.readAllLines(Fixtures.plainLog(), StandardCharsets.UTF_8)) {
-      byte[] scanned = EnvelopeCodec.encode(new EventEnvelope("prod", "app-1", "2", seq, 7, line));
-      byte[] jacksonOnly = new String(scanned, StandardCharsets.UTF_8).replace("\"event\":", "\"\\u0065vent\":")
-          .getBytes(StandardCharsets.UTF_8);
-      assertThat(EnvelopeCodec.decode(scanned, parser)).isEqualTo(EnvelopeCodec.decode(jacksonOnly, parser));
-      seq++;
-    }
-  }
-
-  @Test
-  void aTaskEndNestedElsewhereDoesNotMisleadThePruning() {
-    byte[] json = ("{\"appId\":\"a\",\"seq\":2,\"x\":{\"event\":{\"Event\":\"SparkListenerTaskEnd\"}},"
-        + "\"event\":{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":9}}").getBytes(StandardCharsets.UTF_8);
-    assertThat(EnvelopeCodec.decode(json).event()).isEqualTo(new SparkEvent.ApplicationEnd(9, null));
-  }
-
-  @Test
   void garbageIsRejectedClearly() {
     assertBad("", "empty envelope");
     assertBad("not json", "not valid JSON");
