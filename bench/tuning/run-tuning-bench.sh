@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Tuning effectiveness (issue 3): for each fixture workload, submit the SAME recurring job through sluice-submit
+# Tuning effectiveness: for each fixture workload, submit the SAME recurring job through sluice-submit
 # until tuner-service reports it converged (state STABLE after a run) or --max-runs is reached, and report per run
 # the overlay in force, the policy's decision and the figures (wall time, shuffle read blocked time = Σ fetch wait,
 # shuffle bytes read/written, tasks, spill). Optionally (--compare N) run the untuned baseline and the final tuned

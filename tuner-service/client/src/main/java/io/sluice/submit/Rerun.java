@@ -13,7 +13,7 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * sluice-submit's one re-run of a launch without YARN attempts that failed in a push tier (DESIGN 7). Pure.
+ * sluice-submit's one re-run of a launch without YARN attempts that failed in a push tier. Pure.
  *
  * <p>A launch is re-runnable when Sluice's platform additions routed it to a push tier ({@value
  * Injection#PLATFORM_PREFIX}{@value TierMarkers#TIER} names one: a tier the user set by hand is not Sluice's to undo)

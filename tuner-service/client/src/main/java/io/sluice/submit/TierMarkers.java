@@ -1,7 +1,7 @@
 package io.sluice.submit;
 
 /**
- * The {@code spark.sluice.tier*} marker keys (DESIGN 7) in one place: tuner-service writes them into a push-tier
+ * The {@code spark.sluice.tier*} marker keys in one place: tuner-service writes them into a push-tier
  * job's conf (through the submission answer's platform additions), the {@code fallback/} module's delegating
  * ShuffleManager reads them on the driver. Plain constants, no dependencies, so Spark-side code can use them.
  */
