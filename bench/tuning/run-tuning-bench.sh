@@ -164,7 +164,9 @@ say "stack up in $((SECONDS - t_stack)) s"
 stored_run() {
   local app="$1" file="$2" status=""
   for _ in $(seq 1 30); do
-    if "$root/deploy/bin/sluice" runs --store "$store_url" --app "$app" --wait 120 --format json > "$file.tmp" 2>"$file.err"; then
+    # the store's password: the file sluice-stack generated in the stack dir (never on a command line)
+    if SLUICE_STORE_PASSWORD_FILE="$stack/store.password" "$root/deploy/bin/sluice" runs --store "$store_url" \
+        --app "$app" --wait 120 --format json > "$file.tmp" 2>"$file.err"; then
       status="$(python3 -c 'import json,sys; print(json.loads(open(sys.argv[1]).readline()).get("status",""))' "$file.tmp" 2>/dev/null || true)"
       case "$status" in SUCCEEDED|FAILED) mv "$file.tmp" "$file"; return 0 ;; esac
     fi

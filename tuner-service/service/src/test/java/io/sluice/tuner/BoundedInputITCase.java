@@ -90,6 +90,19 @@ class BoundedInputITCase extends ServiceOnH2 {
   }
 
   @Test
+  void aLaunchFailureReportWithoutAnOverlayOrAnExitStatusIsRefusedNamingTheField() {
+    Http.Answer empty = http.post("/api/v1/submissions/launch-failures",
+        "{\"submissionId\":\"s-1\",\"jobKey\":\"good-job\",\"overlay\":{},\"exitCode\":1}");
+    assertThat(empty.status()).as(empty.body()).isEqualTo(400);
+    assertThat(empty.json().get("field").asText()).isEqualTo("overlay");
+    Http.Answer zero = http.post("/api/v1/submissions/launch-failures",
+        "{\"submissionId\":\"s-1\",\"jobKey\":\"good-job\",\"overlay\":{\"spark.io.compression.codec\":\"zstd\"},"
+            + "\"exitCode\":0}");
+    assertThat(zero.status()).as(zero.body()).isEqualTo(400);
+    assertThat(zero.json().get("field").asText()).isEqualTo("exitCode");
+  }
+
+  @Test
   void historyAndRecommendationReadsWriteNothing() {
     Map<String, String> before = StoreRows.dump(storeUrl());
     assertThat(http.get("/api/v1/jobs/history?jobKey=good-job").json().get("runs").size()).isEqualTo(2);

@@ -76,6 +76,9 @@ class AuthorizationMatrixITCase extends ServiceOnH2 {
       new Row("DELETE", "/api/v1/jobs/trial", "/api/v1/jobs/trial?jobKey=" + JOB, null, OPERATORS, 200),
       new Row("POST", "/api/v1/submissions", "/api/v1/submissions",
           "{\"cluster\":\"c\",\"appName\":\"m\",\"jobKey\":\"" + JOB + "\",\"conf\":{}}", REPORTERS, 200),
+      new Row("POST", "/api/v1/submissions/launch-failures", "/api/v1/submissions/launch-failures",
+          "{\"submissionId\":\"s-m\",\"jobKey\":\"" + JOB + "\",\"overlay\":{\"spark.sql.shuffle.partitions\":"
+              + "\"100\"},\"exitCode\":1}", REPORTERS, 200),
       new Row("POST", "/api/v1/throttle/apps", "/api/v1/throttle/apps",
           "{\"appId\":\"app-1\",\"submissionId\":\"no-such-submission\"}", REPORTERS, 404),
       new Row("GET", "/api/v1/throttle/priorities", "/api/v1/throttle/priorities", null,
