@@ -299,7 +299,7 @@ class TuningLoopITCase {
     e.put("SLUICE_STATE_DIR", state.resolve("submit-state").toString());
     Path log = state.resolve("run-" + i + ".log");
     long t0 = System.nanoTime();
-    int rc = run(log, Duration.ofMinutes(4), e, ROOT.resolve("deploy/jobs/submit.sh").toString(),
+    int rc = run(log, Duration.ofMinutes(10), e, ROOT.resolve("deploy/jobs/submit.sh").toString(),
         "--state-dir", state.resolve("spark").toString(), "--event-log-dir", events.toString(),
         "--conf", "spark.sluice.job.key=" + JOB, "--conf", "spark.sql.adaptive.enabled=false",
         "tiny_blocks", "--app-name", "sluice-e2e-tiny-blocks", "--rows", String.valueOf(ROWS), "--maps", "200");
