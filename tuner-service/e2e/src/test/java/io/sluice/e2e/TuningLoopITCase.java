@@ -172,7 +172,7 @@ class TuningLoopITCase {
     }
     Path target = Files.createDirectories(ROOT.resolve("tuner-service/e2e/target"));
     Path log = target.resolve("build-classpath.log");
-    int rc = run(log, Duration.ofMinutes(3), Map.of(), "mvn", "-q", "-B", "-ntp",
+    int rc = run(log, Duration.ofMinutes(10), Map.of(), "mvn", "-q", "-B", "-ntp",
         "dependency:build-classpath", "-Dmdep.includeScope=runtime", "-Dmdep.outputFile=target/runtime-classpath.txt",
         "-pl", String.join(",", modules));
     assertThat(rc).as("resolving the stack's runtime classpaths (log %s)", log).isZero();
@@ -355,7 +355,7 @@ class TuningLoopITCase {
     cmd.addAll(List.of(extra));
     cmd.addAll(List.of("tiny_blocks", "--app-name", "sluice-e2e-tiny-blocks", "--rows", String.valueOf(ROWS),
         "--maps", "200"));
-    return run(log, Duration.ofMinutes(4), submitEnv(), cmd.toArray(String[]::new));
+    return run(log, Duration.ofMinutes(10), submitEnv(), cmd.toArray(String[]::new));
   }
 
   /** Submits run {@code i} through sluice-submit, waits for the store to have it, reads its event log. */

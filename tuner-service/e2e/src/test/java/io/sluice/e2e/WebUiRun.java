@@ -64,7 +64,7 @@ final class WebUiRun {
       e.put("SLUICE_TUNER_TOKEN_FILE", token.toString());
     }
     Path log = state.resolve("run-xss.log");
-    int rc = TuningLoopITCase.run(log, Duration.ofMinutes(4), e, root.resolve("deploy/jobs/submit.sh").toString(),
+    int rc = TuningLoopITCase.run(log, Duration.ofMinutes(10), e, root.resolve("deploy/jobs/submit.sh").toString(),
         // spark.app.name too: sluice-submit derives the job key from it (the script's --app-name names the context)
         "--state-dir", state.resolve("spark").toString(), "--conf", HOSTILE_CONF,
         "--conf", "spark.app.name=" + HOSTILE_NAME,
