@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelHandlerContext;
@@ -17,8 +18,8 @@ import io.sluice.throttle.gate.ThrottleGate;
  * work starts; a heavy app's admitted requests still put their chunk reads in the disk's queue one after another,
  * and every read of a light neighbour waits behind them. Here each chunk fetch of a paced app
  * ({@link ThrottleGate#paced}) waits, parked in a node-wide FIFO without holding a server thread, while chunks of
- * unpaced apps are being read or sent on the node; at most {@code pace.inFlight} paced chunks are out at once, so an
- * unpaced read waits behind at most that many. A parked chunk that has waited {@code pace.parkMaxMs} goes within
+ * unpaced apps are being read or sent on the node; at most {@code pace.inFlight} paced chunks are out at once (0: one
+ * per server thread), so an unpaced read waits behind at most that many. A parked chunk that has waited {@code pace.parkMaxMs} goes within
  * {@code pace.inFlight} whatever the others do. Parked chunks go on, in order, on their own channel's event loop.
  *
  * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link TimedStreamManager.Tracked} (paced or
@@ -28,7 +29,9 @@ import io.sluice.throttle.gate.ThrottleGate;
  */
 final class ChunkPacer {
   private final ThrottleGate gate;
-  private final int maxInFlight;
+  /** pace.inFlight; 0: one per server thread ({@link #threads}). */
+  private final int configuredInFlight;
+  private final IntSupplier threads;
   private final long parkMaxNanos;
   /** Chunks of unpaced apps passed on to Spark and not yet sent. */
   private final AtomicInteger unpaced = new AtomicInteger();
@@ -38,12 +41,14 @@ final class ChunkPacer {
   private boolean timerArmed;
   private final Counter parkedTotal;
 
-  ChunkPacer(ThrottleGate gate) {
+  /** @param threads the server threads seen so far (for pace.inFlight=0) */
+  ChunkPacer(ThrottleGate gate, IntSupplier threads) {
     this.gate = gate;
+    this.threads = threads;
     this.parkedTotal = Counter.builder("sluice.throttle.chunks.parked")
         .description("Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
         .register(gate.meters().registry());
-    this.maxInFlight = (int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT);
+    this.configuredInFlight = (int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT);
     this.parkMaxNanos = gate.config().nanos(GateConfig.PACE_PARK_MAX_MS);
   }
 
@@ -64,7 +69,7 @@ final class ChunkPacer {
       return true;
     }
     synchronized (this) {
-      if (parked.isEmpty() && pacedInFlight < maxInFlight && unpaced.get() == 0) {
+      if (parked.isEmpty() && pacedInFlight < maxInFlight() && unpaced.get() == 0) {
         pacedInFlight++;
         t.pacedOut.incrementAndGet();
         return true;
@@ -126,7 +131,7 @@ final class ChunkPacer {
     List<Parked> go = null;
     synchronized (this) {
       long now = System.nanoTime();
-      while (!parked.isEmpty() && pacedInFlight < maxInFlight) {
+      while (!parked.isEmpty() && pacedInFlight < maxInFlight()) {
         Parked p = parked.peekFirst();
         if (unpaced.get() > 0 && now - p.at < parkMaxNanos) {
           break;
@@ -166,6 +171,10 @@ final class ChunkPacer {
       timerArmed = false;
     }
     pump();
+  }
+
+  private int maxInFlight() {
+    return configuredInFlight > 0 ? configuredInFlight : Math.max(1, threads.getAsInt());
   }
 
   private static boolean takeOne(AtomicInteger n) {
