@@ -19,8 +19,9 @@ import io.sluice.throttle.gate.ThrottleGate;
  * and every read of a light neighbour waits behind them. Here each chunk fetch of a paced app
  * ({@link ThrottleGate#paced}) waits, parked in a node-wide FIFO without holding a server thread, while chunks of
  * unpaced apps are being read or sent on the node; at most {@code pace.inFlight} paced chunks are out at once (0: one
- * per server thread), so an unpaced read waits behind at most that many. A parked chunk that has waited {@code pace.parkMaxMs} goes within
- * {@code pace.inFlight} whatever the others do. Parked chunks go on, in order, on their own channel's event loop.
+ * per server thread), so an unpaced read waits behind at most that many. A parked chunk that has waited
+ * {@code pace.parkMaxMs} goes at once whatever the others do, so no chunk waits longer and a connection never stays
+ * quiet long enough for the client's idle timeout. Parked chunks go on, in order, on their own channel's event loop.
  *
  * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link TimedStreamManager.Tracked} (paced or
  * not); {@link #chunkDone} takes one off when Spark reports it sent, {@link #streamGone} the rest when the stream
@@ -131,9 +132,11 @@ final class ChunkPacer {
     List<Parked> go = null;
     synchronized (this) {
       long now = System.nanoTime();
-      while (!parked.isEmpty() && pacedInFlight < maxInFlight()) {
+      int max = maxInFlight();
+      while (!parked.isEmpty()) {
         Parked p = parked.peekFirst();
-        if (unpaced.get() > 0 && now - p.at < parkMaxNanos) {
+        boolean overdue = now - p.at >= parkMaxNanos;
+        if (!overdue && (pacedInFlight >= max || unpaced.get() > 0)) {
           break;
         }
         parked.pollFirst();

@@ -123,8 +123,8 @@ public final class ThrottleDoc {
         + "), is paced until " + k(GateConfig.PACE_LINGER_MS) + " after it was last over range, also after the "
         + "node turned NORMAL. The ESS adapter parks a paced app's chunk fetches (without holding a server thread) "
         + "while chunks of unpaced apps are being read or sent, lets at most " + k(GateConfig.PACE_IN_FLIGHT)
-        + " paced chunks out at once (0: one per server thread) and lets a chunk go whatever the others do once "
-        + "it has waited " + k(GateConfig.PACE_PARK_MAX_MS) + ". A request whose chunk was parked does not feed "
+        + " paced chunks out at once (0: one per server thread) and lets a chunk go at once, whatever the others "
+        + "do, once it has waited " + k(GateConfig.PACE_PARK_MAX_MS) + ". A request whose chunk was parked does not feed "
         + "the signal: that wait is the gate's doing. Meter `sluice.throttle.chunks.parked`.\n";
   }
 

@@ -57,8 +57,8 @@ public final class EssNode implements ShuffleServer {
   /**
    * Chunk pacing as the ESS adapter does it (ChunkPacer): a chunk of an app the gate paces waits, parked in a
    * node-wide FIFO, while unpaced apps have chunks queued on the node's threads or being read; at most
-   * {@code pace.inFlight} paced chunks are read at once (0: one per thread); a chunk parked {@code pace.parkMaxMs} goes whatever the others
-   * do. (The adapter sees a chunk request once Netty has read it off the channel; here a request counts as soon as it
+   * {@code pace.inFlight} paced chunks are read at once (0: one per thread); a chunk parked {@code pace.parkMaxMs} goes at once whatever the
+   * others do and whatever is in flight. (The adapter sees a chunk request once Netty has read it off the channel; here a request counts as soon as it
    * reaches its thread's queue.)
    */
   private final class Pacer {
@@ -91,7 +91,7 @@ public final class EssNode implements ShuffleServer {
 
     void pump() {
       long now = loop.now();
-      while (!parked.isEmpty() && pacedOut < max) {
+      while (!parked.isEmpty()) {
         Work w = parked.peek();
         if (!w.a.conn.open() || w.a.serverFinished) {
           parked.poll();
@@ -99,7 +99,8 @@ public final class EssNode implements ShuffleServer {
           toGrant.poll();
           continue;
         }
-        if (unpaced > 0 && now - parkedAt.peek()[0] < parkMax) {
+        boolean overdue = now - parkedAt.peek()[0] >= parkMax;
+        if (!overdue && (pacedOut >= max || unpaced > 0)) {
           break;
         }
         int[] g = toGrant.peek();
