@@ -64,7 +64,8 @@ final class ChunkPacer {
    * was parked and will be fired on {@code ctx} later.
    */
   boolean onChunk(ChannelHandlerContext ctx, Object msg, TimedStreamManager.Tracked t) {
-    if (!gate.paced(t.appId)) {
+    // Spark serves a stream's chunks only in order: behind a parked chunk of its stream a chunk parks too
+    if (t.parkedNow.get() == 0 && !gate.paced(t.appId)) {
       unpaced.incrementAndGet();
       t.unpacedOut.incrementAndGet();
       return true;
@@ -75,6 +76,7 @@ final class ChunkPacer {
         t.pacedOut.incrementAndGet();
         return true;
       }
+      t.parkedNow.incrementAndGet();
       parked.addLast(new Parked(ctx, msg, t, System.nanoTime()));
     }
     parkedTotal.increment();
@@ -129,7 +131,7 @@ final class ChunkPacer {
 
   /** Sends on what may go now; arms a timer for the oldest parked chunk's deadline. */
   void pump() {
-    List<Parked> go = null;
+    List<Parked> refused = null;
     synchronized (this) {
       long now = System.nanoTime();
       int max = maxInFlight();
@@ -141,11 +143,22 @@ final class ChunkPacer {
         }
         parked.pollFirst();
         if (!p.ctx.channel().isActive()) {
+          p.t.parkedNow.decrementAndGet();
           continue; // its connection closed: the stream manager finishes its ticket
         }
         pacedInFlight++;
         p.t.pacedOut.incrementAndGet();
-        (go == null ? go = new ArrayList<>() : go).add(p);
+        // handed to the channel's event loop under the lock: a stream's chunks reach it in the order they were
+        // parked (Spark serves a stream's chunks only in order)
+        try {
+          p.ctx.executor().execute(() -> {
+            p.t.parkedNow.decrementAndGet(); // on the channel's event loop: no later chunk is read in between
+            p.ctx.fireChannelRead(p.msg);
+          });
+        } catch (RejectedExecutionException e) {
+          p.t.parkedNow.decrementAndGet();
+          (refused == null ? refused = new ArrayList<>() : refused).add(p); // shutting down
+        }
       }
       Parked head = parked.peekFirst();
       if (head != null && !timerArmed && now - head.at < parkMaxNanos) {
@@ -158,13 +171,9 @@ final class ChunkPacer {
         }
       }
     }
-    if (go != null) {
-      for (Parked p : go) {
-        try {
-          p.ctx.executor().execute(() -> p.ctx.fireChannelRead(p.msg));
-        } catch (RejectedExecutionException e) {
-          chunkDone(p.t); // shutting down
-        }
+    if (refused != null) {
+      for (Parked p : refused) {
+        chunkDone(p.t);
       }
     }
   }
