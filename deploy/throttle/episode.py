@@ -102,6 +102,8 @@ opts = " ".join([
     "-Dsluice.throttle.budget.targetMs=150", "-Dsluice.throttle.budget.minBlocks=20",
     # a demo engages early: a request that waits 10 healthy reads (not 30) counts as distress
     "-Dsluice.throttle.queue.factor=10", "-Dsluice.throttle.abnormal.p99Ms=600", "-Dsluice.throttle.normal.p99Ms=250",
+    # one emulated disk: at most one paced chunk read ahead of the light app's at that disk
+    "-Dsluice.throttle.pace.inFlight=1",
     "-Dspark.shuffle.io.serverThreads=2"]
     + ([f"-Dsluice.throttle.ess.kafka.bootstrap={a.kafka_bootstrap}", f"-Dsluice.throttle.ess.cluster={a.cluster}",
         f"-Dsluice.throttle.ess.node={a.node}"] if a.kafka_bootstrap else []))
@@ -194,6 +196,8 @@ try:
           f"{metric_sum(metrics, 'sluice_throttle_episode_held_requests_total'):.0f}")
     print(f"    requests held: heavy {held.get('heavy', 0)}, light {held.get('light', 0)}; "
           f"fail-open: {metric_sum(metrics, 'sluice_throttle_failopen_total'):.0f}")
+    print(f"    chunk fetches parked (chunk pacing of the app over its range): "
+          f"{metric_sum(metrics, 'sluice_throttle_chunks_parked_total'):.0f}")
     print(f"    shuffle times: heavy {times['heavy']}, light {times['light']}")
     rc = 0 if all(pr.returncode == 0 for pr in procs.values()) else 1
     if rc:

@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.IntSupplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelHandlerContext;
@@ -17,9 +18,10 @@ import io.sluice.throttle.gate.ThrottleGate;
  * work starts; a heavy app's admitted requests still put their chunk reads in the disk's queue one after another,
  * and every read of a light neighbour waits behind them. Here each chunk fetch of a paced app
  * ({@link ThrottleGate#paced}) waits, parked in a node-wide FIFO without holding a server thread, while chunks of
- * unpaced apps are being read or sent on the node; at most {@code pace.inFlight} paced chunks are out at once, so an
- * unpaced read waits behind at most that many. A parked chunk that has waited {@code pace.parkMaxMs} goes within
- * {@code pace.inFlight} whatever the others do. Parked chunks go on, in order, on their own channel's event loop.
+ * unpaced apps are being read or sent on the node; at most {@code pace.inFlight} paced chunks are out at once (0: one
+ * per server thread), so an unpaced read waits behind at most that many. A parked chunk that has waited
+ * {@code pace.parkMaxMs} goes at once whatever the others do, so no chunk waits longer and a connection never stays
+ * quiet long enough for the client's idle timeout. Parked chunks go on, in order, on their own channel's event loop.
  *
  * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link TimedStreamManager.Tracked} (paced or
  * not); {@link #chunkDone} takes one off when Spark reports it sent, {@link #streamGone} the rest when the stream
@@ -28,7 +30,9 @@ import io.sluice.throttle.gate.ThrottleGate;
  */
 final class ChunkPacer {
   private final ThrottleGate gate;
-  private final int maxInFlight;
+  /** pace.inFlight; 0: one per server thread ({@link #threads}). */
+  private final int configuredInFlight;
+  private final IntSupplier threads;
   private final long parkMaxNanos;
   /** Chunks of unpaced apps passed on to Spark and not yet sent. */
   private final AtomicInteger unpaced = new AtomicInteger();
@@ -38,12 +42,14 @@ final class ChunkPacer {
   private boolean timerArmed;
   private final Counter parkedTotal;
 
-  ChunkPacer(ThrottleGate gate) {
+  /** @param threads the server threads seen so far (for pace.inFlight=0) */
+  ChunkPacer(ThrottleGate gate, IntSupplier threads) {
     this.gate = gate;
+    this.threads = threads;
     this.parkedTotal = Counter.builder("sluice.throttle.chunks.parked")
         .description("Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
         .register(gate.meters().registry());
-    this.maxInFlight = (int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT);
+    this.configuredInFlight = (int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT);
     this.parkMaxNanos = gate.config().nanos(GateConfig.PACE_PARK_MAX_MS);
   }
 
@@ -58,17 +64,19 @@ final class ChunkPacer {
    * was parked and will be fired on {@code ctx} later.
    */
   boolean onChunk(ChannelHandlerContext ctx, Object msg, TimedStreamManager.Tracked t) {
-    if (!gate.paced(t.appId)) {
+    // Spark serves a stream's chunks only in order: behind a parked chunk of its stream a chunk parks too
+    if (t.parkedNow.get() == 0 && !gate.paced(t.appId)) {
       unpaced.incrementAndGet();
       t.unpacedOut.incrementAndGet();
       return true;
     }
     synchronized (this) {
-      if (parked.isEmpty() && pacedInFlight < maxInFlight && unpaced.get() == 0) {
+      if (parked.isEmpty() && pacedInFlight < maxInFlight() && unpaced.get() == 0) {
         pacedInFlight++;
         t.pacedOut.incrementAndGet();
         return true;
       }
+      t.parkedNow.incrementAndGet();
       parked.addLast(new Parked(ctx, msg, t, System.nanoTime()));
     }
     parkedTotal.increment();
@@ -123,21 +131,34 @@ final class ChunkPacer {
 
   /** Sends on what may go now; arms a timer for the oldest parked chunk's deadline. */
   void pump() {
-    List<Parked> go = null;
+    List<Parked> refused = null;
     synchronized (this) {
       long now = System.nanoTime();
-      while (!parked.isEmpty() && pacedInFlight < maxInFlight) {
+      int max = maxInFlight();
+      while (!parked.isEmpty()) {
         Parked p = parked.peekFirst();
-        if (unpaced.get() > 0 && now - p.at < parkMaxNanos) {
+        boolean overdue = now - p.at >= parkMaxNanos;
+        if (!overdue && (pacedInFlight >= max || unpaced.get() > 0)) {
           break;
         }
         parked.pollFirst();
         if (!p.ctx.channel().isActive()) {
+          p.t.parkedNow.decrementAndGet();
           continue; // its connection closed: the stream manager finishes its ticket
         }
         pacedInFlight++;
         p.t.pacedOut.incrementAndGet();
-        (go == null ? go = new ArrayList<>() : go).add(p);
+        // handed to the channel's event loop under the lock: a stream's chunks reach it in the order they were
+        // parked (Spark serves a stream's chunks only in order)
+        try {
+          p.ctx.executor().execute(() -> {
+            p.t.parkedNow.decrementAndGet(); // on the channel's event loop: no later chunk is read in between
+            p.ctx.fireChannelRead(p.msg);
+          });
+        } catch (RejectedExecutionException e) {
+          p.t.parkedNow.decrementAndGet();
+          (refused == null ? refused = new ArrayList<>() : refused).add(p); // shutting down
+        }
       }
       Parked head = parked.peekFirst();
       if (head != null && !timerArmed && now - head.at < parkMaxNanos) {
@@ -150,13 +171,9 @@ final class ChunkPacer {
         }
       }
     }
-    if (go != null) {
-      for (Parked p : go) {
-        try {
-          p.ctx.executor().execute(() -> p.ctx.fireChannelRead(p.msg));
-        } catch (RejectedExecutionException e) {
-          chunkDone(p.t); // shutting down
-        }
+    if (refused != null) {
+      for (Parked p : refused) {
+        chunkDone(p.t);
       }
     }
   }
@@ -166,6 +183,10 @@ final class ChunkPacer {
       timerArmed = false;
     }
     pump();
+  }
+
+  private int maxInFlight() {
+    return configuredInFlight > 0 ? configuredInFlight : Math.max(1, threads.getAsInt());
   }
 
   private static boolean takeOne(AtomicInteger n) {

@@ -48,6 +48,10 @@ import org.slf4j.LoggerFactory;
  *       error and counted.</li>
  * </ul>
  *
+ * When a client channel turns active, two handlers join its pipeline: {@link ArrivalStamp} in front of Spark's frame
+ * decoder (a fetch's arrival, for the gate's wait signal, is the start of the read it came in) and, with chunk pacing
+ * on, {@link PacingHandler} in front of Spark's request handler ({@link ChunkPacer}).
+ *
  * Each served request is followed to its last chunk through {@link TimedStreamManager} (which wraps the delegate's
  * stream manager): the StreamHandle the delegate answers gives the stream id and chunk count.
  */
@@ -70,6 +74,8 @@ public final class GatedRpcHandler extends RpcHandler {
   private final Map<Channel, Set<Pending>> held = new ConcurrentHashMap<>();
   /** Whether a gate failure was logged already (later ones are only counted). */
   private final AtomicBoolean gateFailureLogged = new AtomicBoolean();
+  /** Whether a channel without Spark's request handler was logged already. */
+  private final AtomicBoolean pacingWarned = new AtomicBoolean();
 
   /**
    * @param delegate the real handler
@@ -84,7 +90,7 @@ public final class GatedRpcHandler extends RpcHandler {
         EmulatedDisk.of(gate.config().get(GateConfig.TEST_IO_MODEL), ioDelayMillis));
     this.registrations = new ExecutorRegistrations(gate.meters().registry());
     this.hellos = new ShimHellos(gate.meters().registry(), ShimHellos.DEFAULT_MAX_APPS);
-    this.pacer = ChunkPacer.enabled(gate) ? new ChunkPacer(gate) : null;
+    this.pacer = ChunkPacer.enabled(gate) ? new ChunkPacer(gate, lanes::size) : null;
     this.pacing = pacer != null ? new PacingHandler(pacer, streams) : null;
     streams.pacer(pacer);
   }
@@ -138,7 +144,7 @@ public final class GatedRpcHandler extends RpcHandler {
     Ticket ticket;
     try {
       ticket = new FailSafeTicket(gate.onFetch(fetch.appId(), connection(client.getChannel()), fetch.blocks(),
-          Long.MIN_VALUE, message.remaining(), pending::release), gate.meters(), gateFailureLogged);
+          ArrivalStamp.arrival(client.getChannel()), message.remaining(), pending::release), gate.meters(), gateFailureLogged);
     } catch (RuntimeException e) {
       // the gate failed: serve the request as if there were no gate (fail-open, counted), never fail the fetch
       FailSafeTicket.failed(gate.meters(), gateFailureLogged, "onFetch", e);
@@ -249,8 +255,10 @@ public final class GatedRpcHandler extends RpcHandler {
 
   @Override
   public void channelActive(TransportClient client) {
-    if (pacing != null) {
-      pacing.install(client.getChannel());
+    ArrivalStamp.install(client.getChannel());
+    if (pacing != null && !pacing.install(client.getChannel()) && pacingWarned.compareAndSet(false, true)) {
+      LOG.warn("chunk pacing is off on channel {}: its pipeline has no Spark request handler ({})",
+          client.getChannel(), client.getChannel().pipeline().names());
     }
     delegate.channelActive(client);
   }

@@ -189,6 +189,8 @@ final class TimedStreamManager extends StreamManager {
     /** Chunk pacing's count of this stream's chunks passed on and not yet sent, paced and not. */
     final AtomicInteger pacedOut = new AtomicInteger();
     final AtomicInteger unpacedOut = new AtomicInteger();
+    /** Chunks of this stream parked and not yet fired on (its later chunks park behind them: Spark wants order). */
+    final AtomicInteger parkedNow = new AtomicInteger();
 
     Tracked(Ticket ticket, Channel channel, int chunks, String appId) {
       this.ticket = ticket;

@@ -132,13 +132,15 @@ public final class GateConfig {
           + "paced for this long after it was last over range (also after the node turned NORMAL, so that the "
           + "recovered node is not refilled at once). A paced app's chunk fetches wait while chunks of unpaced apps "
           + "are being read on the node. 0: no chunk pacing (decisions per request only).");
-  public static final Knob<Long> PACE_IN_FLIGHT = Knob.longKnob("pace.inFlight", COUNT, 1, 1, 1_000,
+  public static final Knob<Long> PACE_IN_FLIGHT = Knob.longKnob("pace.inFlight", COUNT, 0, 0, 1_000,
       "Chunk pacing: chunks of paced apps being read or sent on the node at once (all paced apps together); an "
-          + "unpaced app's read waits behind at most this many of theirs at the disk.");
+          + "unpaced app's read waits behind at most this many of theirs. 0: one per server thread (a thread then "
+          + "has at most one paced read ahead of an unpaced one). On a node whose shuffle files sit on one disk, 1 "
+          + "keeps the unpaced app's reads behind at most one paced read at that disk.");
   public static final Knob<Long> PACE_PARK_MAX_MS = Knob.longKnob("pace.parkMaxMs", MILLIS, 10_000, 1, 60_000,
-      "Chunk pacing: the longest a paced chunk fetch waits for unpaced work to drain; after that the oldest parked "
-          + "chunks go within pace.inFlight whatever the others do (starvation freedom, far inside the client's "
-          + "120 s spark.network.timeout).");
+      "Chunk pacing: the longest a paced chunk fetch waits; after that it goes at once, whatever the others do and "
+          + "whatever is in flight (starvation freedom: its connection never stays quiet near the client's 120 s "
+          + "spark.network.timeout).");
   public static final Knob<Long> SLEEP_MIN_MS = Knob.longKnob("sleep.minMs", MILLIS, 200, 1, 600_000,
       "Shortest SLEEP directive (an app just over its range).");
   public static final Knob<Long> SLEEP_MAX_MS = Knob.longKnob("sleep.maxMs", MILLIS, 5_000, 1, 600_000,

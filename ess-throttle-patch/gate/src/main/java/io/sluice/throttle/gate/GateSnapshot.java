@@ -31,9 +31,10 @@ public record GateSnapshot(NodeState state, GateMode mode, long p50Millis, long 
    * @param outstandingRequests requests admitted and not finished
    * @param directives SLEEP directives sent to it since it appeared
    * @param heldTotal requests of it held since it appeared
+   * @param paced whether its chunk fetches are paced right now
    */
   public record App(String appId, int priority, String queue, boolean shim, long outstandingRequests,
-      long outstandingBlocks, long held, long allowedBlocks, long heldTotal, long directives) {}
+      long outstandingBlocks, long held, long allowedBlocks, long heldTotal, long directives, boolean paced) {}
 
   /** The app with this id, or null. */
   public App app(String appId) {

@@ -46,6 +46,7 @@ public final class ThrottleDoc {
         .append(k(GateConfig.HELD_MAX_BYTES)).append(" or ").append(k(GateConfig.HELD_MAX_PER_APP))
         .append(" is reached the request is admitted instead (fail-open, counted). A stock Spark client never gets ")
         .append("an error; an exception inside the gate serves the request ungated (counted as `gate-error`).\n")
+        .append(pacing())
         .append("- **Holds are bounded.** Each ").append(k(GateConfig.TICK_MS)).append(" the gate releases, per app ")
         .append("in arrival order, held requests that are back in range, and every one whose deadline would pass ")
         .append("before the next tick. ").append(holdDeadline()).append(" ").append(lanes()).append("\n")
@@ -89,6 +90,22 @@ public final class ThrottleDoc {
     String d = knob.defaultText().isEmpty() ? "empty" : knob.defaultText();
     return "`" + knob.key().substring(GateConfig.PREFIX.length()) + "` (" + d
         + (knob.unit() == Knob.Unit.MILLIS ? " ms" : "") + ")";
+  }
+
+  private static String pacing() {
+    if (GateConfig.PACE_LINGER_MS.defaultValue() == 0) {
+      return "- **Chunk pacing** is off by default (" + k(GateConfig.PACE_LINGER_MS) + "): decisions are per "
+          + "request only.\n";
+    }
+    return "- **Chunk pacing.** Deciding when a request starts is not enough on a disk-bound node: an admitted "
+        + "request's chunk reads still queue at the disk ahead of everyone else's. An app found over its range "
+        + "while ABNORMAL, next to an app of higher weight (active now or within " + k(GateConfig.WINDOW_MS)
+        + "), is paced until " + k(GateConfig.PACE_LINGER_MS) + " after it was last over range, also after the "
+        + "node turned NORMAL. The ESS adapter parks a paced app's chunk fetches (without holding a server thread) "
+        + "while chunks of unpaced apps are being read or sent, lets at most " + k(GateConfig.PACE_IN_FLIGHT)
+        + " paced chunks out at once (0: one per server thread) and lets a chunk go at once, whatever the others "
+        + "do, once it has waited " + k(GateConfig.PACE_PARK_MAX_MS) + ". A request whose chunk was parked does not feed "
+        + "the signal: that wait is the gate's doing. Meter `sluice.throttle.chunks.parked`.\n";
   }
 
   private static String signal() {

@@ -915,7 +915,7 @@ public final class ThrottleGate {
       synchronized (a) {
         AppInfo i = a.info;
         list.add(new GateSnapshot.App(a.id, a.priority, i.queue(), a.shim(), a.outstandingReq, a.outstandingBlocks,
-            a.held, budget >= 0 ? a.allowed : -1, a.heldTotal, a.directives));
+            a.held, budget >= 0 ? a.allowed : -1, a.heldTotal, a.directives, a.paced));
         inFlight += a.outstandingBlocks;
       }
     }

@@ -21,6 +21,9 @@ public interface Admission {
 
     void chunkSent();
 
+    /** A chunk of it was parked by chunk pacing. */
+    default void chunkParked() {}
+
     void finished(boolean ok);
   }
 
@@ -46,6 +49,16 @@ public interface Admission {
   /** Whether requests are parked waiting for a tick. */
   default boolean holding() {
     return false;
+  }
+
+  /** Whether chunk fetches of {@code app} are paced right now (the gate's chunk pacing; stock: never). */
+  default boolean paced(AppRef app) {
+    return false;
+  }
+
+  /** Chunk pacing's limits: paced chunks out at once, and the longest park (ns); null when there is no pacing. */
+  default long[] pacing() {
+    return null;
   }
 
   /** Whether the admission itself currently considers the node abnormal (stock: never knows). */

@@ -33,6 +33,8 @@ public final class EssNode implements ShuffleServer {
   private static final int RPC = 0;
   private static final int SERVE = 1;
   private static final int CHUNKS = 2;
+  /** One chunk of a parked CHUNKS work that chunk pacing let go: a loop task, like a released request. */
+  private static final int PACED = 3;
   /** Messages Netty reads from one channel per turn ({@code maxMessagesPerRead}'s default, 16). */
   static final int BATCH = 16;
 
@@ -40,11 +42,91 @@ public final class EssNode implements ShuffleServer {
     final int kind;
     final Attempt a;
     int left;
+    /** Chunk pacing: this work's chunks counted as unpaced work queued or being read on the node. */
+    int counted;
+    /** For a PACED task: the parked work it reads one chunk of. */
+    Work of;
 
     Work(int kind, Attempt a, int left) {
       this.kind = kind;
       this.a = a;
       this.left = left;
+    }
+  }
+
+  /**
+   * Chunk pacing as the ESS adapter does it (ChunkPacer): a chunk of an app the gate paces waits, parked in a
+   * node-wide FIFO, while unpaced apps have chunks queued on the node's threads or being read; at most
+   * {@code pace.inFlight} paced chunks are read at once (0: one per thread); a chunk parked {@code pace.parkMaxMs} goes at once whatever the
+   * others do and whatever is in flight. (The adapter sees a chunk request once Netty has read it off the channel; here a request counts as soon as it
+   * reaches its thread's queue.)
+   */
+  private final class Pacer {
+    final int max;
+    final long parkMax;
+    final ArrayDeque<long[]> parkedAt = new ArrayDeque<>();
+    final ArrayDeque<Work> parked = new ArrayDeque<>();
+    /** Per parked work: chunks not yet let go (same order as {@link #parked}). */
+    final ArrayDeque<int[]> toGrant = new ArrayDeque<>();
+    int unpaced;
+    int pacedOut;
+    boolean armed;
+
+    Pacer(long[] limits) {
+      this.max = limits[0] > 0 ? (int) limits[0] : params.threads(); // pace.inFlight 0: one per server thread
+      this.parkMax = limits[1];
+    }
+
+    boolean mayGoNow() {
+      return parked.isEmpty() && pacedOut < max && unpaced == 0;
+    }
+
+    void park(Work w) {
+      parked.add(w);
+      parkedAt.add(new long[] {loop.now()});
+      toGrant.add(new int[] {w.left});
+      stats.chunksParked += w.left;
+      pump();
+    }
+
+    void pump() {
+      long now = loop.now();
+      while (!parked.isEmpty()) {
+        Work w = parked.peek();
+        if (!w.a.conn.open() || w.a.serverFinished) {
+          parked.poll();
+          parkedAt.poll();
+          toGrant.poll();
+          continue;
+        }
+        boolean overdue = now - parkedAt.peek()[0] >= parkMax;
+        if (!overdue && (pacedOut >= max || unpaced > 0)) {
+          break;
+        }
+        int[] g = toGrant.peek();
+        if (--g[0] <= 0) {
+          parked.poll();
+          parkedAt.poll();
+          toGrant.poll();
+        }
+        pacedOut++;
+        Work task = new Work(PACED, w.a, 0);
+        task.of = w;
+        // handed to the thread as a task from a fresh event: pump() may run inside that thread's runNext()
+        loop.after(0, () -> threads[w.a.conn.thread].add(task));
+      }
+      if (!parked.isEmpty() && !armed && now - parkedAt.peek()[0] < parkMax) {
+        armed = true;
+        loop.after(parkedAt.peek()[0] + parkMax - now, () -> {
+          armed = false;
+          pump();
+        });
+      }
+    }
+
+    void uncount(Work w) {
+      unpaced -= w.counted;
+      w.counted = 0;
     }
   }
 
@@ -61,7 +143,7 @@ public final class EssNode implements ShuffleServer {
     int batch;
 
     void add(Work w) {
-      if (w.kind == SERVE) {
+      if (w.kind == SERVE || w.kind == PACED) {
         tasks.add(w);
       } else {
         ConnQueue q = queueOf(w.a.conn);
@@ -79,6 +161,18 @@ public final class EssNode implements ShuffleServer {
     void runNext() {
       while (true) {
         Work task = tasks.poll();
+        if (task != null && task.kind == PACED) {
+          Work of = task.of;
+          if (!of.a.conn.open() || of.a.serverFinished) {
+            pacer.pacedOut--;
+            pacer.pump();
+            continue;
+          }
+          busy = true;
+          Disk d = disks[rnd.nextInt(disks.length)];
+          d.read(params.hdd().sampleNanos(of.a.blockBytes(), rnd), () -> chunkRead(this, null, of, true));
+          return;
+        }
         if (task != null) {
           busy = true;
           loop.after(params.rpcCpuNanos(), () -> {
@@ -115,11 +209,34 @@ public final class EssNode implements ShuffleServer {
         }
         if (!w.a.conn.open() || w.a.serverFinished) {
           q.work.poll();
+          if (pacer != null) {
+            pacer.uncount(w);
+            pacer.pump();
+          }
           continue;
+        }
+        boolean pacedRead = false;
+        if (pacer != null) {
+          if (admission.paced(w.a.app())) {
+            pacer.uncount(w);
+            if (pacer.mayGoNow()) {
+              pacer.pacedOut++;
+              pacedRead = true;
+            } else {
+              q.work.poll();
+              pass(w.a).chunkParked();
+              pacer.park(w);
+              continue;
+            }
+          } else if (w.counted == 0) {
+            w.counted = w.left;
+            pacer.unpaced += w.left;
+          }
         }
         batch++;
         Disk d = disks[rnd.nextInt(disks.length)];
-        d.read(params.hdd().sampleNanos(w.a.blockBytes(), rnd), () -> chunkRead(this, q, w));
+        boolean paced = pacedRead;
+        d.read(params.hdd().sampleNanos(w.a.blockBytes(), rnd), () -> chunkRead(this, q, w, paced));
         return;
       }
     }
@@ -172,6 +289,8 @@ public final class EssNode implements ShuffleServer {
   private final SplittableRandom rnd;
   private final LoopThread[] threads;
   private final Disk[] disks;
+  /** Chunk pacing; null without it (stock, monitor-only, pace.lingerMs=0). */
+  private final Pacer pacer;
   private final LatencyWindow serviceWindow;
   private final LatencyWindow nodeWindow;
   private final long tickPeriod;
@@ -207,6 +326,7 @@ public final class EssNode implements ShuffleServer {
     for (int i = 0; i < disks.length; i++) {
       disks[i] = new Disk();
     }
+    this.pacer = admission.pacing() != null ? new Pacer(admission.pacing()) : null;
     this.serviceWindow = new LatencyWindow(params.observerWindowNanos(), params.observerSlots());
     this.nodeWindow = new LatencyWindow(params.observerWindowNanos(), params.observerSlots());
     long gateTick = admission.tickNanos();
@@ -250,7 +370,12 @@ public final class EssNode implements ShuffleServer {
     if (a.serverFinished) {
       return;
     }
-    threads[a.conn.thread].add(new Work(CHUNKS, a, a.blocks));
+    Work w = new Work(CHUNKS, a, a.blocks);
+    if (pacer != null && !admission.paced(a.app())) {
+      w.counted = w.left;
+      pacer.unpaced += w.left;
+    }
+    threads[a.conn.thread].add(w);
   }
 
   @Override
@@ -302,8 +427,17 @@ public final class EssNode implements ShuffleServer {
     client.streamOpened(a);
   }
 
-  private void chunkRead(LoopThread t, ConnQueue q, Work w) {
+  /** A chunk of {@code w} was read: {@code q} is its connection's queue, null for a chunk pacing let go. */
+  private void chunkRead(LoopThread t, ConnQueue q, Work w, boolean paced) {
     Attempt a = w.a;
+    if (pacer != null) {
+      if (paced) {
+        pacer.pacedOut--;
+      } else if (w.counted > 0) {
+        w.counted--;
+        pacer.unpaced--;
+      }
+    }
     if (a.conn.open() && !a.serverFinished) {
       pass(a).chunkSent();
       int prio = Math.min(NodeStats.PRIORITIES - 1, Math.max(0, a.app().priority()));
@@ -319,11 +453,19 @@ public final class EssNode implements ShuffleServer {
       }
       client.chunkArrived(a);
       if (--w.left == 0) {
-        q.work.poll();
+        if (q != null) {
+          q.work.poll();
+        }
         finish(a, true);
       }
-    } else {
+    } else if (q != null) {
       q.work.poll();
+      if (pacer != null) {
+        pacer.uncount(w);
+      }
+    }
+    if (pacer != null) {
+      pacer.pump();
     }
     t.runNext();
   }

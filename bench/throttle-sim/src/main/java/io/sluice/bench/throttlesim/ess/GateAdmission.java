@@ -20,11 +20,14 @@ import io.sluice.throttle.gate.Ticket;
 public final class GateAdmission implements Admission {
   private final ThrottleGate gate;
   private final long tickNanos;
+  private final long[] pacing;
   private Lane[] lanes = new Lane[8];
 
   public GateAdmission(EventLoop loop, GateConfig config, PriorityMap priorities, GateEvents events) {
     this.gate = ThrottleGate.builder().config(config).clock(loop::now).priorities(priorities).events(events).build();
     this.tickNanos = config.nanos(GateConfig.TICK_MS);
+    this.pacing = config.get(GateConfig.PACE_LINGER_MS) > 0 && config.mode() == io.sluice.throttle.gate.GateMode.ENFORCE
+        ? new long[] {config.get(GateConfig.PACE_IN_FLIGHT), config.nanos(GateConfig.PACE_PARK_MAX_MS)} : null;
   }
 
   /** The gate's view of the node's event-loop thread {@code i} (as the ESS adapter keeps one per event loop). */
@@ -77,10 +80,25 @@ public final class GateAdmission implements Admission {
       }
 
       @Override
+      public void chunkParked() {
+        t.chunkParked();
+      }
+
+      @Override
       public void finished(boolean ok) {
         t.finished(ok);
       }
     };
+  }
+
+  @Override
+  public boolean paced(AppRef app) {
+    return gate.paced(app.appId());
+  }
+
+  @Override
+  public long[] pacing() {
+    return pacing;
   }
 
   @Override

@@ -29,6 +29,8 @@ public final class NodeStats {
   public long chunksServed;
   /** Chunks served, and node-time summed over the nodes, while a heavy app had a request on the node (held or not). */
   public long chunksWhileContended;
+  /** Chunks chunk pacing parked (each counted once, when its request's remaining chunks were parked). */
+  public long chunksParked;
   public long contendedNanos;
   public long requestsHeld;
   public long requestsSlept;
