@@ -104,6 +104,7 @@ opts = " ".join([
     "-Dsluice.throttle.queue.factor=10", "-Dsluice.throttle.abnormal.p99Ms=600", "-Dsluice.throttle.normal.p99Ms=250",
     # one emulated disk: at most one paced chunk read ahead of the light app's at that disk
     "-Dsluice.throttle.pace.inFlight=1",
+    "-Dsluice.throttle.pace.lingerMs=120000",
     "-Dspark.shuffle.io.serverThreads=2"]
     + ([f"-Dsluice.throttle.ess.kafka.bootstrap={a.kafka_bootstrap}", f"-Dsluice.throttle.ess.cluster={a.cluster}",
         f"-Dsluice.throttle.ess.node={a.node}"] if a.kafka_bootstrap else []))

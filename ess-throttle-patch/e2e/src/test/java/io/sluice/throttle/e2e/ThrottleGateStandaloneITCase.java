@@ -248,6 +248,7 @@ class ThrottleGateStandaloneITCase {
         "-Dsluice.throttle.budget.targetMs=" + W.budgetTargetMs(),
         // one emulated disk: at most one paced chunk read ahead of the light app's at that disk
         "-Dsluice.throttle.pace.inFlight=1",
+        "-Dsluice.throttle.pace.lingerMs=120000",
         "-Dsluice.throttle.priority.default=" + DEFAULT_PRIORITY,
         "-Dsluice.throttle.priority.url=http://127.0.0.1:" + prioritySource.getAddress().getPort(),
         "-Dsluice.throttle.priority.refreshMs=500",

@@ -93,14 +93,16 @@ public final class ThrottleDoc {
   }
 
   private static String pacing() {
-    if (GateConfig.PACE_LINGER_MS.defaultValue() == 0) {
-      return "- **Chunk pacing** is off by default (" + k(GateConfig.PACE_LINGER_MS) + "): decisions are per "
-          + "request only.\n";
-    }
-    return "- **Chunk pacing.** Deciding when a request starts is not enough on a disk-bound node: an admitted "
+    boolean off = GateConfig.PACE_LINGER_MS.defaultValue() == 0;
+    String head = off
+        ? "- **Chunk pacing** is off by default (" + k(GateConfig.PACE_LINGER_MS) + "): decisions are per request "
+            + "only. Set `pace.lingerMs` above 0 to turn it on. What it does when on: deciding"
+        : "- **Chunk pacing.** Deciding";
+    String linger = off ? "`pace.lingerMs`" : k(GateConfig.PACE_LINGER_MS);
+    return head + " when a request starts is not enough on a disk-bound node: an admitted "
         + "request's chunk reads still queue at the disk ahead of everyone else's. An app found over its range "
         + "while ABNORMAL, next to an app of higher weight (active now or within " + k(GateConfig.WINDOW_MS)
-        + "), is paced until " + k(GateConfig.PACE_LINGER_MS) + " after it was last over range, also after the "
+        + "), is paced until " + linger + " after it was last over range, also after the "
         + "node turned NORMAL. The ESS adapter parks a paced app's chunk fetches (without holding a server thread) "
         + "while chunks of unpaced apps are being read or sent, lets at most " + k(GateConfig.PACE_IN_FLIGHT)
         + " paced chunks out at once (0: one per server thread) and lets a chunk go at once, whatever the others "
