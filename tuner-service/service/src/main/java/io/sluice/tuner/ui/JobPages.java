@@ -85,6 +85,7 @@ final class JobPages {
 
   private static UiViews.RecommendationRow fate(Change c, RunVerdict after, long at, List<RunVerdict> later,
       Map<String, Decision> decisions) {
+    String undecided = null;
     for (RunVerdict w : later) {
       if (w.evaluation() == Evaluation.IGNORED) {
         continue;
@@ -93,6 +94,10 @@ final class JobPages {
       if (!Objects.equals(ran, c.value())) {
         String how = ran == null ? "without " + c.key() : "with " + c.key() + "=" + ran;
         return rec(c, after, at, Fate.SUPERSEDED, "the next run ran " + how, w.appId());
+      }
+      if (w.evaluation() == Evaluation.INCONCLUSIVE) {
+        undecided = "inconclusive on " + w.appId() + " (" + w.reason() + "); the same settings run again";
+        continue; // the policy runs the same overlay once more and judges it on that run
       }
       Decision d = decisions.get(w.runKey() + "\u0000" + c.key());
       Evaluation judged = d != null ? d.kind() : w.evaluation();
@@ -104,7 +109,7 @@ final class JobPages {
       };
       return rec(c, after, at, f, why, w.appId());
     }
-    return rec(c, after, at, Fate.PENDING, "no finished run since", null);
+    return rec(c, after, at, Fate.PENDING, undecided != null ? undecided : "no finished run since", null);
   }
 
   private static UiViews.RecommendationRow rec(Change c, RunVerdict after, long at, Fate fate, String why,

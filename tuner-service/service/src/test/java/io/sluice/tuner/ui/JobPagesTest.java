@@ -100,6 +100,31 @@ class JobPagesTest {
   }
 
   @Test
+  void anInconclusiveRunLeavesTheFateToTheRunThatRepeatsIt() {
+    AppRun r1 = run(1, Map.of(), "SUCCEEDED");
+    AppRun r2 = run(2, Map.of(P, "50"), "SUCCEEDED");
+    AppRun r3 = run(3, Map.of(P, "50"), "SUCCEEDED");
+    RunVerdict v1 = verdict(r1, Evaluation.BASELINE, JobState.TUNING, "first", change(P, "50", null));
+    RunVerdict v2 = verdict(r2, Evaluation.INCONCLUSIVE, JobState.TUNING, "wall time within the noise band");
+    RunVerdict v3 = verdict(r3, Evaluation.KEPT, JobState.STABLE, "kept 50");
+    Outcome pending = new Outcome(JobState.TUNING, Map.of(), List.of(), List.of(), List.of(v2, v1), List.of(),
+        List.of());
+    assertThat(JobPages.build("job", List.of(r2, r1), pending, false, List.of(), Map.of(), 0).recommendations())
+        .singleElement().satisfies(r -> {
+          assertThat(r.fate()).isEqualTo(Fate.PENDING);
+          assertThat(r.fateReason()).isEqualTo(
+              "inconclusive on app-2 (wall time within the noise band); the same settings run again");
+        });
+    Outcome judged = new Outcome(JobState.STABLE, Map.of(P, "50"), List.of(), List.of(), List.of(v3, v2, v1),
+        List.of(), List.of());
+    assertThat(JobPages.build("job", List.of(r3, r2, r1), judged, false, List.of(), Map.of(), 0).recommendations())
+        .singleElement().satisfies(r -> {
+          assertThat(r.fate()).isEqualTo(Fate.KEPT);
+          assertThat(r.judgedAppId()).isEqualTo("app-3");
+        });
+  }
+
+  @Test
   void changedKeysAreTheDifferenceWithTheRunBefore() {
     assertThat(JobPages.changed(null, Map.of("b", "1", "a", "2"))).containsExactly("a", "b");
     assertThat(JobPages.changed(Map.of("a", "1", "b", "1"), Map.of("a", "1", "c", "1"))).containsExactly("b", "c");
