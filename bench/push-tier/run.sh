@@ -18,6 +18,8 @@ opens=()
 for p in java.lang java.lang.reflect java.util java.util.concurrent java.io java.net java.nio sun.nio.ch; do
   opens+=(--add-opens "java.base/$p=ALL-UNNAMED")
 done
+# from the module's directory: MiniYARNCluster keeps its data under ./target/test/data
+cd "$here"
 java "${opens[@]}" -Dsluice.root="$root" \
   -cp "$here/target/classes:$(cat "$here/target/classpath.txt")" io.sluice.bench.pushtier.PushTierBench \
   --rounds "$rounds" --rows "${SLUICE_BENCH_ROWS:-400000}" --maps "${SLUICE_BENCH_MAPS:-200}" --out "$out" \
