@@ -2,15 +2,16 @@ package io.sluice.tuner.tier;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.sluice.contracts.Tier;
+import io.sluice.contracts.api.TierDenyRequest;
+import io.sluice.contracts.api.TierPreviewRequest;
+import io.sluice.contracts.api.TierRuleRequest;
 import io.sluice.model.JobKey;
 import io.sluice.tuner.audit.Audit;
 import io.sluice.tuner.security.Caller;
 import io.swagger.v3.oas.annotations.Operation;
-import java.util.LinkedHashMap;
+import jakarta.validation.Valid;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
-import java.util.TreeMap;
 import java.util.UUID;
 import org.springframework.web.bind.annotation.DeleteMapping;
 import org.springframework.web.bind.annotation.GetMapping;
@@ -31,9 +32,6 @@ import org.springframework.web.bind.annotation.RestController;
 @RequestMapping("/api/v1/tiers")
 class TierController {
   static final int MAX_LIMIT = 500;
-  private static final Set<String> RULE_FIELDS = Set.of("cluster", "queue", "jobKey", "tier", "percent", "note");
-  private static final Set<String> DENY_FIELDS = Set.of("cluster", "queue", "jobKey", "reason");
-  private static final Set<String> PREVIEW_FIELDS = Set.of("cluster", "queue", "user", "appName", "jobKey", "conf");
 
   @JsonPropertyOrder({"version", "loaded", "rules", "denies"})
   record Rules(long version, boolean loaded, List<RolloutRule> rules, List<DenyEntry> denies) {}
@@ -61,12 +59,10 @@ class TierController {
 
   @PutMapping("/rules/{id}")
   @Operation(summary = "Create or replace a rollout rule (ADMIN; audited; effective for the next submission)")
-  Rules putRule(@PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+  Rules putRule(@PathVariable String id, @Valid @RequestBody TierRuleRequest body) {
     String who = Caller.current().name();
-    Map<String, Object> b = body(body, RULE_FIELDS);
-    Tier tier = tier(b.get("tier"));
-    double percent = number("percent", b.get("percent"));
-    RolloutRule rule = new RolloutRule(id, scope(b), tier, percent, text("note", b.get("note")));
+    RolloutRule rule = new RolloutRule(id, new Scope(text(body.cluster()), text(body.queue()), text(body.jobKey())),
+        Tier.parse(body.tier()).orElseThrow(), body.percent(), text(body.note()));
     RolloutRule before = rule(service.rules().current(), id);
     Rules after = view(service.rules().putRule(who, rule));
     audit.record("tier.rule.put", id, before, rule);
@@ -84,10 +80,10 @@ class TierController {
 
   @PutMapping("/denies/{id}")
   @Operation(summary = "Create or replace a deny entry: matching jobs stay on the ESS (ADMIN; audited)")
-  Rules putDeny(@PathVariable String id, @RequestBody(required = false) Map<String, Object> body) {
+  Rules putDeny(@PathVariable String id, @Valid @RequestBody TierDenyRequest body) {
     String who = Caller.current().name();
-    Map<String, Object> b = body(body, DENY_FIELDS);
-    DenyEntry deny = new DenyEntry(id, scope(b), text("reason", b.get("reason")));
+    DenyEntry deny = new DenyEntry(id, new Scope(text(body.cluster()), text(body.queue()), text(body.jobKey())),
+        text(body.reason()));
     DenyEntry before = deny(service.rules().current(), id);
     Rules after = view(service.rules().putDeny(who, deny));
     audit.record("tier.deny.put", id, before, deny);
@@ -127,30 +123,17 @@ class TierController {
   @PostMapping("/preview")
   @Operation(summary = "The tier decision a submission would get now (not recorded): cluster, queue, user, appName "
       + "or jobKey, conf")
-  TierDecision preview(@RequestBody(required = false) Map<String, Object> body) {
-    Map<String, Object> b = body(body, PREVIEW_FIELDS);
-    String cluster = text("cluster", b.get("cluster"));
-    String queue = text("queue", b.get("queue"));
-    Map<String, String> conf = new TreeMap<>();
-    Object c = b.get("conf");
-    if (c != null) {
-      if (!(c instanceof Map<?, ?> m)) {
-        throw new InvalidTierInput("conf", "conf must be an object of string values");
-      }
-      m.forEach((k, v) -> {
-        if (!(v instanceof String s)) {
-          throw new InvalidTierInput("conf." + k, "conf." + k + " must be a string");
-        }
-        conf.put(String.valueOf(k), s);
-      });
-    }
-    String jobKey = text("jobKey", b.get("jobKey"));
+  TierDecision preview(@Valid @RequestBody TierPreviewRequest body) {
+    String cluster = text(body.cluster());
+    String queue = text(body.queue());
+    Map<String, String> conf = body.conf();
+    String jobKey = text(body.jobKey());
     if (jobKey.isBlank()) {
-      String app = text("appName", b.get("appName"));
+      String app = text(body.appName());
       if (app.isBlank() && conf.get(JobKey.EXPLICIT_KEY) == null) {
         throw new InvalidTierInput("jobKey", "give jobKey, or appName (with cluster, queue, user)");
       }
-      jobKey = JobKey.of(conf.get(JobKey.EXPLICIT_KEY), cluster, queue, text("user", b.get("user")), app);
+      jobKey = JobKey.of(conf.get(JobKey.EXPLICIT_KEY), cluster, queue, text(body.user()), app);
     }
     return service.evaluate(new JobRef(cluster, queue, jobKey), conf, "preview-" + UUID.randomUUID());
   }
@@ -167,52 +150,8 @@ class TierController {
     return new Rules(s.version(), true, s.rules(), s.denies());
   }
 
-  private static Map<String, Object> body(Map<String, Object> body, Set<String> allowed) {
-    if (body == null) {
-      throw new InvalidTierInput("body", "a JSON object body is required (fields "
-          + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
-    }
-    for (String k : body.keySet()) {
-      if (!allowed.contains(k)) {
-        throw new InvalidTierInput(k, "unknown field " + k + " (allowed: "
-            + String.join(", ", new java.util.TreeSet<>(allowed)) + ")");
-      }
-    }
-    return new LinkedHashMap<>(body);
-  }
-
-  private static Scope scope(Map<String, Object> b) {
-    return new Scope(text("cluster", b.get("cluster")), text("queue", b.get("queue")),
-        text("jobKey", b.get("jobKey")));
-  }
-
-  private static Tier tier(Object v) {
-    if (!(v instanceof String s) || s.isBlank()) {
-      throw new InvalidTierInput("tier", "tier is required: one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE");
-    }
-    try {
-      return Tier.valueOf(s.trim().toUpperCase(java.util.Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new InvalidTierInput("tier", "tier must be one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE, was " + s);
-    }
-  }
-
-  private static double number(String field, Object v) {
-    if (v instanceof Number n) {
-      return n.doubleValue();
-    }
-    throw new InvalidTierInput(field, field + " is required and must be a number (0..100)" + (v == null ? ""
-        : ", was " + v));
-  }
-
-  private static String text(String field, Object v) {
-    if (v == null) {
-      return "";
-    }
-    if (!(v instanceof String s)) {
-      throw new InvalidTierInput(field, field + " must be a string");
-    }
-    return s.trim();
+  private static String text(String v) {
+    return v == null ? "" : v.trim();
   }
 
   private static int limit(int limit) {

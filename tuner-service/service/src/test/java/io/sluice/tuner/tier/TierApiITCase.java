@@ -108,6 +108,10 @@ class TierApiITCase {
         + "\"percent\":1}"), "scope");
     assertField(api.put("/api/v1/tiers/rules/bad", OPS, "{\"queue\":7,\"tier\":\"CELEBORN\",\"percent\":1}"),
         "queue");
+    assertField(api.put("/api/v1/tiers/rules/bad", OPS, "{\"tier\":\"CELEBORN\",\"percent\":\"5\"}"), "percent");
+    assertField(api.put("/api/v1/tiers/denies/bad", OPS, "{\"queue\":\"q\",\"reason\":false}"), "reason");
+    assertField(api.post("/api/v1/tiers/preview", "{\"jobKey\":\"j\",\"conf\":{\"k\":7}}"), "conf.k");
+    assertField(api.post("/api/v1/tiers/preview", "{\"cluster\":\"prod\"}"), "jobKey");
     assertField(api.get("/api/v1/tiers/audit?limit=0"), "limit");
     assertThat(api.delete("/api/v1/tiers/rules/never-was", OPS).status()).isEqualTo(404);
   }

@@ -2,16 +2,16 @@ package io.sluice.tuner.tier.outcome;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.sluice.contracts.Tier;
+import io.sluice.contracts.api.RunReportRequest;
 import io.sluice.tuner.api.BadRequest;
 import io.swagger.v3.oas.annotations.Operation;
+import jakarta.validation.Valid;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.TreeSet;
 import org.springframework.boot.convert.DurationStyle;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.PostMapping;
@@ -30,9 +30,6 @@ import org.springframework.web.bind.annotation.RestController;
 class OutcomeController {
   static final int MAX_LIMIT = 500;
   static final Duration MAX_WINDOW = Duration.ofDays(366);
-  private static final Set<String> REPORT_FIELDS = Set.of("submissionId", "appId", "attempt", "source", "cluster",
-      "queue", "jobKey", "requestedTier", "ranTier", "fallbackReason", "fallbackDetail", "decisionMs", "status",
-      "exitCode");
 
   /** The counts of one tier and queue in the window. */
   @JsonPropertyOrder({"tier", "queue", "routed", "ran", "fellBack", "failed", "succeeded", "fallbackRate",
@@ -52,7 +49,7 @@ class OutcomeController {
   @PostMapping("/outcomes")
   @Operation(summary = "Report a run of a routed job (driver: requested/ran tier and fallback reason; launcher: "
       + "final status). Idempotent per (submission or app id, attempt)")
-  RunOutcome report(@RequestBody(required = false) Map<String, Object> body) {
+  RunOutcome report(@Valid @RequestBody RunReportRequest body) {
     return service.report(parse(body));
   }
 
@@ -100,89 +97,31 @@ class OutcomeController {
     return service.alerts(service.now() - window(window).toMillis(), t, q, limit(limit));
   }
 
-  static RunReport parse(Map<String, Object> body) {
-    if (body == null) {
-      throw new BadRequest("body", "a JSON object body is required (fields " + String.join(", ",
-          new TreeSet<>(REPORT_FIELDS)) + ")");
-    }
-    for (String k : body.keySet()) {
-      if (!REPORT_FIELDS.contains(k)) {
-        throw new BadRequest(k, "unknown field " + k + " (allowed: " + String.join(", ", new TreeSet<>(REPORT_FIELDS))
-            + ")");
-      }
-    }
-    String submissionId = text(body, "submissionId", 200);
-    String appId = text(body, "appId", 200);
-    if (submissionId == null && appId == null) {
-      throw new BadRequest("submissionId", "submissionId or appId is required");
-    }
-    Long attempt = number(body, "attempt");
-    if (attempt == null || attempt < 1 || attempt > 100) {
-      throw new BadRequest("attempt", "attempt is required, 1..100" + (attempt == null ? "" : ", was " + attempt));
-    }
-    RunReport.Source source = enumValue(body, "source", RunReport.Source.class);
-    if (source == null || source == RunReport.Source.INFERRED) {
-      throw new BadRequest("source", "source is required: DRIVER or LAUNCHER");
-    }
-    RunReport.Status status = enumValue(body, "status", RunReport.Status.class);
-    if (status == null) {
-      throw new BadRequest("status", "status is required: STARTED, SUCCEEDED or FAILED");
-    }
-    String requested = text(body, "requestedTier", 32);
-    String ran = text(body, "ranTier", 32);
-    Long decisionMs = number(body, "decisionMs");
-    Long exit = number(body, "exitCode");
-    return new RunReport(submissionId, appId, attempt.intValue(), source, text(body, "cluster", 200),
-        text(body, "queue", 256), text(body, "jobKey", 1024), requested == null ? null : tier("requestedTier", requested),
-        ran == null ? null : tier("ranTier", ran), text(body, "fallbackReason", 64), text(body, "fallbackDetail", 2000),
-        decisionMs, status, exit == null ? null : exit.intValue());
+  private static RunReport parse(RunReportRequest b) {
+    return new RunReport(text(b.submissionId()), text(b.appId()), b.attempt(),
+        RunReport.Source.valueOf(b.source().trim().toUpperCase(Locale.ROOT)), text(b.cluster()), text(b.queue()),
+        text(b.jobKey()), tier(b.requestedTier()), tier(b.ranTier()), text(b.fallbackReason()),
+        text(b.fallbackDetail()), b.decisionMs(), RunReport.Status.valueOf(b.status().trim().toUpperCase(Locale.ROOT)),
+        b.exitCode());
+  }
+
+  /** A tier the request's validation accepted, or null when absent. */
+  private static Tier tier(String v) {
+    return v == null ? null : Tier.parse(v).orElseThrow();
   }
 
   private static Tier tier(String field, String v) {
-    try {
-      return Tier.valueOf(v.trim().toUpperCase(Locale.ROOT).replace('-', '_'));
-    } catch (IllegalArgumentException e) {
-      throw new BadRequest(field, field + " must be one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE, was " + v);
-    }
+    return Tier.parse(v).orElseThrow(() -> new BadRequest(field, field
+        + " must be one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE, was " + v));
   }
 
-  private static <E extends Enum<E>> E enumValue(Map<String, Object> body, String field, Class<E> type) {
-    String v = text(body, field, 32);
+  /** Trimmed, or null when absent or blank (the store keeps no empty strings). */
+  private static String text(String v) {
     if (v == null) {
       return null;
     }
-    try {
-      return Enum.valueOf(type, v.toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw new BadRequest(field, field + " is not one of " + java.util.Arrays.toString(type.getEnumConstants())
-          + ": " + v);
-    }
-  }
-
-  private static String text(Map<String, Object> body, String field, int max) {
-    Object v = body.get(field);
-    if (v == null) {
-      return null;
-    }
-    if (!(v instanceof String s)) {
-      throw new BadRequest(field, field + " must be a string");
-    }
-    String t = s.trim();
-    if (t.length() > max) {
-      throw new BadRequest(field, field + " is longer than " + max + " characters");
-    }
+    String t = v.trim();
     return t.isEmpty() ? null : t;
-  }
-
-  private static Long number(Map<String, Object> body, String field) {
-    Object v = body.get(field);
-    if (v == null) {
-      return null;
-    }
-    if (v instanceof Integer || v instanceof Long) {
-      return ((Number) v).longValue();
-    }
-    throw new BadRequest(field, field + " must be a whole number, was " + v);
   }
 
   private static Duration window(String text) {

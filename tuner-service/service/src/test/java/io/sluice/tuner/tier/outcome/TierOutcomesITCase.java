@@ -188,6 +188,12 @@ class TierOutcomesITCase extends ServiceOnH2 {
     assertField(http.post("/api/v1/tiers/outcomes", "{\"appId\":\"a\",\"attempt\":1,\"source\":\"INFERRED\","
         + "\"status\":\"STARTED\"}"), "source");
     assertField(http.post("/api/v1/tiers/outcomes", "{\"appid\":\"a\"}"), "appid");
+    assertField(http.post("/api/v1/tiers/outcomes", "{\"appId\":\"a\",\"attempt\":1.5,\"source\":\"DRIVER\","
+        + "\"status\":\"STARTED\"}"), "attempt");
+    assertField(http.post("/api/v1/tiers/outcomes", "{\"appId\":7,\"attempt\":1,\"source\":\"DRIVER\","
+        + "\"status\":\"STARTED\"}"), "appId");
+    assertField(http.post("/api/v1/tiers/outcomes", "{\"appId\":\"a\",\"attempt\":1,\"source\":\"DRIVER\","
+        + "\"status\":\"DONE\"}"), "status");
     assertField(http.get("/api/v1/tiers/outcomes?window=0s"), "window");
     assertField(http.get("/api/v1/tiers/alerts?limit=0"), "limit");
     assertField(http.get("/api/v1/tiers/alerts?tier=HDFS"), "tier");

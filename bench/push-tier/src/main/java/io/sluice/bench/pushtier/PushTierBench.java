@@ -1,4 +1,4 @@
-package io.sluice.fallback.yarn;
+package io.sluice.bench.pushtier;
 
 import io.sluice.testing.yarn.MiniYarn;
 import io.sluice.testing.yarn.ShuffleReadTotals;
@@ -8,43 +8,63 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.Test;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
- * Benchmark, not a test (surefire's includes are *Test and *ITCase; run it by name through
- * {@code bench/push-tier/run.sh}): the shuffle read blocked time (fetch wait) of {@code deploy/jobs/tiny_blocks.py} on
- * the ESS vs the push-based tier, on one MiniYARNCluster (stock spark-network-yarn 3.5.5 with the push merge manager),
- * in alternating order (ESS, push, push, ESS, ...) one application at a time, {@code sluice.bench.rounds} rounds.
+ * The shuffle read blocked time (fetch wait) of {@code deploy/jobs/tiny_blocks.py} on the ESS vs the push-based tier,
+ * on one MiniYARNCluster (stock spark-network-yarn with the push merge manager), in alternating order (ESS, push,
+ * push, ESS, ...) one application at a time. Started by {@code bench/push-tier/run.sh}, which builds the class path.
  *
  * <p>Tier conf: exactly the keys tuner-service's SPARK_PUSH overlay adds (Overlays, checked against the real service
- * in {@link PushTierYarnITCase}) plus the one-merger-host settings; the ESS conf is the same job without them. Both get
- * tiny_blocks' pathological settings (AQE off, 200 shuffle partitions). One line per run and the medians go to stdout
- * and to {@code sluice.bench.out} (TSV).
+ * in fallback/yarn-it's {@code PushTierYarnITCase}) plus the one-merger-host settings; the ESS conf is the same job
+ * without them. Both get tiny_blocks' pathological settings (AQE off, 200 shuffle partitions). One line per run and
+ * the medians go to stdout and to {@code --out} (TSV).
  */
-class PushTierBench {
-  @Test
-  void essVersusPushTier() throws Exception {
-    int rounds = Integer.getInteger("sluice.bench.rounds", 3);
-    String rows = System.getProperty("sluice.bench.rows", "400000");
-    String maps = System.getProperty("sluice.bench.maps", "200");
+@Command(name = "push-tier-bench", mixinStandardHelpOptions = true,
+    description = "Fetch wait of a tiny-block job on the ESS vs Spark's push-based tier, on a MiniYARNCluster.")
+public final class PushTierBench implements Callable<Integer> {
+  @Option(names = "--rounds", defaultValue = "3", description = "Rounds of the two confs (default ${DEFAULT-VALUE}).")
+  int rounds;
+
+  @Option(names = "--rows", defaultValue = "400000", description = "Rows of tiny_blocks (default ${DEFAULT-VALUE}).")
+  String rows;
+
+  @Option(names = "--maps", defaultValue = "200", description = "Map tasks of tiny_blocks (default ${DEFAULT-VALUE}).")
+  String maps;
+
+  @Option(names = "--out", required = true, description = "The TSV file the results go to.")
+  Path out;
+
+  @Option(names = "--work", required = true, description = "A scratch directory, emptied first.")
+  Path work;
+
+  @Option(names = "--manager-jar", required = true, description = "The shaded sluice-fallback-manager jar.")
+  Path managerJar;
+
+  @Option(names = "--aux-classpath", required = true, description = "The NM shuffle service's class path directory.")
+  Path auxClasspath;
+
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new PushTierBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     Path root = SparkDist.sluiceRoot();
-    Path out = Path.of(System.getProperty("sluice.bench.out",
-        root.resolve("bench/push-tier/results/push-tier-" + Instant.now().toString().replace(':', '-') + ".tsv")
-            .toString()));
-    Files.createDirectories(out.getParent());
-    Path work = root.resolve("fallback/yarn-it/target/push-tier-bench");
+    Files.createDirectories(out.toAbsolutePath().getParent());
     if (Files.exists(work)) { // a fresh work dir: the runs' event log dirs are reused by name
       try (java.util.stream.Stream<Path> old = Files.walk(work)) {
         old.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
       }
     }
     Files.createDirectories(work);
-    Path managerJar = Path.of(System.getProperty("sluice.jars")).resolve("sluice-fallback-manager.jar");
     Path script = root.resolve("deploy/jobs/tiny_blocks.py");
     List<String> lines = new ArrayList<>();
     lines.add("round\ttier\tapp\tsucceeded\twall_ms\tfetch_wait_ms\tremote_blocks\tlocal_blocks\tmerged_blocks"
@@ -54,7 +74,7 @@ class PushTierBench {
     Map<String, List<Long>> walls = new LinkedHashMap<>(Map.of("ESS", new ArrayList<>(), "SPARK_PUSH",
         new ArrayList<>()));
     try (MiniYarn yarn = MiniYarn.builder("push-tier-bench", work.resolve("yarn"))
-        .auxClasspath(List.of(Path.of(System.getProperty("sluice.yarn.auxClasspath"))))
+        .auxClasspath(List.of(auxClasspath))
         .pushMergeManager().start()) {
       SparkOnYarn onYarn = new SparkOnYarn(yarn, SparkDist.installed());
       for (int r = 1; r <= rounds; r++) {
@@ -93,6 +113,7 @@ class PushTierBench {
     }
     Files.write(out, lines);
     System.out.println("PUSH_TIER_BENCH results: " + out);
+    return 0;
   }
 
   /**
