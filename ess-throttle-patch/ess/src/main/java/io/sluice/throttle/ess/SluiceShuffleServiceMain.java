@@ -25,7 +25,14 @@ public final class SluiceShuffleServiceMain {
   private SluiceShuffleServiceMain() {}
 
   public static void main(String[] args) {
-    ExternalShuffleService$.MODULE$.main(args, new Factory());
+    try {
+      ExternalShuffleService$.MODULE$.main(args, new Factory());
+    } catch (Throwable t) {
+      // Spark's start-up failed (a bad local dir, a recovery database it cannot open, a port in use): the gate's
+      // own threads (priority refresh, event publisher) must not keep a process alive that serves nothing.
+      LOG.error("The External Shuffle Service failed to start; exiting", t);
+      System.exit(1);
+    }
   }
 
   /** Called by Spark with its conf and security manager once they are set up. */
