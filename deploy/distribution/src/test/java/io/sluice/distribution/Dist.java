@@ -8,11 +8,14 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
@@ -124,6 +127,28 @@ final class Dist implements AutoCloseable {
       throw new IOException(request.method() + " " + request.uri() + " answered " + r.statusCode() + ": " + r.body());
     }
     return r.body();
+  }
+
+  /** Rewrites the given keys of a conf file in the unpacked distribution, as an operator edits it. */
+  void editConf(String file, Map<String, String> values) throws IOException {
+    Path p = home.resolve("conf").resolve(file);
+    List<String> out = new ArrayList<>();
+    Set<String> done = new HashSet<>();
+    for (String line : Files.readAllLines(p)) {
+      String key = line.contains("=") && !line.startsWith("#") ? line.substring(0, line.indexOf('=')).trim() : null;
+      if (key != null && values.containsKey(key)) {
+        out.add(key + " = " + values.get(key));
+        done.add(key);
+      } else {
+        out.add(line);
+      }
+    }
+    values.forEach((k, v) -> {
+      if (!done.contains(k)) {
+        out.add(k + " = " + v);
+      }
+    });
+    Files.write(p, out);
   }
 
   static int freePort() throws IOException {

@@ -108,8 +108,8 @@ class DistributionITCase {
     }
     String topic = "dist-events-" + UUID.randomUUID();
     kafka.createTopics(1, topic);
-    editConf("eventlog-collector.properties", Map.of("bootstrap", kafka.bootstrapServers(), "paths", logs.toString(),
-        "topic", topic, "cluster", "dist-test", "poll-seconds", "1"));
+    dist.editConf("eventlog-collector.properties", Map.of("bootstrap", kafka.bootstrapServers(), "paths",
+        logs.toString(), "topic", topic, "cluster", "dist-test", "poll-seconds", "1", "metrics-port", String.valueOf(Dist.freePort())));
 
     Process collector = dist.start("eventlog-collector", Map.of(), "sluice-eventlog-collector");
     Set<Long> seqs = new HashSet<>();
@@ -132,8 +132,8 @@ class DistributionITCase {
   @Test
   void yarnPollerStartsFromBinAndRidesOutAnUnreachableResourceManager() throws Exception {
     int closedPort = Dist.freePort();
-    editConf("yarn-poller.properties", Map.of("rm", "http://127.0.0.1:" + closedPort, "bootstrap",
-        kafka.bootstrapServers(), "poll-seconds", "1"));
+    dist.editConf("yarn-poller.properties", Map.of("rm", "http://127.0.0.1:" + closedPort, "bootstrap",
+        kafka.bootstrapServers(), "poll-seconds", "1", "metrics-port", String.valueOf(Dist.freePort())));
     Process poller = dist.start("yarn-poller", Map.of(), "sluice-yarn-poller");
     Path log = dist.log("yarn-poller");
     Dist.await("the poller reports the refused connection", poller,
@@ -172,28 +172,6 @@ class DistributionITCase {
   }
 
   // ---- helpers
-
-  /** Rewrites the given keys of a conf file in the unpacked distribution, as an operator edits it. */
-  private static void editConf(String file, Map<String, String> values) throws IOException {
-    Path p = home.resolve("conf").resolve(file);
-    List<String> out = new ArrayList<>();
-    Set<String> done = new HashSet<>();
-    for (String line : Files.readAllLines(p)) {
-      String key = line.contains("=") && !line.startsWith("#") ? line.substring(0, line.indexOf('=')).trim() : null;
-      if (key != null && values.containsKey(key)) {
-        out.add(key + " = " + values.get(key));
-        done.add(key);
-      } else {
-        out.add(line);
-      }
-    }
-    values.forEach((k, v) -> {
-      if (!done.contains(k)) {
-        out.add(k + " = " + v);
-      }
-    });
-    Files.write(p, out);
-  }
 
   private static KafkaConsumer<String, String> consumer() {
     Properties props = new Properties();

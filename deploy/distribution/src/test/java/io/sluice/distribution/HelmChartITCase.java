@@ -129,6 +129,19 @@ class HelmChartITCase {
         .isEqualTo("/actuator/prometheus");
     assertThat(tuner.path("spec").path("containers").get(0).path("command").get(0).asText())
         .isEqualTo("/opt/sluice/bin/sluice-tuner-service");
+
+    // the collectors serve Prometheus on the pod's address, announced for annotation-based discovery
+    String collectorsConf = docs.get("ConfigMap/sluice-collectors").path("data").path("eventlog-collector.properties")
+        .asText();
+    assertThat(collectorsConf).contains("metrics-port = 9471").contains("metrics-host = 0.0.0.0");
+    for (Map.Entry<String, Integer> c : Map.of("eventlog-collector", 9471, "yarn-poller", 9472).entrySet()) {
+      JsonNode pod = docs.get("StatefulSet/sluice-" + c.getKey()).path("spec").path("template");
+      assertThat(pod.path("metadata").path("annotations").path("prometheus.io/port").asText())
+          .isEqualTo(String.valueOf(c.getValue()));
+      assertThat(pod.path("metadata").path("annotations").path("prometheus.io/path").asText()).isEqualTo("/metrics");
+      assertThat(pod.path("spec").path("containers").get(0).path("ports").get(0).path("containerPort").asInt())
+          .isEqualTo(c.getValue());
+    }
   }
 
   @Test

@@ -29,22 +29,39 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Every metric the alert rules (deploy/prometheus) and the dashboards (deploy/grafana) name is exported by the
  * component they watch, read from that component's live Prometheus endpoint while it runs and after it has done its
- * work: tuner-service and the gated standalone ESS started from the distribution's bin/, the Flink ShuffleProfileJob
- * on a MiniCluster with Flink's Prometheus reporter. Which file watches which component is fixed below; a new rule
- * file or dashboard must be added there.
+ * work: tuner-service, the gated standalone ESS, the event-log collector and the YARN poller started from the
+ * distribution's bin/, the Flink ShuffleProfileJob on a MiniCluster with Flink's Prometheus reporter. Which file
+ * watches which components is fixed below; a new rule file or dashboard must be added there. A file watching several
+ * components gives each the names with its prefix, and the rest to the one without a prefix.
  */
 class LiveMetricsITCase {
 
-  enum Component { TUNER, ESS, FLINK }
+  enum Component {
+    TUNER(null), ESS(null), FLINK(null), COLLECTOR("sluice_collector_"), POLLER("sluice_yarn_poller_");
 
-  static final Map<String, Component> WATCHES = Map.of(
-      "prometheus/sluice-tuner-alerts.yml", Component.TUNER,
-      "prometheus/sluice-tier-alerts.yml", Component.TUNER,
-      "grafana/sluice-tuner.json", Component.TUNER,
-      "prometheus/sluice-throttle-alerts.yml", Component.ESS,
-      "grafana/sluice-ess-fleet.json", Component.ESS,
-      "prometheus/sluice-pipeline-alerts.yml", Component.FLINK,
-      "grafana/sluice-pipeline.json", Component.FLINK);
+    final String prefix;
+
+    Component(String prefix) {
+      this.prefix = prefix;
+    }
+
+    /** Whether {@code metric}, named by a file watching {@code watched}, is this component's. */
+    boolean owns(String metric, Set<Component> watched) {
+      if (prefix != null) {
+        return metric.startsWith(prefix);
+      }
+      return watched.stream().noneMatch(c -> c.prefix != null && metric.startsWith(c.prefix));
+    }
+  }
+
+  static final Map<String, Set<Component>> WATCHES = Map.of(
+      "prometheus/sluice-tuner-alerts.yml", Set.of(Component.TUNER),
+      "prometheus/sluice-tier-alerts.yml", Set.of(Component.TUNER),
+      "grafana/sluice-tuner.json", Set.of(Component.TUNER),
+      "prometheus/sluice-throttle-alerts.yml", Set.of(Component.ESS),
+      "grafana/sluice-ess-fleet.json", Set.of(Component.ESS),
+      "prometheus/sluice-pipeline-alerts.yml", Set.of(Component.FLINK, Component.COLLECTOR, Component.POLLER),
+      "grafana/sluice-pipeline.json", Set.of(Component.FLINK, Component.COLLECTOR, Component.POLLER));
 
   /**
    * Gate meters a standalone ESS serving stock clients cannot export, each checked elsewhere against the gate's
@@ -84,6 +101,65 @@ class LiveMetricsITCase {
       files.add("grafana/" + p.getFileName());
     }
     assertThat(WATCHES.keySet()).containsExactlyInAnyOrderElementsOf(files);
+    for (Map.Entry<String, Set<Component>> e : WATCHES.entrySet()) {
+      for (Component c : e.getValue()) {
+        assertThat(MetricNames.usedBy(Dist.repoRoot().resolve("deploy").resolve(e.getKey())))
+            .as(e.getKey() + " names metrics of " + c).anyMatch(name -> c.owns(name, e.getValue()));
+      }
+    }
+  }
+
+  @Test
+  void eventLogCollectorExportsEveryMetricItsRulesAndDashboardName() throws Exception {
+    Path logs = Files.createDirectories(work.resolve("collector-logs"));
+    Path fixture = Dist.repoRoot()
+        .resolve("deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain/app-20261121223352-0001");
+    Files.copy(fixture, logs.resolve(fixture.getFileName()));
+    // a log Spark is still writing, without its ApplicationStart yet: the collector waits for it, so it stays behind
+    Path growing = Files.writeString(logs.resolve("app-20261121230000-0002.inprogress"),
+        "{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.7\"}\n");
+    int port = Dist.freePort();
+    dist.editConf("eventlog-collector.properties", Map.of("bootstrap", kafka.bootstrapServers(), "paths",
+        logs.toString(), "topic", "live-collector-" + UUID.randomUUID(), "poll-seconds", "1",
+        "offsets", work.resolve("live-collector-offsets.json").toString(), "metrics-port", String.valueOf(port)));
+    Process collector = dist.start("live-eventlog-collector", Map.of(), "sluice-eventlog-collector");
+    try {
+      URI metrics = URI.create("http://127.0.0.1:" + port + "/metrics");
+      long behind = Files.size(growing);
+      Dist.await("the collector finishing the finished log, with only the growing one unread", collector, () -> {
+        String text = dist.get(metrics, null);
+        return sample(text, "sluice_collector_logs_completed_total") >= 1
+            && sample(text, "sluice_collector_unread_bytes") == behind
+            && sample(text, "sluice_collector_logs_behind") == 1;
+      });
+      String text = dist.get(metrics, null);
+      assertThat(sample(text, "sluice_collector_lines_read_total")).isPositive();
+      assertThat(sample(text, "sluice_collector_lines_published_total")).isPositive();
+      assertExports(Component.COLLECTOR, text, Set.of());
+    } finally {
+      assertThat(Dist.stop(collector)).as("exit status after SIGTERM").isIn(0, 143);
+    }
+  }
+
+  @Test
+  void yarnPollerExportsEveryMetricItsRulesAndDashboardName() throws Exception {
+    int nobody = Dist.freePort();
+    int port = Dist.freePort();
+    dist.editConf("yarn-poller.properties", Map.of("rm", "http://127.0.0.1:" + nobody, "bootstrap",
+        kafka.bootstrapServers(), "poll-seconds", "1", "state", work.resolve("live-poller-state.json").toString(),
+        "metrics-port", String.valueOf(port)));
+    Process poller = dist.start("live-yarn-poller", Map.of(), "sluice-yarn-poller");
+    try {
+      URI metrics = URI.create("http://127.0.0.1:" + port + "/metrics");
+      // the ResourceManager is down, which the rules are there to notice
+      Dist.await("the poller counting an unreachable RM", poller,
+          () -> sample(dist.get(metrics, null), "sluice_yarn_poller_rm_errors_total") >= 1);
+      String text = dist.get(metrics, null);
+      assertThat(sample(text, "sluice_yarn_poller_last_success_timestamp_seconds")).isZero();
+      assertExports(Component.POLLER, text, Set.of());
+    } finally {
+      assertThat(Dist.stop(poller)).as("exit status after SIGTERM").isIn(0, 143);
+    }
   }
 
   @Test
@@ -208,12 +284,13 @@ class LiveMetricsITCase {
   private static void assertExports(Component component, String exposition, Set<String> exempt) throws Exception {
     Set<String> exported = MetricNames.exported(exposition);
     int checked = 0;
-    for (Map.Entry<String, Component> e : WATCHES.entrySet()) {
-      if (e.getValue() != component) {
+    for (Map.Entry<String, Set<Component>> e : WATCHES.entrySet()) {
+      if (!e.getValue().contains(component)) {
         continue;
       }
-      Set<String> used = MetricNames.usedBy(Dist.repoRoot().resolve("deploy").resolve(e.getKey()));
-      assertThat(used).as(e.getKey() + " names metrics").isNotEmpty();
+      Set<String> used = new TreeSet<>(MetricNames.usedBy(Dist.repoRoot().resolve("deploy").resolve(e.getKey())));
+      used.removeIf(name -> !component.owns(name, e.getValue()));
+      assertThat(used).as(e.getKey() + " names metrics of " + component).isNotEmpty();
       Set<String> missing = new TreeSet<>(used);
       missing.removeAll(exported);
       missing.removeAll(exempt);
@@ -224,8 +301,8 @@ class LiveMetricsITCase {
     assertThat(checked).isPositive();
     assertThat(List.copyOf(exempt)).as("exemptions are metrics the files really name").allSatisfy(name -> {
       boolean named = false;
-      for (Map.Entry<String, Component> e : WATCHES.entrySet()) {
-        named |= e.getValue() == component
+      for (Map.Entry<String, Set<Component>> e : WATCHES.entrySet()) {
+        named |= e.getValue().contains(component)
             && MetricNames.usedBy(Dist.repoRoot().resolve("deploy").resolve(e.getKey())).contains(name);
       }
       assertThat(named).as(name).isTrue();

@@ -1,11 +1,14 @@
 package io.sluice.cli;
 
 import io.sluice.collect.EventLogCollector;
+import io.sluice.collect.metrics.EventLogCollectorMetrics;
+import io.sluice.collect.metrics.MetricsEndpoint;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
@@ -39,15 +42,20 @@ public final class CollectCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Do not draw a progress bar.")
   boolean noProgress;
 
+  @Mixin
+  MetricsOptions metrics;
+
   @Override
-  public Integer call() {
+  public Integer call() throws Exception {
     EventLogCollector.Config cfg = EventLogCollector.Config.of(paths, bootstrap)
         .withCluster(cluster).withTopic(topic).withOffsetsFile(offsets).withFollow(follow)
         .withPollInterval(Duration.ofSeconds(pollSeconds)).withProgress(!noProgress);
     EventLogCollector collector = new EventLogCollector(cfg);
     Thread stop = new Thread(collector::close, "sluice-collect-stop");
     Runtime.getRuntime().addShutdownHook(stop);
-    collector.run();
+    try (MetricsEndpoint endpoint = metrics.start(new EventLogCollectorMetrics(collector))) {
+      collector.run();
+    }
     System.err.println("collect: " + collector.stats());
     return 0;
   }

@@ -1,10 +1,13 @@
 package io.sluice.cli;
 
 import io.sluice.collect.YarnRmPoller;
+import io.sluice.collect.metrics.MetricsEndpoint;
+import io.sluice.collect.metrics.YarnPollerMetrics;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code sluice poll-yarn}: publish YARN application records from a ResourceManager to Kafka. */
@@ -30,6 +33,9 @@ public final class PollYarnCommand implements Callable<Integer> {
   @Option(names = "--once", description = "Poll once and exit.")
   boolean once;
 
+  @Mixin
+  MetricsOptions metrics;
+
   @Override
   public Integer call() throws Exception {
     YarnRmPoller.Config cfg = YarnRmPoller.Config.of(rmUrl, bootstrap).withCluster(cluster).withStateFile(state)
@@ -40,7 +46,9 @@ public final class PollYarnCommand implements Callable<Integer> {
         return 0;
       }
       Runtime.getRuntime().addShutdownHook(new Thread(poller::close, "sluice-poll-yarn-stop"));
-      poller.run();
+      try (MetricsEndpoint endpoint = metrics.start(new YarnPollerMetrics(poller))) {
+        poller.run();
+      }
     }
     return 0;
   }

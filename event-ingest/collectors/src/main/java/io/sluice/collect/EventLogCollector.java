@@ -103,14 +103,25 @@ public final class EventLogCollector implements AutoCloseable {
         public Config withProducer(Map<String, String> p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, p); }
     }
 
-    /** Counters since start. */
     /**
-     * Counters since start. {@code linesPublished} counts sends (a line resent after a Kafka failure counts again);
-     * {@code linesSkipped} the lines Kafka can never take (larger than it accepts), which the offset moves past;
-     * {@code publishFailures} the passes that ended because Kafka did not acknowledge a line (retried later).
+     * Counters since start, except {@code logsSeen} (logs found by the last pass). {@code linesRead} counts the lines
+     * read from the logs (a line reread after a Kafka failure counts again), {@code linesPublished} the sends;
+     * {@code badLines} the lines that are not JSON (not published); {@code linesSkipped} the lines Kafka can never take
+     * (larger than it accepts), which the offset moves past; {@code publishFailures} the passes that ended because
+     * Kafka did not acknowledge a line (retried later); {@code producerReplacements} the Kafka producers replaced after
+     * such a failure; {@code offsetSaveFailures} the offsets-file writes that failed (the pass ends, the lines are
+     * published again by the next one).
      */
-    public record Stats(long logsSeen, long logsCompleted, long linesPublished, long badLines, long passes,
-                        long linesSkipped, long publishFailures) { }
+    public record Stats(long logsSeen, long logsCompleted, long linesRead, long linesPublished, long badLines,
+                        long passes, long linesSkipped, long publishFailures, long producerReplacements,
+                        long offsetSaveFailures) { }
+
+    /**
+     * How far behind the logs still followed the collector is: unread bytes (as stored) over all of them and in the
+     * largest, how many have unread bytes, and for how long the oldest of them has had some, counted from the pass
+     * that first saw them (so late by at most one poll interval; 0 when none is behind).
+     */
+    public record Lag(long unreadBytes, long maxUnreadBytes, int logsBehind, double oldestUnreadSeconds) { }
 
     private final Config config;
     private final OffsetStore offsets;
@@ -130,6 +141,9 @@ public final class EventLogCollector implements AutoCloseable {
     private final AtomicLong passes = new AtomicLong();
     private final AtomicLong linesSkipped = new AtomicLong();
     private final AtomicLong publishFailures = new AtomicLong();
+    private final AtomicLong linesRead = new AtomicLong();
+    private final AtomicLong offsetSaveFailures = new AtomicLong();
+    private final LogLag lag = new LogLag(System::currentTimeMillis);
 
     public EventLogCollector(Config config) {
         this.config = config;
@@ -138,8 +152,12 @@ public final class EventLogCollector implements AutoCloseable {
     }
 
     public Stats stats() {
-        return new Stats(logsSeen.get(), logsCompleted.get(), linesPublished.get(), badLines.get(), passes.get(),
-                linesSkipped.get(), publishFailures.get());
+        return new Stats(logsSeen.get(), logsCompleted.get(), linesRead.get(), linesPublished.get(), badLines.get(),
+                passes.get(), linesSkipped.get(), publishFailures.get(), publisher.recoveries(), offsetSaveFailures.get());
+    }
+
+    public Lag lag() {
+        return lag.snapshot();
     }
 
     /** Backfill, then (with {@code follow}) poll until {@link #close()}. Blocks the calling thread. */
@@ -171,12 +189,16 @@ public final class EventLogCollector implements AutoCloseable {
         passes.incrementAndGet();
         List<LogSource> sources = discover();
         List<LogSource> todo = new ArrayList<>();
+        java.util.Set<String> followed = new java.util.HashSet<>();
         for (LogSource s : sources) {
             OffsetStore.Entry e = offsets.get(s.name());
             if (e == null || !e.completed()) {
                 todo.add(s);
+                followed.add(s.name());
+                lag.observed(s.name(), s.size());
             }
         }
+        lag.retain(followed);
         logsSeen.set(sources.size());
         ProgressBar bar = withProgressBar && !todo.isEmpty() ? progressBar(todo.size()) : null;
         try {
@@ -185,7 +207,9 @@ public final class EventLogCollector implements AutoCloseable {
                     break;
                 }
                 try {
-                    publish(s, bar);
+                    if (publish(s, bar)) {
+                        lag.caughtUp(s.name(), s.size());
+                    }
                 } catch (KafkaPublisher.PublishException e) {
                     LOG.warn("Kafka failed while publishing {}; will retry from the last saved line: {}", s.name(), e.getMessage());
                     return; // the producer is unusable after a failure only for this pass's unsaved lines
@@ -239,12 +263,13 @@ public final class EventLogCollector implements AutoCloseable {
         return out;
     }
 
-    private void publish(LogSource s, ProgressBar bar) throws IOException {
+    /** Publishes what is new in one log; true when it read the log to its end. */
+    private boolean publish(LogSource s, ProgressBar bar) throws IOException {
         OffsetStore.Entry entry = offsets.get(s.name());
         if (entry == null || entry.appId() == null) {
             String[] ids = findIds(s);
             if (ids == null) {
-                return; // in progress and no ApplicationStart yet: try again on the next poll
+                return false; // in progress and no ApplicationStart yet: try again on the next poll
             }
             entry = new OffsetStore.Entry(entry == null ? 0 : entry.lines(), false, ids[0], ids[1]);
         }
@@ -261,6 +286,7 @@ public final class EventLogCollector implements AutoCloseable {
                     atEnd = true;
                     break;
                 }
+                linesRead.incrementAndGet();
                 long seq = r.linesRead() - 1;
                 byte[] value;
                 try {
@@ -296,6 +322,7 @@ public final class EventLogCollector implements AutoCloseable {
             if (bar != null) {
                 bar.setExtraMessage(linesPublished.get() + " events");
             }
+            return atEnd;
         }
     }
 
@@ -309,7 +336,12 @@ public final class EventLogCollector implements AutoCloseable {
         Exception failure = ledger.failure();
         OffsetStore.Entry next = entry.withLines(ledger.frontier(), completed && failure == null);
         offsets.put(name, next);
-        offsets.save();
+        try {
+            offsets.save();
+        } catch (java.io.UncheckedIOException e) {
+            offsetSaveFailures.incrementAndGet();
+            throw e;
+        }
         if (failure != null) {
             publishFailures.incrementAndGet();
             publisher.recover();

@@ -52,7 +52,7 @@ final class HadoopLogs {
                 if (codec != Codec.PLAIN) {
                     base = base.substring(0, base.length() - codec.shortName().length() - 1);
                 }
-                out.add(new Source(fs, base, List.of(st.getPath()), inProgress));
+                out.add(new Source(fs, base, List.of(st.getPath()), inProgress, st.getLen()));
             }
         }
         out.sort(Comparator.comparing(LogSource::name));
@@ -61,6 +61,7 @@ final class HadoopLogs {
 
     private static LogSource rolling(FileSystem fs, Path dir, String name) throws IOException {
         TreeMap<Integer, Path> parts = new TreeMap<>();
+        long size = 0;
         boolean sawStatus = false;
         boolean inProgress = false;
         for (FileStatus f : fs.listStatus(dir)) {
@@ -73,12 +74,13 @@ final class HadoopLogs {
             Matcher m = PART.matcher(fn);
             if (m.matches() && !fn.endsWith(".compact") && f.isFile()) {
                 parts.put(Integer.parseInt(m.group(1)), f.getPath());
+                size += f.getLen();
             }
         }
-        return new Source(fs, name, List.copyOf(parts.values()), inProgress || !sawStatus);
+        return new Source(fs, name, List.copyOf(parts.values()), inProgress || !sawStatus, size);
     }
 
-    private record Source(FileSystem fs, String name, List<Path> files, boolean inProgress) implements LogSource {
+    private record Source(FileSystem fs, String name, List<Path> files, boolean inProgress, long size) implements LogSource {
         @Override
         public LineReader open(long skipLines) {
             return new Reader(this, skipLines);

@@ -13,11 +13,23 @@ interface LogSource {
 
     boolean inProgress();
 
+    /** Bytes of the log's files as stored, when it was found (compressed logs: compressed bytes). */
+    long size();
+
     /** Lines after the first {@code skipLines}; see {@link LineReader#linesRead()}. */
     LineReader open(long skipLines) throws IOException;
 
     /** A local log found by event-core's {@code EventLogs.discover}. */
     static LogSource local(EventLogSource s) {
+        long bytes = 0;
+        for (java.nio.file.Path f : s.files()) {
+            try {
+                bytes += java.nio.file.Files.size(f);
+            } catch (IOException gone) {
+                // renamed or deleted since it was listed: the next pass sees its new state
+            }
+        }
+        long size = bytes;
         return new LogSource() {
             @Override
             public String name() {
@@ -27,6 +39,11 @@ interface LogSource {
             @Override
             public boolean inProgress() {
                 return s.inProgress();
+            }
+
+            @Override
+            public long size() {
+                return size;
             }
 
             @Override

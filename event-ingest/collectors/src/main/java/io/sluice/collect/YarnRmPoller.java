@@ -87,6 +87,15 @@ public final class YarnRmPoller implements AutoCloseable {
     /** What one poll did. */
     public record PollResult(int fetched, int published, long watermark) { }
 
+    /**
+     * Counters since start: polls begun, polls that failed (for any reason; retried at the next interval), the
+     * failures to get an answer from the ResourceManager among them (unreachable, timed out, non-200, unreadable
+     * body), application records fetched and published (changed ones only), and the wall-clock time of the last
+     * successful poll (0 before the first).
+     */
+    public record Stats(long polls, long failedPolls, long rmErrors, long recordsFetched, long recordsPublished,
+                        long lastSuccessEpochMs) { }
+
     /** Persisted state: finish-time watermark and the fingerprint last published per application. */
     record State(long watermark, Map<String, String> fingerprints) { }
 
@@ -97,6 +106,10 @@ public final class YarnRmPoller implements AutoCloseable {
     private final CountDownLatch runFinished = new CountDownLatch(1);
     private final AtomicLong published = new AtomicLong();
     private final AtomicLong failedPolls = new AtomicLong();
+    private final AtomicLong polls = new AtomicLong();
+    private final AtomicLong rmErrors = new AtomicLong();
+    private final AtomicLong fetched = new AtomicLong();
+    private volatile long lastSuccessMs;
     private volatile boolean running;
     private long watermark;
     private final Map<String, String> fingerprints = new HashMap<>();
@@ -114,6 +127,10 @@ public final class YarnRmPoller implements AutoCloseable {
 
     public long failedPolls() {
         return failedPolls.get();
+    }
+
+    public Stats stats() {
+        return new Stats(polls.get(), failedPolls.get(), rmErrors.get(), fetched.get(), published.get(), lastSuccessMs);
     }
 
     /** Polls every {@code pollInterval} until {@link #close()}; a failed poll is logged and retried next time. */
@@ -138,10 +155,18 @@ public final class YarnRmPoller implements AutoCloseable {
 
     /** One poll: fetch, publish the changed records, wait for Kafka, then advance the state. */
     public synchronized PollResult pollOnce() throws IOException {
+        polls.incrementAndGet();
         long now = System.currentTimeMillis();
         long since = watermark > 0 ? watermark - config.overlap().toMillis() : now - config.lookback().toMillis();
-        List<YarnAppRecord> apps = new ArrayList<>(fetch("states=" + enc(ACTIVE_STATES), now));
-        apps.addAll(fetch("states=" + enc(FINAL_STATES) + "&finishedTimeBegin=" + Math.max(0, since), now));
+        List<YarnAppRecord> apps;
+        try {
+            apps = new ArrayList<>(fetch("states=" + enc(ACTIVE_STATES), now));
+            apps.addAll(fetch("states=" + enc(FINAL_STATES) + "&finishedTimeBegin=" + Math.max(0, since), now));
+        } catch (IOException | RuntimeException e) {
+            rmErrors.incrementAndGet();
+            throw e;
+        }
+        fetched.addAndGet(apps.size());
 
         Map<String, String> changed = new HashMap<>();
         long newWatermark = watermark;
@@ -163,6 +188,7 @@ public final class YarnRmPoller implements AutoCloseable {
         long horizon = watermark - config.overlap().toMillis() - config.lookback().toMillis();
         fingerprints.entrySet().removeIf(e -> endedBefore(e.getValue(), horizon));
         saveState();
+        lastSuccessMs = System.currentTimeMillis();
         return new PollResult(apps.size(), changed.size(), watermark);
     }
 

@@ -101,6 +101,8 @@ class CollectorKafkaFaultsITCase {
                 }
                 assertThat(c.stats().logsCompleted()).as("log completed after the outage: %s", c.stats()).isEqualTo(1);
                 assertThat(c.stats().publishFailures()).as("the outage was met: %s", c.stats()).isPositive();
+                assertThat(c.stats().producerReplacements()).as("a producer per failed pass: %s", c.stats())
+                        .isEqualTo(c.stats().publishFailures());
                 assertThat(c.stats().linesSkipped()).isZero();
                 c.requestStop();
                 runner.join(30_000);

@@ -149,6 +149,8 @@ class EventLogCollectorITCase {
             c.run();
             assertThat(c.stats().logsCompleted()).isEqualTo(finishedFixtureCount());
             assertThat(c.stats().badLines()).isZero();
+            assertThat(c.stats().linesRead()).isEqualTo(c.stats().linesPublished()).isPositive();
+            assertThat(c.lag()).as("every log read to its end").isEqualTo(new EventLogCollector.Lag(0, 0, 0, 0));
         }
         long total = expected.values().stream().mapToLong(Long::longValue).sum();
         // a second run over the same directory publishes nothing
@@ -211,6 +213,27 @@ class EventLogCollectorITCase {
     }
 
     @Test
+    void anOffsetsFileThatCannotBeWrittenIsCountedAndItsLogStaysBehind() throws Exception {
+        Path src = Path.of(System.getProperty("sluice.root", "../.."))
+                .resolve("deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain/app-20261121223352-0001");
+        Path dir = Files.createDirectories(tmp.resolve("unsaved"));
+        Path log = Files.copy(src, dir.resolve(src.getFileName()));
+        Path notADirectory = Files.writeString(tmp.resolve("not-a-directory"), "x");
+        String topic = "unsaved";
+        KAFKA.kafka().createTopics(1, topic);
+        EventLogCollector.Config cfg = EventLogCollector.Config.of(List.of(dir.toString()), KAFKA.bootstrapServers())
+                .withTopic(topic).withOffsetsFile(notADirectory.resolve("offsets.json"));
+        try (EventLogCollector c = new EventLogCollector(cfg)) {
+            c.runOnce();
+            assertThat(c.stats().offsetSaveFailures()).as("%s", c.stats()).isEqualTo(1);
+            assertThat(c.stats().logsCompleted()).isZero();
+            EventLogCollector.Lag lag = c.lag(); // its age runs on the wall clock
+            assertThat(List.of(lag.unreadBytes(), lag.maxUnreadBytes(), (long) lag.logsBehind()))
+                    .containsExactly(Files.size(log), Files.size(log), 1L);
+        }
+    }
+
+    @Test
     void growingLogIsFollowedUntilItCompletes() throws Exception {
         Path src = Path.of(System.getProperty("sluice.root", "../.."))
                 .resolve("deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain/app-20261121223352-0001");
@@ -233,6 +256,8 @@ class EventLogCollectorITCase {
         t.start();
         try {
             waitFor(() -> c.stats().linesPublished() == first, 30_000);
+            waitFor(() -> c.lag().logsBehind() == 0, 30_000); // read to its end: a partial line is not behind
+            assertThat(c.lag().unreadBytes()).isZero();
             Thread.sleep(600); // a few more polls: nothing new, the partial line stays unpublished
             assertThat(c.stats().linesPublished()).isEqualTo(first);
             // the rest of the line and more lines arrive, then Spark renames the finished log
