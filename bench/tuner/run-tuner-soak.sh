@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # tuner-service soak (docs/benchmarks.md, "tuner-service soak").
 #   bench/tuner/run-tuner-soak.sh [--skip-build] [--duration 300] [--rate 1000] [--jobs 2000] [--report-every 4]
+#                                 [--connections 64]
 #                                 [--restart-service on|off] [--restart-store on|off]
 # Builds tuner-service/service (-DskipTests) and this project, starts the embedded H2 store server
 # (EmbeddedStoreServer) and the service's boot jar as processes on free loopback ports, fills the store with the
@@ -16,7 +17,7 @@ args=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --skip-build) build=0; shift ;;
-    --duration|--rate|--jobs|--report-every|--restart-service|--restart-store)
+    --duration|--rate|--jobs|--report-every|--connections|--restart-service|--restart-store)
       [ $# -ge 2 ] || { echo "run-tuner-soak: $1 needs a value" >&2; exit 2; }
       args+=("$1" "$2"); shift 2 ;;
     *) echo "run-tuner-soak: unknown argument $1" >&2; exit 2 ;;

@@ -42,12 +42,15 @@ import java.util.concurrent.locks.LockSupport;
  *
  * <pre>
  *   TunerSoakBench --service-jar JAR --root REPO --work DIR [--rate 1000] [--duration 300] [--jobs 2000]
- *       [--report-every 4] [--restart-service on|off] [--restart-store on|off]
+ *       [--report-every 4] [--connections 64] [--restart-service on|off] [--restart-store on|off]
  * </pre>
  *
- * <p>Open loop: arrival i is due at start + i/rate and is sent then by one generator thread whatever the answers
- * of earlier ones (a send that falls behind is sent at once, its latency still counted from its due time, so a stall
- * shows in the figures instead of slowing the offer). Every {@code report-every}-th arrival is an outcome report of
+ * <p>Open loop with a bounded number of connections (as wrk2 does): arrival i is due at start + i/rate; each of
+ * {@code connections} workers takes the next arrival, waits for its due time if it is early and sends it on its
+ * kept-alive connection. When every connection is busy the arrivals queue and are sent late, their latency still
+ * counted from the due time, so a stall shows in the figures instead of slowing the offer; arrivals still unsent a
+ * minute after the end count as unsent. (An unbounded client, one connection per in-flight request, spent more CPU
+ * than the service under test on this 2-core machine.) Every {@code report-every}-th arrival is an outcome report of
  * a new run (what a driver sends once per run), the others submissions of a random job of the store. Errors are
  * counted by kind: refused (nothing listening: the restart window, where sluice-submit fails open to the user's
  * conf), reset, timeout, and HTTP status. One {@code TUNER_SOAK} line per request kind, one {@code TUNER_SOAK_RESTART}
@@ -109,6 +112,7 @@ public final class TunerSoakBench {
     int seconds = Integer.parseInt(a.getOrDefault("duration", "300"));
     int jobs = Integer.parseInt(a.getOrDefault("jobs", "2000"));
     int reportEvery = Integer.parseInt(a.getOrDefault("report-every", "4"));
+    int connections = Integer.parseInt(a.getOrDefault("connections", "64"));
     boolean restartService = !"off".equals(a.get("restart-service"));
     boolean restartStore = !"off".equals(a.get("restart-store"));
     String cp = System.getProperty("java.class.path");
@@ -163,66 +167,93 @@ public final class TunerSoakBench {
       }
     }, "soak-chaos");
 
-    SplittableRandom random = new SplittableRandom(42);
     long periodNs = 1_000_000_000L / rate;
     long start = System.nanoTime() + 100_000_000L;
+    double[] cpu0 = {procs.cpu("service"), procs.cpu("store"), cpuOf(ProcessHandle.current())};
+    double load0 = Double.parseDouble(loadavg());
     chaos.start();
-    long maxBehindNs = 0;
-    for (int i = 0; i < n; i++) {
-      long due = start + i * periodNs;
-      long now = System.nanoTime();
-      if (due > now) {
-        LockSupport.parkNanos(due - now);
-      } else {
-        maxBehindNs = Math.max(maxBehindNs, now - due);
-      }
-      boolean report = i % reportEvery == reportEvery - 1;
-      Tally t = report ? reports : subs;
-      HttpRequest req;
-      String id = null;
-      if (report) {
-        id = "soak-" + runTag + "-" + i;
-        sentReports.add(id);
-        req = reportRequest(base, id, "bench-job-" + random.nextInt(jobs), "soak");
-      } else {
-        req = SubmissionLatencyBench.request(base, "bench-job-" + random.nextInt(jobs));
-      }
-      t.sent.incrementAndGet();
-      String reportId = id;
-      client.sendAsync(req, HttpResponse.BodyHandlers.ofString()).whenComplete((r, ex) -> {
-        long end = System.nanoTime();
-        t.latency((end - due) / 1000);
-        if (ex != null) {
-          t.error(kind(ex));
-        } else if (r.statusCode() != 200) {
-          t.error("http" + r.statusCode());
-        } else {
-          t.ok.incrementAndGet();
-          lastOkNs.accumulateAndGet(end, Math::max);
-          firstOkAfterNs.accumulateAndGet(end, (prev, x) -> x >= prev ? prev : x);
-          if (reportId != null) {
-            acked.add(reportId);
-          } else {
-            states.computeIfAbsent(state(r.body()), k -> new AtomicLong()).incrementAndGet();
+    AtomicLong next = new AtomicLong();
+    AtomicLong maxBehindNs = new AtomicLong();
+    long giveUp = start + TimeUnit.SECONDS.toNanos(seconds + 60L); // a backlog not sent by then counts as unsent
+    List<Thread> workers = new ArrayList<>();
+    for (int w = 0; w < connections; w++) {
+      Thread worker = new Thread(() -> {
+        SplittableRandom random = new SplittableRandom(42 + Thread.currentThread().getId());
+        for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+          long due = start + i * periodNs;
+          long now = System.nanoTime();
+          if (now > giveUp) {
+            return;
           }
+          if (due > now) {
+            LockSupport.parkNanos(due - now);
+          } else {
+            maxBehindNs.accumulateAndGet(now - due, Math::max);
+          }
+          boolean report = i % reportEvery == reportEvery - 1;
+          Tally t = report ? reports : subs;
+          HttpRequest req;
+          String id = null;
+          if (report) {
+            id = "soak-" + runTag + "-" + i;
+            sentReports.add(id);
+            req = reportRequest(base, id, "bench-job-" + random.nextInt(jobs), "soak");
+          } else {
+            req = SubmissionLatencyBench.request(base, "bench-job-" + random.nextInt(jobs));
+          }
+          t.sent.incrementAndGet();
+          HttpResponse<String> r = null;
+          Throwable ex = null;
+          try {
+            r = client.send(req, HttpResponse.BodyHandlers.ofString());
+          } catch (IOException e) {
+            ex = e;
+          } catch (InterruptedException e) {
+            return;
+          }
+          long end = System.nanoTime();
+          t.latency((end - due) / 1000);
+          if (ex != null) {
+            t.error(kind(ex));
+          } else if (r.statusCode() != 200) {
+            t.error("http" + r.statusCode());
+          } else {
+            t.ok.incrementAndGet();
+            lastOkNs.accumulateAndGet(end, Math::max);
+            firstOkAfterNs.accumulateAndGet(end, (prev, x) -> x >= prev ? prev : x);
+            if (id != null) {
+              acked.add(id);
+            } else {
+              states.computeIfAbsent(state(r.body()), k -> new AtomicLong()).incrementAndGet();
+            }
+          }
+          completed.incrementAndGet();
         }
-        completed.incrementAndGet();
-      });
-      if (i > 0 && i % (rate * 10) == 0) {
-        System.out.printf(Locale.ROOT, "t=%ds sent=%d answered=%d ok=%d behind=%.0fms load=%s%n",
-            i / rate, i, completed.get(), subs.ok.get() + reports.ok.get(), maxBehindNs / 1e6, loadavg());
-      }
+      }, "soak-conn-" + w);
+      worker.setDaemon(true);
+      worker.start();
+      workers.add(worker);
     }
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(40);
-    while (completed.get() < n && System.nanoTime() < deadline) {
-      Thread.sleep(100);
+    for (int tick = 10; tick < seconds; tick += 10) {
+      sleepUntil(start + TimeUnit.SECONDS.toNanos(tick));
+      System.out.printf(Locale.ROOT, "t=%ds due=%d sent=%d answered=%d ok=%d behind=%.0fms load=%s%n", tick,
+          (long) tick * rate, subs.sent.get() + reports.sent.get(), completed.get(), subs.ok.get() + reports.ok.get(),
+          maxBehindNs.get() / 1e6, loadavg());
+    }
+    for (Thread worker : workers) {
+      worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(giveUp - System.nanoTime()) + 15_000));
     }
     chaos.join(TimeUnit.SECONDS.toMillis(120));
-    long unanswered = n - completed.get();
+    double wall = (System.nanoTime() - start) / 1e9;
+    System.out.printf(Locale.ROOT, "TUNER_SOAK_CPU wall=%.0fs service=%.0fs store=%.0fs generator=%.0fs "
+        + "(CPU seconds over the load; %d cores) load-average=%.1f..%s%n", wall, procs.cpu("service") - cpu0[0],
+        procs.cpu("store") - cpu0[1], cpuOf(ProcessHandle.current()) - cpu0[2],
+        Runtime.getRuntime().availableProcessors(), load0, loadavg());
+    long unsent = n - subs.sent.get() - reports.sent.get();
     System.out.println(subs.line("submission", rate, seconds) + " states=" + snapshot(states));
     System.out.println(reports.line("outcome-report", rate, seconds));
-    System.out.printf(Locale.ROOT, "TUNER_SOAK generator rate=%d/s duration=%ds arrivals=%d unanswered=%d "
-        + "max-behind=%.1fms%n", rate, seconds, n, unanswered, maxBehindNs / 1e6);
+    System.out.printf(Locale.ROOT, "TUNER_SOAK generator rate=%d/s duration=%ds connections=%d arrivals=%d "
+        + "unsent=%d max-behind=%.1fms%n", rate, seconds, connections, n, unsent, maxBehindNs.get() / 1e6);
     restarts.forEach(System.out::println);
     readBack(storeUrl, runTag, sentReports, acked, client, base);
     procs.stopAll();
@@ -237,7 +268,8 @@ public final class TunerSoakBench {
         + "\"queue\":\"" + queue + "\",\"jobKey\":\"" + job + "\",\"requestedTier\":\"" + REPORT_TIER + "\",\"ranTier\":\""
         + REPORT_TIER + "\",\"decisionMs\":3,\"status\":\"SUCCEEDED\"}";
     return HttpRequest.newBuilder(URI.create(base + "/api/v1/tiers/outcomes")).timeout(Duration.ofSeconds(10))
-        .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString(body)).build();
+        .header("Content-Type", "application/json").header("Authorization", "Bearer " + SubmissionLatencyBench.TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
   }
 
   static String kind(Throwable ex) {
@@ -299,7 +331,8 @@ public final class TunerSoakBench {
     unackedStored.removeAll(acked);
     long unknown = unackedStored.stream().filter(id -> !sent.contains(id)).count();
     HttpResponse<String> o = client.send(HttpRequest.newBuilder(URI.create(base
-        + "/api/v1/tiers/outcomes?queue=soak&window=1d&limit=1")).timeout(Duration.ofSeconds(30)).build(),
+        + "/api/v1/tiers/outcomes?queue=soak&window=1d&limit=1")).timeout(Duration.ofSeconds(30))
+        .header("Authorization", "Bearer " + SubmissionLatencyBench.TOKEN).build(),
         HttpResponse.BodyHandlers.ofString());
     String routed = o.body().replaceFirst("(?s).*?\"routed\":(\\d+).*", "$1");
     String succeeded = o.body().replaceFirst("(?s).*?\"succeeded\":(\\d+).*", "$1");
@@ -318,6 +351,14 @@ public final class TunerSoakBench {
     final Path work;
     volatile Process store;
     volatile Process service;
+    /** CPU seconds of stopped generations, by component. */
+    final Map<String, Double> stoppedCpu = new ConcurrentHashMap<>();
+
+    /** CPU seconds used so far by the component's processes, all generations. */
+    double cpu(String component) {
+      Process p = component.equals("service") ? service : store;
+      return stoppedCpu.getOrDefault(component, 0.0) + cpuOf(p.toHandle());
+    }
 
     Procs(Path work) {
       this.work = work;
@@ -360,6 +401,7 @@ public final class TunerSoakBench {
     String restartService(Path jar, int port, String storeUrl, HttpClient client, String base, AtomicLong lastOk,
         AtomicLong firstOkAfter) throws Exception {
       long stopAt = System.nanoTime();
+      stoppedCpu.merge("service", cpuOf(service.toHandle()), Double::sum);
       stop(service);
       long stopped = System.nanoTime();
       firstOkAfter.set(Long.MAX_VALUE);
@@ -371,6 +413,7 @@ public final class TunerSoakBench {
     String restartStore(String cp, int port, Path dir, HttpClient client, String base, AtomicLong lastOk,
         AtomicLong firstOkAfter, String runTag) throws Exception {
       long stopAt = System.nanoTime();
+      stoppedCpu.merge("store", cpuOf(store.toHandle()), Double::sum);
       stop(store);
       long stopped = System.nanoTime();
       long lastOkBefore = lastOk.get();
@@ -425,6 +468,10 @@ public final class TunerSoakBench {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  static double cpuOf(ProcessHandle p) {
+    return p.info().totalCpuDuration().map(d -> d.toNanos() / 1e9).orElse(0.0);
   }
 
   static int freePort() throws IOException {
