@@ -330,10 +330,15 @@ public final class TunerSoakBench {
     Set<String> unackedStored = new HashSet<>(rows.keySet());
     unackedStored.removeAll(acked);
     long unknown = unackedStored.stream().filter(id -> !sent.contains(id)).count();
-    HttpResponse<String> o = client.send(HttpRequest.newBuilder(URI.create(base
-        + "/api/v1/tiers/outcomes?queue=soak&window=1d&limit=1")).timeout(Duration.ofSeconds(30))
-        .header("Authorization", "Bearer " + SubmissionLatencyBench.TOKEN).build(),
-        HttpResponse.BodyHandlers.ofString());
+    HttpRequest counts = HttpRequest.newBuilder(URI.create(base + "/api/v1/tiers/outcomes?queue=soak&window=1d"
+        + "&limit=1")).timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer "
+        + SubmissionLatencyBench.TOKEN).build();
+    HttpResponse<String> o = client.send(counts, HttpResponse.BodyHandlers.ofString());
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
+    while (o.statusCode() != 200 && System.nanoTime() < deadline) { // e.g. the breaker still open after the load
+      Thread.sleep(1000);
+      o = client.send(counts, HttpResponse.BodyHandlers.ofString());
+    }
     String routed = o.body().replaceFirst("(?s).*?\"routed\":(\\d+).*", "$1");
     String succeeded = o.body().replaceFirst("(?s).*?\"succeeded\":(\\d+).*", "$1");
     System.out.printf(Locale.ROOT, "TUNER_SOAK_READBACK sent=%d acknowledged=%d stored-runs=%d "
