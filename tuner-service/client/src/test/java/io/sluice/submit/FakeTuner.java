@@ -21,6 +21,7 @@ public final class FakeTuner implements AutoCloseable {
   private final List<String> requests = new CopyOnWriteArrayList<>();
   private final List<String> reports = new CopyOnWriteArrayList<>();
   private final List<String> tierReports = new CopyOnWriteArrayList<>();
+  private final List<String> launchFailures = new CopyOnWriteArrayList<>();
   private volatile int status = 200;
   private volatile String body = "{}";
   private volatile long delayMs;
@@ -51,6 +52,18 @@ public final class FakeTuner implements AutoCloseable {
       } finally {
         ex.close();
       }
+    });
+    // its own context: the submissions context would otherwise take it (contexts match by path prefix)
+    server.createContext(io.sluice.submit.outcome.LaunchFailures.PATH, ex -> {
+      try (InputStream in = ex.getRequestBody()) {
+        launchFailures.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      }
+      byte[] out = "{}".getBytes(StandardCharsets.UTF_8);
+      ex.sendResponseHeaders(200, out.length);
+      try (OutputStream os = ex.getResponseBody()) {
+        os.write(out);
+      }
+      ex.close();
     });
     server.createContext("/api/v1/throttle/apps", ex -> {
       try (InputStream in = ex.getRequestBody()) {
@@ -100,6 +113,11 @@ public final class FakeTuner implements AutoCloseable {
 
   public List<String> requests() {
     return requests;
+  }
+
+  /** Bodies of {@code POST /api/v1/submissions/launch-failures}, answered 200. */
+  public List<String> launchFailures() {
+    return launchFailures;
   }
 
   /** A loopback URL where nothing listens. */

@@ -74,6 +74,9 @@ class SluiceSubmitLauncherITCase {
           + "[spark.sql.shuffle.partitions]").contains("spark.executor.extraJavaOptions");
       assertThat(tuner.requests()).hasSize(1);
       assertThat(tuner.requests().get(0)).contains("\"user\":\"bob\"").contains("\"appName\":\"sales report 2026-11-21\"");
+      // spark-submit exited 7 with Sluice's overlay in force: reported as a launch failure of that submission
+      assertThat(tuner.launchFailures()).singleElement().asString().contains("\"submissionId\":\"s-1\"")
+          .contains("\"exitCode\":7");
     }
   }
 

@@ -162,13 +162,17 @@ abstract class JdbcHistoryStore implements HistoryStore {
       }
       String where = "SELECT run_json FROM " + runsSource() + " WHERE job_key = ?";
       List<AppRun> newest = rows(where + NEWEST_FIRST + " LIMIT 1", JdbcHistoryStore::readRun, key);
-      if (newest.isEmpty()) {
+      // ClickHouse has no transactions and a TTL merge can drop a job's expired runs between these reads: a job
+      // whose runs are gone by any of them is gone.
+      List<AppRun> oldest = newest.isEmpty() ? List.of()
+          : rows(where + OLDEST_FIRST + " LIMIT 1", JdbcHistoryStore::readRun, key);
+      long runs = oldest.isEmpty() ? 0
+          : rows("SELECT COUNT(*) FROM " + runsSource() + " WHERE job_key = ?", rs -> rs.getLong(1), key).get(0);
+      if (runs == 0) {
         gone.add(key);
         continue;
       }
-      AppRun oldest = rows(where + OLDEST_FIRST + " LIMIT 1", JdbcHistoryStore::readRun, key).get(0);
-      long runs = rows("SELECT COUNT(*) FROM " + runsSource() + " WHERE job_key = ?", rs -> rs.getLong(1), key).get(0);
-      rows.add(JobSummaries.of(key, runs, oldest, newest.get(0)));
+      rows.add(JobSummaries.of(key, runs, oldest.get(0), newest.get(0)));
     }
     if (!rows.isEmpty() || !gone.isEmpty()) {
       writeSummaries(rows, gone);
