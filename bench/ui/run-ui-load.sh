@@ -58,7 +58,7 @@ if [ ${#builds[@]} -eq 0 ]; then
 else
   for b in "${builds[@]}"; do
     p="$(free_port)"
-    (cd "$root/ui" && SLUICE_API="http://127.0.0.1:$port" exec npx vite preview --outDir "$b" --host 127.0.0.1 \
+    (cd "$root/ui" && SLUICE_API="http://127.0.0.1:$port" exec node_modules/.bin/vite preview --outDir "$b" --host 127.0.0.1 \
       --port "$p" --strictPort) > "$here/target/work/preview-$p.log" 2>&1 &
     pids+=($!)
     wait_http "http://127.0.0.1:$p/ui/" "$!"
