@@ -69,6 +69,9 @@ try {
   const page = await b.context.newPage();
   await page.addInitScript(WATCH);
   await page.goto(`${base}/ui/jobs`);
+  // the UI redirects to its sign-in page only once the session call has answered 401
+  await page.waitForFunction(() => location.pathname === '/ui/signin'
+    || document.querySelector('[data-testid=jobs-table] tbody tr'), null, { timeout: 60_000 });
   if (page.url().includes('/ui/signin')) {
     await page.getByLabel('User name').fill(process.env.SLUICE_UI_USER ?? 'admin');
     await page.getByLabel('Password').fill(process.env.SLUICE_UI_PASSWORD ?? '');

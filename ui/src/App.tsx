@@ -1,7 +1,7 @@
 import { useEffect, type ReactNode } from 'react';
 import { Link, Redirect, Route, Router, Switch, useLocation, useSearch } from 'wouter';
 import { ANONYMOUS, SessionProvider, useSession } from './api/session';
-import { ErrorPanel, Loading } from './components/Async';
+import { ErrorPanel } from './components/Async';
 import { JobPage } from './pages/JobPage';
 import { JobsPage } from './pages/JobsPage';
 import { OverviewPage } from './pages/OverviewPage';
@@ -61,7 +61,9 @@ function Pages() {
   const [location] = useLocation();
   const search = useSearch();
   if (location === '/signin') return <SignInPage />;
-  if (state.status === 'loading') return <Loading what="your session" />;
+  // While the session is still being asked for, the page already renders and fetches its data: the two requests
+  // run side by side instead of one after the other. A signed-out reader's page data fails with 401 and the
+  // redirect below replaces the page as soon as the session answers.
   if (state.status === 'signedOut') {
     const next = location + (search ? `?${search}` : '');
     return <Redirect to={`/signin?next=${encodeURIComponent(next)}`} replace />;

@@ -15,22 +15,36 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Base64;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
  * Latency of the web UI's read API on a store of {@code --jobs} jobs (two runs each) and one job of {@code --big-runs}
  * runs: fills an H2 file store, starts tuner-service's boot jar on it, then times sequential GETs of each endpoint,
  * interleaved round-robin ({@code --warmup} untimed rounds, then {@code --requests} timed ones), and prints one
- * {@code UI_BENCH} line per endpoint with p50, p90, p99 and max in milliseconds (client-side, loopback).
+ * {@code UI_BENCH} line per endpoint with p50, p90, p99 and max in milliseconds (client-side, loopback). The service
+ * runs with its authentication on and one VIEWER user (a fresh password each run, passed in the environment, never
+ * on the command line); every call sends it with HTTP Basic.
  *
  * <pre>UiApiBench --service-jar J --root R --work W [--jobs 10000] [--big-runs 100] [--warmup 100] [--requests 500]</pre>
  */
 public final class UiApiBench {
   private UiApiBench() {}
+
+  /** The bench's only user; the password is made per run. */
+  static final String USER = "bench";
+  static final String PASSWORD = UUID.randomUUID().toString();
+  private static final String AUTHORIZATION = "Basic " + Base64.getEncoder()
+      .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+
+  static HttpRequest.Builder get(String url) {
+    return HttpRequest.newBuilder(URI.create(url)).header("Authorization", AUTHORIZATION).GET();
+  }
 
   public static void main(String[] args) throws Exception {
     Map<String, String> a = new LinkedHashMap<>(Map.of("--jobs", "10000", "--big-runs", "100", "--warmup", "100",
@@ -64,9 +78,11 @@ public final class UiApiBench {
       port = s.getLocalPort();
     }
     Path log = work.resolve("service.log");
-    Process service = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString(), "--server.address=127.0.0.1",
+    ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString(), "--server.address=127.0.0.1",
         "--server.port=" + port, "--sluice.tuner.store-url=" + url, "--sluice.tier.enabled=false")
-        .redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        .redirectErrorStream(true).redirectOutput(log.toFile());
+    pb.environment().put("SLUICE_SECURITY_USERS", USER + ":{noop}" + PASSWORD + ":VIEWER");
+    Process service = pb.start();
     try {
       HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
       String base = "http://127.0.0.1:" + port;
@@ -106,8 +122,8 @@ public final class UiApiBench {
     for (int r = 0; r < rounds; r++) {
       for (Map.Entry<String, String> e : endpoints.entrySet()) {
         long t = System.nanoTime();
-        HttpResponse<String> resp = client.send(HttpRequest.newBuilder(URI.create(base + e.getValue()))
-            .timeout(Duration.ofSeconds(30)).GET().build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> resp = client.send(get(base + e.getValue())
+            .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
         times.get(e.getKey())[r] = System.nanoTime() - t;
         if (resp.statusCode() != 200) {
           throw new IllegalStateException(e.getValue() + " answered " + resp.statusCode() + ": " + resp.body());
@@ -140,10 +156,13 @@ public final class UiApiBench {
         throw new IllegalStateException("tuner-service exited; log " + log);
       }
       try {
-        HttpResponse<String> r = client.send(HttpRequest.newBuilder(URI.create(url)).GET().build(),
+        HttpResponse<String> r = client.send(get(url).build(),
             HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) {
           return;
+        }
+        if (r.statusCode() == 401 || r.statusCode() == 403) {
+          throw new IllegalStateException("tuner-service refused the bench user (" + r.statusCode() + "): " + r.body());
         }
       } catch (IOException e) {
         // not listening yet
