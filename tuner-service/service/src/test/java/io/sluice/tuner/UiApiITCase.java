@@ -123,10 +123,16 @@ class UiApiITCase extends ServiceOnH2 {
     assertThat(page.get("recommendations").toString()).doesNotContain("\"value\":\"4\"");
     JsonNode after3 = recommendation(page, r3.appId(), "spark.sql.adaptive.enabled");
     assertThat(after3.get("fate").asText()).isEqualTo("PENDING");
-    // a recommendation the next run did not carry was superseded
-    JsonNode aqe1 = recommendation(page, r1.appId(), "spark.sql.adaptive.enabled");
-    assertThat(aqe1.get("fate").asText()).isEqualTo("SUPERSEDED");
-    assertThat(aqe1.get("fateReason").asText()).isEqualTo("the next run ran without spark.sql.adaptive.enabled");
+    assertThat(after3.get("fateReason").asText()).isEqualTo("no finished run since");
+    // keys that act on the same figures are never tried together: after run 1 only the partitions change was
+    // proposed, the AQE keys wait (a superseded recommendation is covered by JobPagesTest)
+    List<String> afterRun1 = new ArrayList<>();
+    page.get("recommendations").forEach(r -> {
+      if (r.get("runAppId").asText().equals(r1.appId())) {
+        afterRun1.add(r.get("key").asText());
+      }
+    });
+    assertThat(afterRun1).containsExactly(PARTITIONS);
     assertThat(page.get("stateHistory").get(0).get("state").asText()).isEqualTo("TUNING");
 
     // a read records nothing: the job index still has no state from tuner-service
