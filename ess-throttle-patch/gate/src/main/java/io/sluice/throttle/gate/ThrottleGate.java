@@ -117,41 +117,30 @@ public final class ThrottleGate {
   private final GateEvents events;
   private final GateMeters meters;
   private final boolean enforce;
-  private final boolean drainOnNormal;
   private final long idleNanos;
   private final long maxAgeNanos;
   private final long sleepMinMs;
   private final long sleepMaxMs;
   private final long sleepBudgetMs;
   private final long sleepWindowNanos;
-  private final long adaptNanos;
-  /** How long an app stays paced after it was last over range; 0: no chunk pacing. */
-  private final long paceLingerNanos;
   /** An app that was active this recently counts as a neighbour chunk pacing protects (window.ms). */
   private final long recentNanos;
   private final NodeStateDetector detector;
   private final ThroughputMeter throughput;
-  private final BudgetPolicy budgetPolicy;
-  private final RangeAllocator allocator = new RangeAllocator();
 
   private final ConcurrentHashMap<String, AppBooks> apps = new ConcurrentHashMap<>();
   private final AtomicBoolean capEventSent = new AtomicBoolean();
 
   // written by tick() only, read anywhere
-  private volatile NodeState state = NodeState.NORMAL;
-  private volatile long budget = -1;
   private volatile long inFlightBlocks;
   private boolean priorityFresh = true;
   private long lastHousekeeping;
-  private double[] weightBuf = new double[64];
-  private long[] demandBuf = new long[64];
-  private long[] allowedBuf = new long[64];
   // tick-thread scratch lists, reused (cleared at the start and the end of every tick)
   private final ArrayList<AppBooks> activeBuf = new ArrayList<>();
   private final ArrayList<AppBooks> holdingBuf = new ArrayList<>();
-  private long nextAdapt;
   private final EpisodeClock episodes;
   private final HoldScheduler holds;
+  private final NodeBudget node;
   private final GateTicket.Sink sink;
 
   private ThrottleGate(Builder b) {
@@ -162,20 +151,17 @@ public final class ThrottleGate {
     this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
     this.enforce = cfg.mode() == GateMode.ENFORCE;
     this.episodes = new EpisodeClock(meters, events);
-    this.drainOnNormal = cfg.get(GateConfig.RELEASE_ON_NORMAL) == NormalRelease.BUDGET;
     this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
     this.maxAgeNanos = cfg.nanos(GateConfig.REQUEST_MAX_AGE_MS);
     this.sleepMinMs = cfg.get(GateConfig.SLEEP_MIN_MS);
     this.sleepMaxMs = cfg.get(GateConfig.SLEEP_MAX_MS);
     this.sleepBudgetMs = cfg.get(GateConfig.SLEEP_BUDGET_MS);
     this.sleepWindowNanos = cfg.nanos(GateConfig.SLEEP_BUDGET_WINDOW_MS);
-    this.adaptNanos = cfg.nanos(GateConfig.BUDGET_ADAPT_MS);
-    this.paceLingerNanos = enforce ? cfg.nanos(GateConfig.PACE_LINGER_MS) : 0;
     this.recentNanos = cfg.nanos(GateConfig.WINDOW_MS);
     this.lastHousekeeping = clock.nanoTime();
     this.detector = NodeStateDetector.of(cfg, lastHousekeeping);
-    this.throughput = new ThroughputMeter(adaptNanos, cfg.get(GateConfig.BUDGET_PEAK_DECAY), lastHousekeeping);
-    this.budgetPolicy = BudgetPolicy.of(cfg, throughput);
+    this.throughput = new ThroughputMeter(cfg.nanos(GateConfig.BUDGET_ADAPT_MS), cfg.get(GateConfig.BUDGET_PEAK_DECAY), lastHousekeeping);
+    this.node = new NodeBudget(cfg, detector, BudgetPolicy.of(cfg, throughput), enforce);
     this.holds = new HoldScheduler(cfg, HOUSEKEEPING_NANOS, meters, events);
     this.sink = new GateTicket.Sink(clock, throughput, holds, detector, meters);
     meters.bindGauges(this, this.priorities);
@@ -326,7 +312,7 @@ public final class ThrottleGate {
 
   /** What the app's next request gets, ignoring memory caps; called under the app's lock. */
   private Decision decide(AppBooks a, int blocks, long now) {
-    if (state == NodeState.NORMAL && a.held == 0) {
+    if (node.state() == NodeState.NORMAL && a.held == 0) {
       return Decision.ADMIT;
     }
     if (a.held == 0 && holds.fits(a, blocks)) {
@@ -354,7 +340,7 @@ public final class ThrottleGate {
   private AppBooks newApp(String appId, long now) {
     AppBooks a = new AppBooks(appId, now, meters);
     refreshInfo(a);
-    a.allowed = state == NodeState.ABNORMAL ? 0 : -1;
+    a.allowed = node.state() == NodeState.ABNORMAL ? 0 : -1;
     return a;
   }
 
@@ -433,8 +419,8 @@ public final class ThrottleGate {
     if (housekeeping) {
       lastHousekeeping = now;
     }
-    boolean goingAbnormal = state == NodeState.NORMAL && detector.next(NodeState.NORMAL, false) == NodeState.ABNORMAL;
-    boolean fullPass = housekeeping || goingAbnormal || state == NodeState.ABNORMAL || holds.held() > 0;
+    boolean goingAbnormal = node.goingAbnormal();
+    boolean fullPass = housekeeping || goingAbnormal || node.state() == NodeState.ABNORMAL || holds.held() > 0;
     long totalBlocks = 0;
     long totalReq = 0;
     List<AppBooks> active = activeBuf;
@@ -487,31 +473,8 @@ public final class ThrottleGate {
     throughput.update(now);
 
     // node state and budget
-    NodeState before = state;
-    if (before == NodeState.NORMAL) {
-      if (goingAbnormal) {
-        budget = budgetPolicy.onset(totalBlocks);
-        nextAdapt = now + adaptNanos;
-        state = NodeState.ABNORMAL;
-      } else if (budget >= 0 && (!drainOnNormal || holds.held() == 0)) {
-        budget = -1; // the requests held over the episode are all out: no more ranges
-        for (AppBooks a : apps.values()) {
-          a.allowed = -1;
-        }
-      } else if (budget >= 0 && now >= nextAdapt) {
-        adaptBudget(now); // still releasing the episode's held requests within the budget
-      }
-    } else {
-      boolean idle = totalReq == 0 && holds.held() == 0;
-      if (detector.next(NodeState.ABNORMAL, idle) == NodeState.NORMAL) {
-        state = NodeState.NORMAL;
-        if (!drainOnNormal || holds.held() == 0) {
-          budget = -1;
-        }
-      } else if (now >= nextAdapt) {
-        adaptBudget(now);
-      }
-    }
+    NodeState before = node.step(now, goingAbnormal, totalBlocks, totalReq, holds.held(), apps.values());
+    NodeState state = node.state();
     if (state != before) {
       LatencyWindow.Stats s = detector.shown();
       meters.stateChanged();
@@ -525,17 +488,8 @@ public final class ThrottleGate {
 
     // ranges: while ABNORMAL, and while NORMAL as long as the episode's held requests are released within the
     // budget (release.onNormal=BUDGET); apps created while NORMAL start unlimited
-    boolean ranged = budget >= 0;
-    if (ranged) {
-      assignRanges(active, budget);
-      if (state == NodeState.ABNORMAL && paceLingerNanos > 0) {
-        markPaced(active, topWeight, now);
-      }
-    } else if (before == NodeState.ABNORMAL) {
-      for (AppBooks a : apps.values()) {
-        a.allowed = -1;
-      }
-    }
+    boolean ranged = node.ranged();
+    node.assign(active, topWeight, before, now, apps.values());
 
     // releases (apps that hold something; one created since pass 1 is seen at the next tick, its first deadline is
     // more than a tick away)
@@ -552,50 +506,10 @@ public final class ThrottleGate {
     holding.clear();
   }
 
-  /** Re-computes the budget (every budget.adaptMs while it is in effect). */
-  private void adaptBudget(long now) {
-    budget = budgetPolicy.adapt(budget, detector.distressed());
-    nextAdapt = now + adaptNanos;
-  }
-
-  /**
-   * Chunk pacing: the active apps over their range that share the node with an app of higher weight (active now or
-   * within the signal's window.ms: a light app's requests are short and often all done at a tick) are paced for
-   * pace.lingerMs from now.
-   */
-  private void markPaced(List<AppBooks> active, double top, long now) {
-    for (AppBooks a : active) {
-      if (a.weight < top && PaceRule.overRange(a.allowed, a.outstandingBlocks, a.held)) {
-        a.pacedUntil = now + paceLingerNanos;
-        a.paced = true;
-      }
-    }
-  }
-
-  /** Splits the budget over the active apps by weight (see {@link RangeAllocator}). */
-  private void assignRanges(List<AppBooks> active, long budget) {
-    int n = active.size();
-    if (weightBuf.length < n) {
-      int len = Math.max(n, weightBuf.length * 2);
-      weightBuf = new double[len];
-      demandBuf = new long[len];
-      allowedBuf = new long[len];
-    }
-    for (int i = 0; i < n; i++) {
-      AppBooks a = active.get(i);
-      weightBuf[i] = a.weight;
-      demandBuf[i] = a.demand;
-    }
-    allocator.allocate(budget, n, weightBuf, demandBuf, allowedBuf);
-    for (int i = 0; i < n; i++) {
-      active.get(i).allowed = allowedBuf[i];
-    }
-  }
-
   // ---------------------------------------------------------------- views
 
   public NodeState state() {
-    return state;
+    return node.state();
   }
 
   public GateConfig config() {
@@ -630,7 +544,7 @@ public final class ThrottleGate {
 
   /** The in-flight budget (blocks) while ABNORMAL, -1 while NORMAL. */
   public long budgetBlocks() {
-    return budget;
+    return node.budget();
   }
 
   /** The peak throughput (blocks sent per second) the Little's-law budget is computed from, as of the last tick. */
@@ -666,13 +580,13 @@ public final class ThrottleGate {
       synchronized (a) {
         AppInfo i = a.info;
         list.add(new GateSnapshot.App(a.id, a.priority, i.queue(), a.shim(), a.outstandingReq, a.outstandingBlocks,
-            a.held, budget >= 0 ? a.allowed : -1, a.heldTotal, a.directives, a.paced));
+            a.held, node.budget() >= 0 ? a.allowed : -1, a.heldTotal, a.directives, a.paced));
         inFlight += a.outstandingBlocks;
       }
     }
     list.sort(Comparator.comparing(GateSnapshot.App::appId));
     LatencyWindow.Stats s = detector.shown();
-    return new GateSnapshot(state, cfg.mode(), p50Millis(), p99Millis(), s.samples(), budget, inFlight,
+    return new GateSnapshot(node.state(), cfg.mode(), p50Millis(), p99Millis(), s.samples(), node.budget(), inFlight,
         holds.held(), list);
   }
 
