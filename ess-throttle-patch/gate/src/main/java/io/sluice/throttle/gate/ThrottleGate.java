@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -117,30 +116,23 @@ public final class ThrottleGate {
   private final GateEvents events;
   private final GateMeters meters;
   private final boolean enforce;
-  private final long idleNanos;
-  private final long maxAgeNanos;
   private final long sleepMinMs;
   private final long sleepMaxMs;
   private final long sleepBudgetMs;
   private final long sleepWindowNanos;
-  /** An app that was active this recently counts as a neighbour chunk pacing protects (window.ms). */
-  private final long recentNanos;
   private final NodeStateDetector detector;
   private final ThroughputMeter throughput;
 
-  private final ConcurrentHashMap<String, AppBooks> apps = new ConcurrentHashMap<>();
   private final AtomicBoolean capEventSent = new AtomicBoolean();
 
   // written by tick() only, read anywhere
   private volatile long inFlightBlocks;
   private boolean priorityFresh = true;
   private long lastHousekeeping;
-  // tick-thread scratch lists, reused (cleared at the start and the end of every tick)
-  private final ArrayList<AppBooks> activeBuf = new ArrayList<>();
-  private final ArrayList<AppBooks> holdingBuf = new ArrayList<>();
   private final EpisodeClock episodes;
   private final HoldScheduler holds;
   private final NodeBudget node;
+  private final AppRegistry apps;
   private final GateTicket.Sink sink;
 
   private ThrottleGate(Builder b) {
@@ -151,17 +143,15 @@ public final class ThrottleGate {
     this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
     this.enforce = cfg.mode() == GateMode.ENFORCE;
     this.episodes = new EpisodeClock(meters, events);
-    this.idleNanos = cfg.nanos(GateConfig.APP_IDLE_TIMEOUT_MS);
-    this.maxAgeNanos = cfg.nanos(GateConfig.REQUEST_MAX_AGE_MS);
     this.sleepMinMs = cfg.get(GateConfig.SLEEP_MIN_MS);
     this.sleepMaxMs = cfg.get(GateConfig.SLEEP_MAX_MS);
     this.sleepBudgetMs = cfg.get(GateConfig.SLEEP_BUDGET_MS);
     this.sleepWindowNanos = cfg.nanos(GateConfig.SLEEP_BUDGET_WINDOW_MS);
-    this.recentNanos = cfg.nanos(GateConfig.WINDOW_MS);
     this.lastHousekeeping = clock.nanoTime();
     this.detector = NodeStateDetector.of(cfg, lastHousekeeping);
     this.throughput = new ThroughputMeter(cfg.nanos(GateConfig.BUDGET_ADAPT_MS), cfg.get(GateConfig.BUDGET_PEAK_DECAY), lastHousekeeping);
     this.node = new NodeBudget(cfg, detector, BudgetPolicy.of(cfg, throughput), enforce);
+    this.apps = new AppRegistry(cfg, this.priorities, meters, node);
     this.holds = new HoldScheduler(cfg, HOUSEKEEPING_NANOS, meters, events);
     this.sink = new GateTicket.Sink(clock, throughput, holds, detector, meters);
     meters.bindGauges(this, this.priorities);
@@ -257,7 +247,7 @@ public final class ThrottleGate {
       holds.seen(conn);
     }
     while (true) {
-      AppBooks a = app(appId, now);
+      AppBooks a = apps.get(appId, now);
       GateTicket r = new GateTicket(sink, a, b, now, proceed, conn);
       r.startedAt = arrival;
       r.bytes = Math.max(0, requestBytes);
@@ -329,44 +319,12 @@ public final class ThrottleGate {
     return SleepBudget.length(sleepMinMs, sleepMaxMs, a.outstandingBlocks + a.heldBlocks + blocks - allowed, allowed);
   }
 
-  private AppBooks app(String appId, long now) {
-    AppBooks a = apps.get(appId);
-    if (a == null) {
-      a = apps.computeIfAbsent(appId, id -> newApp(id, now));
-    }
-    return a;
-  }
-
-  private AppBooks newApp(String appId, long now) {
-    AppBooks a = new AppBooks(appId, now, meters);
-    refreshInfo(a);
-    a.allowed = node.state() == NodeState.ABNORMAL ? 0 : -1;
-    return a;
-  }
-
-  private void refreshInfo(AppBooks a) {
-    AppInfo info;
-    try {
-      info = priorities.lookup(a.id);
-    } catch (RuntimeException e) {
-      info = null;
-    }
-    if (info == null) {
-      info = AppInfo.unknown(a.id, cfg.defaultPriority());
-    }
-    if (a.info == null || info.priority() != a.priority) {
-      a.weight = cfg.weight(info.priority());
-    }
-    a.priority = info.priority();
-    a.info = info;
-  }
-
   /**
    * The shim of {@code appId} announced itself: from now on the app may be sent SLEEP directives (on connections
    * that announced the shim too, see {@link Connection#shimAnnounced()}).
    */
   public void markShim(String appId) {
-    app(appId, clock.nanoTime()).shimMarked = true;
+    apps.get(appId, clock.nanoTime()).shimMarked = true;
   }
 
   /**
@@ -375,7 +333,7 @@ public final class ThrottleGate {
    * A volatile read, for the adapter's per-chunk path; {@link #tick()} keeps it current.
    */
   public boolean paced(String appId) {
-    AppBooks a = apps.get(appId);
+    AppBooks a = apps.find(appId);
     return a != null && a.paced;
   }
 
@@ -421,59 +379,16 @@ public final class ThrottleGate {
     }
     boolean goingAbnormal = node.goingAbnormal();
     boolean fullPass = housekeeping || goingAbnormal || node.state() == NodeState.ABNORMAL || holds.held() > 0;
-    long totalBlocks = 0;
-    long totalReq = 0;
-    List<AppBooks> active = activeBuf;
-    List<AppBooks> holding = holdingBuf;
-    active.clear();
-    holding.clear();
-    long lostNow = 0;
-    double topWeight = 0; // of the apps active now or within the signal's window: those pacing protects
-    for (AppBooks a : fullPass ? apps.values() : List.<AppBooks>of()) {
-      if (housekeeping) {
-        refreshInfo(a);
-      }
-      boolean forget = false;
-      synchronized (a) {
-        if (housekeeping) {
-          lostNow += a.expireLost(now, maxAgeNanos);
-        }
-        if (a.paced && now - a.pacedUntil >= 0) {
-          a.paced = false;
-        }
-        totalBlocks += a.outstandingBlocks;
-        totalReq += a.outstandingReq;
-        a.demand = Math.max(1, a.outstandingBlocks + a.heldBlocks);
-        if (a.held > 0 || (housekeeping && !a.heldQ.isEmpty())) {
-          holding.add(a);
-        }
-        if (a.outstandingReq > 0 || a.held > 0 || now - a.lastActivity < recentNanos) {
-          topWeight = Math.max(topWeight, a.weight);
-        }
-        if (a.outstandingReq > 0 || a.held > 0) {
-          active.add(a);
-        } else if (now - a.lastActivity >= idleNanos) {
-          a.removed = true;
-          forget = true;
-        }
-      }
-      if (forget) {
-        apps.remove(a.id, a);
-        meters.forget(a.registeredDirectiveCounter());
-      }
-    }
-    if (lostNow > 0) {
-      meters.lost(lostNow);
-    }
+    AppRegistry.Sweep sweep = fullPass ? apps.sweep(now, housekeeping) : apps.none();
     if (fullPass) {
-      inFlightBlocks = totalBlocks;
+      inFlightBlocks = sweep.blocks;
     }
 
     // throughput: blocks sent per second over the last budget.adaptMs, and its decaying peak
     throughput.update(now);
 
     // node state and budget
-    NodeState before = node.step(now, goingAbnormal, totalBlocks, totalReq, holds.held(), apps.values());
+    NodeState before = node.step(now, goingAbnormal, sweep.blocks, sweep.requests, holds.held(), apps.all());
     NodeState state = node.state();
     if (state != before) {
       LatencyWindow.Stats s = detector.shown();
@@ -489,7 +404,7 @@ public final class ThrottleGate {
     // ranges: while ABNORMAL, and while NORMAL as long as the episode's held requests are released within the
     // budget (release.onNormal=BUDGET); apps created while NORMAL start unlimited
     boolean ranged = node.ranged();
-    node.assign(active, topWeight, before, now, apps.values());
+    node.assign(sweep.active, sweep.topWeight, before, now, apps.all());
 
     // releases (apps that hold something; one created since pass 1 is seen at the next tick, its first deadline is
     // more than a tick away)
@@ -498,12 +413,11 @@ public final class ThrottleGate {
     boolean scan = housekeeping && holds.activityAware();
     GateEvents.ReleaseReason inRangeReason = state == NodeState.NORMAL && !ranged
         ? GateEvents.ReleaseReason.NODE_NORMAL : GateEvents.ReleaseReason.IN_RANGE;
-    for (AppBooks a : holding) {
+    for (AppBooks a : sweep.holding) {
       holds.release(a, ranged, inRangeReason, scan, now);
     }
     holds.conserveLanes(now, housekeeping);
-    active.clear();
-    holding.clear();
+    apps.none(); // drop the references until the next tick
   }
 
   // ---------------------------------------------------------------- views
@@ -576,7 +490,7 @@ public final class ThrottleGate {
   public GateSnapshot snapshot() {
     List<GateSnapshot.App> list = new ArrayList<>();
     long inFlight = 0;
-    for (AppBooks a : apps.values()) {
+    for (AppBooks a : apps.all()) {
       synchronized (a) {
         AppInfo i = a.info;
         list.add(new GateSnapshot.App(a.id, a.priority, i.queue(), a.shim(), a.outstandingReq, a.outstandingBlocks,
