@@ -2,6 +2,7 @@ package io.sluice.throttle.gate;
 
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -23,6 +24,8 @@ final class AppRegistry {
   private final long recentNanos;
   private final ConcurrentHashMap<String, AppBooks> apps = new ConcurrentHashMap<>();
   private final Sweep sweep = new Sweep();
+  /** Whether the priority source was fresh at the last check (tick thread). */
+  private boolean priorityFresh = true;
 
   /** What a sweep found (tick thread; reused: valid until the next sweep). */
   static final class Sweep {
@@ -120,6 +123,18 @@ final class AppRegistry {
     return s;
   }
 
+  /** Reports, once per outage, that a caching priority source has no fresh priorities (every app gets the default). */
+  void checkPriorities(GateEvents events) {
+    if (priorities instanceof CachingPriorityMap c) {
+      boolean fresh = c.fresh();
+      if (!fresh && priorityFresh) {
+        events.degraded("priority-source", "no fresh priorities; every app gets priority " + cfg.defaultPriority()
+            + (c.lastError() != null ? " (" + c.lastError() + ")" : ""));
+      }
+      priorityFresh = fresh;
+    }
+  }
+
   /** An empty sweep (a tick that has no reason to visit the apps). */
   Sweep none() {
     Sweep s = sweep;
@@ -129,6 +144,19 @@ final class AppRegistry {
     s.active.clear();
     s.holding.clear();
     return s;
+  }
+
+  /** Each app's figures, each consistent under its app's lock, sorted by id (ranges shown while in effect). */
+  List<GateSnapshot.App> snapshot(NodeBudget budget) {
+    List<GateSnapshot.App> list = new ArrayList<>();
+    for (AppBooks a : apps.values()) {
+      synchronized (a) {
+        list.add(new GateSnapshot.App(a.id, a.priority, a.info.queue(), a.shim(), a.outstandingReq,
+            a.outstandingBlocks, a.held, budget.ranged() ? a.allowed : -1, a.heldTotal, a.directives, a.paced));
+      }
+    }
+    list.sort(Comparator.comparing(GateSnapshot.App::appId));
+    return list;
   }
 
   private AppBooks create(String appId, long now) {

@@ -9,14 +9,24 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The held requests and their releases. Per app the held requests wait in arrival order (FIFO per app); a release
- * pass ({@link #release}) lets out, in that order, those in range and then every one whose deadline
- * ({@link HoldDeadlines}) would pass before the next tick; held requests without a connection, whose fixed deadline
- * may come before those of earlier requests on a connection, are also queued apart, and a scan once per
- * housekeeping pass finds requests on a connection whose deadline comes within that pass's interval. Releasing a
- * request because its connection went quiet counts as activity on that connection, so a quiet connection gets one
- * release per interval. Work conservation ({@link #conserveLanes}): a server thread ({@link Lane}) with fewer than
- * {@code lane.minInFlight} requests in flight gets its oldest held requests released, whatever the ranges.
+ * The held requests and their releases, per app in arrival order (FIFO per app), plus work conservation per server
+ * thread ({@link #conserveLanes}: a {@link Lane} with fewer than {@code lane.minInFlight} requests in flight gets its
+ * oldest held requests released, whatever the ranges).
+ *
+ * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs} (default 20 s, well
+ * inside Spark's 120 s {@code spark.network.timeout}). When the adapter names the request's {@link Connection}
+ * (activity-aware holds, {@code hold.connectionIdleMs} &gt; 0, the default) the deadline is instead the moment that
+ * connection will have carried no byte for {@code hold.connectionIdleMs} (100 s), at most arrival +
+ * {@code hold.connectionMaxMs} (300 s): Spark's client closes a connection only after its idle timeout without a read
+ * or a write, so a request may wait as long as its connection is not left silent that long, and a heavy app's requests
+ * can be kept off the node's threads for longer than a fixed 20 s (which only delays them: the client re-issues at
+ * once). Releasing a request because its connection went quiet counts as activity on that connection, so a quiet
+ * connection gets one release per interval. Each {@link ThrottleGate#tick()} releases, per app in FIFO order, held
+ * requests that are in range and then every one whose deadline would pass before the next tick (deadline &lt; now +
+ * tick.ms); requests on a connection whose deadline comes before that of an earlier request are found by a scan once a
+ * second with a second's look-ahead. So with ticks on time every held request is released at or before its deadline,
+ * whatever the load. Released requests run their {@code proceed} exactly once, from {@link ThrottleGate#tick()},
+ * outside any lock.
  *
  * <p>Also the memory caps: {@code held.max}, {@code held.maxBytes} and {@code held.maxPerApp} ({@link #capReason}).
  * Released requests run their {@code proceed} exactly once, from the caller's thread, outside any lock. The methods

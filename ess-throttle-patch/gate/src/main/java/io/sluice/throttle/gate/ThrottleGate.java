@@ -1,8 +1,6 @@
 package io.sluice.throttle.gate;
 
 import io.micrometer.core.instrument.MeterRegistry;
-import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.TimeUnit;
@@ -35,33 +33,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * the signal. See {@link QueueingDetector} for the default rule. When the node turns NORMAL again the episode's
  * length and the requests held during it go to the meters and events.
  *
- * <p><b>Allowed ranges (concretely).</b> Work is counted in blocks; an app's outstanding work is the blocks of its
- * admitted requests not yet sent (each {@link Ticket#chunkSent} takes one off, {@link Ticket#finished} the rest).
- * While ABNORMAL the node has an in-flight budget B (blocks):
- * <ul>
- *   <li>default ({@code budget.targetMs} &gt; 0), Little's law: B = max({@code budget.minBlocks}, peak throughput ×
- *       {@code budget.targetMs}), computed on turning ABNORMAL and every {@code budget.adaptMs} after. Throughput is
- *       the blocks sent (chunks sent, plus the rest of a request finished ok) per second over the last
- *       {@code budget.adaptMs}, measured by {@link #tick()} whatever the state; the peak is the larger of the latest
- *       interval's rate and the previous peak × {@code budget.peakDecay}, so a budget that holds the node below
- *       its capacity does not shrink itself with the throughput it suppresses. Meaning: admit about as much work as
- *       the node can send in the target service time;</li>
- *   <li>with {@code budget.targetMs} = 0 (the first policy): on turning ABNORMAL, B = max({@code budget.minBlocks},
- *       {@code budget.fraction} × blocks in flight at that moment); every {@code budget.adaptMs} while ABNORMAL:
- *       B ×= {@code budget.decrease} while the p99 is still ≥ the abnormal threshold, B ×= {@code budget.increase}
- *       once it is below, B kept within [minBlocks, max(minBlocks, blocks in flight at onset)];</li>
- *   <li>B is split over the <em>active</em> apps (something in flight or held) by priority weight w(app)
- *       ({@code priority.weights}; unknown apps get {@code priority.default}): app i's weighted share is
- *       B × w(i) / Σw. Shares that apps with less demand (outstanding + held blocks) do not use are redistributed to
- *       the others by weight (water-filling); an app's range is the larger of its weighted share and its
- *       water-filled allocation, so an app whose demand grows between ticks is never held below its guaranteed
- *       share (the cost: in-flight blocks may overshoot B by the unused shares until the next tick).</li>
- * </ul>
- * A request is in range if its app has nothing in flight (every app always keeps at least one request in flight,
- * whatever its size) or — {@code range.rule} BELOW, the default — the app's outstanding blocks are below its range
- * (so one request may overshoot the range: a request larger than the range is served once the app's earlier work
- * has drained instead of always waiting for its deadline), or — FIT — its outstanding blocks plus the request's fit
- * in the range; and no earlier request of the app is held (FIFO per app). While NORMAL every request is in range.
+ * <p><b>Ranges.</b> While ABNORMAL the node has an in-flight budget in blocks, split over the active apps by
+ * priority weight ({@link NodeBudget}); a request is in range if its app has nothing in flight or, by
+ * {@code range.rule}, its outstanding blocks are below (or, with the request's, fit in) its range, and no earlier
+ * request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
  * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}) whose
  * directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
@@ -71,25 +46,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * gets an error from the gate. An app's priority is read from the {@link PriorityMap} on its first request and
  * re-read by {@link #tick()} once a second.
  *
- * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs} (default 20 s,
- * well inside Spark's 120 s {@code spark.network.timeout}). When the adapter names the request's {@link Connection}
- * (activity-aware holds, {@code hold.connectionIdleMs} &gt; 0, the default) the deadline is instead the moment that
- * connection will have carried no byte for {@code hold.connectionIdleMs} (100 s), at most arrival +
- * {@code hold.connectionMaxMs} (300 s): Spark's client closes a connection only after its idle timeout without a read
- * or a write, so a request may wait as long as its connection is not left silent that long, and a heavy app's
- * requests can be kept off the node's threads for longer than a fixed 20 s (which only delays them: the client
- * re-issues at once). Releasing a request because its connection went quiet counts as activity on that connection,
- * so a quiet connection gets one release per interval. Each {@link #tick()} releases, per app in FIFO order, held
- * requests that are in range and then every one whose deadline would pass before the next tick (deadline &lt; now +
- * tick.ms); requests on a connection whose deadline comes before that of an earlier request are found by a scan once
- * a second with a second's look-ahead. So with ticks on time every held request is released at or before its
- * deadline, whatever the load. Released requests run their {@code proceed} exactly once, from {@link #tick()},
- * outside any lock.
- *
- * <p><b>Turning NORMAL.</b> With {@code release.onNormal} BUDGET (default) the requests still held keep being
- * released within the in-flight budget (re-computed as while ABNORMAL) and by their deadlines until none is held,
- * then ranges end; an app with nothing held is admitted freely meanwhile. Releasing them all at once (ALL, the first
- * policy) refills the node that has just recovered.
+ * <p><b>Holds.</b> A held request is released in range or by its deadline, at the latest ({@link HoldScheduler});
+ * with ticks on time every held request is released at or before its deadline, whatever the load. Released requests
+ * run their {@code proceed} exactly once, from {@link #tick()}, outside any lock. After an episode the requests still
+ * held are released within the budget ({@code release.onNormal} BUDGET) or all at once (ALL).
  *
  * <p><b>Cost.</b> {@link #onFetch} and the ticket methods are O(1) amortised: a hash lookup, one short per-app lock,
  * counter increments; they never block on I/O and never wait for a tick. {@link #tick()} does the O(apps) work
@@ -98,10 +58,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Memory: per app a few counters, its held requests (bounded by held.max / held.maxPerApp) and its
  * admitted-but-unfinished requests.
  *
- * <p><b>Cleanup.</b> {@link #appEnded} forgets an app at once (its held requests are released); {@link #tick()}
- * forgets apps idle (nothing in flight, nothing held) for {@code app.idleTimeoutMs}, and takes requests admitted more
- * than {@code request.maxAgeMs} ago and never finished off the books (counted as lost); both checked at least once a
- * second.
+ * <p><b>Cleanup.</b> {@link #appEnded} forgets an app at once (its held requests are released); idle apps and lost
+ * requests are cleaned up by {@link #tick()} at least once a second ({@link AppRegistry}).
  */
 public final class ThrottleGate {
   /**
@@ -116,10 +74,6 @@ public final class ThrottleGate {
   private final GateEvents events;
   private final GateMeters meters;
   private final boolean enforce;
-  private final long sleepMinMs;
-  private final long sleepMaxMs;
-  private final long sleepBudgetMs;
-  private final long sleepWindowNanos;
   private final NodeStateDetector detector;
   private final ThroughputMeter throughput;
 
@@ -127,12 +81,12 @@ public final class ThrottleGate {
 
   // written by tick() only, read anywhere
   private volatile long inFlightBlocks;
-  private boolean priorityFresh = true;
   private long lastHousekeeping;
   private final EpisodeClock episodes;
   private final HoldScheduler holds;
   private final NodeBudget node;
   private final AppRegistry apps;
+  private final AdmissionRule admission;
   private final GateTicket.Sink sink;
 
   private ThrottleGate(Builder b) {
@@ -143,16 +97,14 @@ public final class ThrottleGate {
     this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
     this.enforce = cfg.mode() == GateMode.ENFORCE;
     this.episodes = new EpisodeClock(meters, events);
-    this.sleepMinMs = cfg.get(GateConfig.SLEEP_MIN_MS);
-    this.sleepMaxMs = cfg.get(GateConfig.SLEEP_MAX_MS);
-    this.sleepBudgetMs = cfg.get(GateConfig.SLEEP_BUDGET_MS);
-    this.sleepWindowNanos = cfg.nanos(GateConfig.SLEEP_BUDGET_WINDOW_MS);
     this.lastHousekeeping = clock.nanoTime();
     this.detector = NodeStateDetector.of(cfg, lastHousekeeping);
-    this.throughput = new ThroughputMeter(cfg.nanos(GateConfig.BUDGET_ADAPT_MS), cfg.get(GateConfig.BUDGET_PEAK_DECAY), lastHousekeeping);
+    this.throughput = new ThroughputMeter(cfg.nanos(GateConfig.BUDGET_ADAPT_MS), cfg.get(GateConfig.BUDGET_PEAK_DECAY),
+        lastHousekeeping);
     this.node = new NodeBudget(cfg, detector, BudgetPolicy.of(cfg, throughput), enforce);
     this.apps = new AppRegistry(cfg, this.priorities, meters, node);
     this.holds = new HoldScheduler(cfg, HOUSEKEEPING_NANOS, meters, events);
+    this.admission = new AdmissionRule(cfg, node, holds);
     this.sink = new GateTicket.Sink(clock, throughput, holds, detector, meters);
     meters.bindGauges(this, this.priorities);
     if (!enforce) {
@@ -258,7 +210,7 @@ public final class ThrottleGate {
           continue;
         }
         a.lastActivity = now;
-        d = decide(a, b, now);
+        d = admission.decide(a, b, now);
         if (d == Decision.SLEEP && conn != null && !conn.shimAnnounced) {
           d = Decision.HOLD; // a directive goes only on a connection that announced the shim itself
         }
@@ -269,7 +221,7 @@ public final class ThrottleGate {
           a.admit(r, now);
           r.decision = Decision.ADMIT;
         } else if (d == Decision.SLEEP) {
-          r.sleepMillis = sleepLength(a, b);
+          r.sleepMillis = admission.sleepLength(a, b);
           a.sleeps.record(r.sleepMillis, now);
           a.directives++;
           r.state = GateTicket.SLEPT;
@@ -298,25 +250,6 @@ public final class ThrottleGate {
       }
       return r;
     }
-  }
-
-  /** What the app's next request gets, ignoring memory caps; called under the app's lock. */
-  private Decision decide(AppBooks a, int blocks, long now) {
-    if (node.state() == NodeState.NORMAL && a.held == 0) {
-      return Decision.ADMIT;
-    }
-    if (a.held == 0 && holds.fits(a, blocks)) {
-      return Decision.ADMIT;
-    }
-    if (a.shim() && a.sleeps.allows(sleepLength(a, blocks), sleepBudgetMs, sleepWindowNanos, now)) {
-      return Decision.SLEEP;
-    }
-    return Decision.HOLD;
-  }
-
-  private long sleepLength(AppBooks a, int blocks) {
-    long allowed = Math.max(1, a.allowed);
-    return SleepBudget.length(sleepMinMs, sleepMaxMs, a.outstandingBlocks + a.heldBlocks + blocks - allowed, allowed);
   }
 
   /**
@@ -362,14 +295,7 @@ public final class ThrottleGate {
     long now = clock.nanoTime();
     capEventSent.set(false);
     detector.update(now);
-    if (priorities instanceof CachingPriorityMap c) {
-      boolean fresh = c.fresh();
-      if (!fresh && priorityFresh) {
-        events.degraded("priority-source", "no fresh priorities; every app gets priority " + cfg.defaultPriority()
-            + (c.lastError() != null ? " (" + c.lastError() + ")" : ""));
-      }
-      priorityFresh = fresh;
-    }
+    apps.checkPriorities(events);
 
     // pass 1 over the apps: priorities, totals, demand, cleanup. Needed every tick while ABNORMAL, on turning
     // ABNORMAL and while anything is held; otherwise (NORMAL, nothing held: the common case) once a second.
@@ -391,14 +317,7 @@ public final class ThrottleGate {
     NodeState before = node.step(now, goingAbnormal, sweep.blocks, sweep.requests, holds.held(), apps.all());
     NodeState state = node.state();
     if (state != before) {
-      LatencyWindow.Stats s = detector.shown();
-      meters.stateChanged();
-      events.stateChanged(before, state, s.p99Micros() < 0 ? -1 : s.p99Micros() / 1_000, s.samples());
-      if (state == NodeState.ABNORMAL) {
-        episodes.began(now);
-      } else {
-        episodes.ended(now);
-      }
+      episodes.changed(before, state, detector.shown(), now);
     }
 
     // ranges: while ABNORMAL, and while NORMAL as long as the episode's held requests are released within the
@@ -488,17 +407,11 @@ public final class ThrottleGate {
 
   /** A consistent-per-app view for the HTTP endpoint and the demo. */
   public GateSnapshot snapshot() {
-    List<GateSnapshot.App> list = new ArrayList<>();
+    List<GateSnapshot.App> list = apps.snapshot(node);
     long inFlight = 0;
-    for (AppBooks a : apps.all()) {
-      synchronized (a) {
-        AppInfo i = a.info;
-        list.add(new GateSnapshot.App(a.id, a.priority, i.queue(), a.shim(), a.outstandingReq, a.outstandingBlocks,
-            a.held, node.budget() >= 0 ? a.allowed : -1, a.heldTotal, a.directives, a.paced));
-        inFlight += a.outstandingBlocks;
-      }
+    for (GateSnapshot.App a : list) {
+      inFlight += a.outstandingBlocks();
     }
-    list.sort(Comparator.comparing(GateSnapshot.App::appId));
     LatencyWindow.Stats s = detector.shown();
     return new GateSnapshot(node.state(), cfg.mode(), p50Millis(), p99Millis(), s.samples(), node.budget(), inFlight,
         holds.held(), list);

@@ -10,39 +10,7 @@ class NodeBudgetTest {
   private static final long MS = 1_000_000L;
   private static final long T0 = 1_000 * MS;
 
-  /** A detector whose verdicts the test sets (the real detectors have their own tests). */
-  private static final class Verdicts implements NodeStateDetector {
-    NodeState next = NodeState.NORMAL;
-    Boolean distressed;
-
-    @Override
-    public void record(long waitNanos, long serviceNanos, int blocks, boolean alone) {}
-
-    @Override
-    public void update(long now) {}
-
-    @Override
-    public NodeState next(NodeState current, boolean idle) {
-      return next;
-    }
-
-    @Override
-    public Boolean distressed() {
-      return distressed;
-    }
-
-    @Override
-    public LatencyWindow.Stats shown() {
-      throw new UnsupportedOperationException();
-    }
-
-    @Override
-    public long abnormalMicros() {
-      return 0;
-    }
-  }
-
-  private final Verdicts detector = new Verdicts();
+  private final ScriptedDetector detector = new ScriptedDetector();
   // onset: half the blocks in flight, at least 10; then ×0.8 while distressed, ×1.25 once not
   private final BudgetPolicy policy = new MultiplicativeBudget(10, 0.5, 0.8, 1.25);
 
