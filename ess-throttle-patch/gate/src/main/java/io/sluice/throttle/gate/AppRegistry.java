@@ -24,6 +24,8 @@ final class AppRegistry {
   private final long recentNanos;
   private final ConcurrentHashMap<String, AppBooks> apps = new ConcurrentHashMap<>();
   private final Sweep sweep = new Sweep();
+  /** Blocks in flight over all apps as of the last sweep (written by the tick thread, read anywhere). */
+  private volatile long inFlightBlocks;
   /** Whether the priority source was fresh at the last check (tick thread). */
   private boolean priorityFresh = true;
 
@@ -77,6 +79,11 @@ final class AppRegistry {
     return apps.size();
   }
 
+  /** Blocks in flight over all apps as of the last {@link #sweep}. */
+  long inFlightBlocks() {
+    return inFlightBlocks;
+  }
+
   /**
    * The tick's pass over every app at {@code now}: totals, demand, who is active and who holds, chunk pacing's
    * expiry; with {@code housekeeping} also priorities, lost requests (metered) and idle apps (forgotten).
@@ -120,6 +127,7 @@ final class AppRegistry {
     if (lostNow > 0) {
       meters.lost(lostNow);
     }
+    inFlightBlocks = s.blocks;
     return s;
   }
 

@@ -62,11 +62,6 @@ final class HoldScheduler {
     this.events = events;
   }
 
-  /** Whether the deadlines of holds on a known connection follow its activity (the release scan is needed). */
-  boolean activityAware() {
-    return deadlines.activityAware();
-  }
-
   /** Whether the app's request of {@code blocks} blocks is in its range (see {@link AppBooks#fits}). */
   boolean fits(AppBooks a, int blocks) {
     return a.fits(blocks, below);
@@ -119,6 +114,21 @@ final class HoldScheduler {
     a.heldBlocks -= r.blocks;
     heldCount.decrementAndGet();
     heldBytes.addAndGet(-r.bytes);
+  }
+
+  /**
+   * The tick's releases at {@code now}: each app of {@code holding} in turn ({@link #release}; in-range releases
+   * after the node turned NORMAL with ranges ended are reported as NODE_NORMAL), with the scan on a
+   * {@code housekeeping} tick; then idle lanes ({@link #conserveLanes}).
+   */
+  void releaseDue(List<AppBooks> holding, boolean ranged, NodeState state, boolean housekeeping, long now) {
+    boolean scan = housekeeping && deadlines.activityAware();
+    GateEvents.ReleaseReason inRangeReason = state == NodeState.NORMAL && !ranged
+        ? GateEvents.ReleaseReason.NODE_NORMAL : GateEvents.ReleaseReason.IN_RANGE;
+    for (AppBooks a : holding) {
+      release(a, ranged, inRangeReason, scan, now);
+    }
+    conserveLanes(now, housekeeping);
   }
 
   /**

@@ -26,37 +26,31 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * {@link GateTicket} per request. This class composes them: it decides, and its tick moves the node state, the
  * budget and the ranges.
  *
- * <p><b>Timing.</b> Each request is timed from arrival ({@link #onFetch}, or the earlier arrival the adapter names)
- * to its last chunk sent ({@link Ticket#finished}); that latency is metered. The detector gets, per finished
- * request, its wait (from arrival or release to its first chunk sent), its service time (from {@link Ticket#served}
- * to finished) and whether it started alone on its connection; holding a request does not feed its hold time into
- * the signal. See {@link QueueingDetector} for the default rule. When the node turns NORMAL again the episode's
- * length and the requests held during it go to the meters and events.
+ * <p><b>Timing.</b> Each request's latency, from arrival (or the earlier arrival the adapter names) to its last chunk
+ * sent, is metered. The detector gets, per finished request, its wait (from arrival or release to its first chunk),
+ * its service time (served to finished) and whether it started alone on its connection ({@link GateTicket}); hold
+ * time never feeds the signal. An episode's length and holds go to the meters and events ({@link EpisodeClock}).
  *
  * <p><b>Ranges.</b> While ABNORMAL the node has an in-flight budget in blocks, split over the active apps by
  * priority weight ({@link NodeBudget}); a request is in range if its app has nothing in flight or, by
  * {@code range.rule}, its outstanding blocks are below (or, with the request's, fit in) its range, and no earlier
  * request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
- * <p><b>Decisions.</b> In range → ADMIT. Over range: a shim app ({@link AppInfo#shim()} or {@link #markShim}) whose
- * directed sleep within the last {@code sleep.budgetWindowMs} plus this one stays within {@code sleep.budgetMs} →
- * SLEEP for {@code sleep.minMs} + ({@code sleep.maxMs} − {@code sleep.minMs}) × min(1, overage / range); otherwise
- * HOLD, unless the node already holds {@code held.max} requests or the app {@code held.maxPerApp}: then ADMIT
- * (fail-open, counted). MONITOR_ONLY admits everything and counts what it would have decided. A stock client never
- * gets an error from the gate. An app's priority is read from the {@link PriorityMap} on its first request and
- * re-read by {@link #tick()} once a second.
+ * <p><b>Decisions.</b> In range → ADMIT. Over range: SLEEP for a shim app ({@link AppInfo#shim()} or
+ * {@link #markShim}) within its sleep budget, otherwise HOLD ({@link AdmissionRule}), unless a memory cap is reached
+ * ({@code held.max}, {@code held.maxBytes}, {@code held.maxPerApp}): then ADMIT (fail-open, counted). MONITOR_ONLY
+ * admits everything and counts what it would have decided. A stock client never gets an error from the gate. An
+ * app's priority is read from the {@link PriorityMap} on its first request and re-read once a second.
  *
  * <p><b>Holds.</b> A held request is released in range or by its deadline, at the latest ({@link HoldScheduler});
  * with ticks on time every held request is released at or before its deadline, whatever the load. Released requests
  * run their {@code proceed} exactly once, from {@link #tick()}, outside any lock. After an episode the requests still
  * held are released within the budget ({@code release.onNormal} BUDGET) or all at once (ALL).
  *
- * <p><b>Cost.</b> {@link #onFetch} and the ticket methods are O(1) amortised: a hash lookup, one short per-app lock,
- * counter increments; they never block on I/O and never wait for a tick. {@link #tick()} does the O(apps) work
- * (O(apps log apps) for the range split) every tick while ABNORMAL or while anything is held; while NORMAL with
- * nothing held (the common case) a tick is O(1) except for a once-a-second housekeeping pass over the apps.
- * Memory: per app a few counters, its held requests (bounded by held.max / held.maxPerApp) and its
- * admitted-but-unfinished requests.
+ * <p><b>Cost.</b> {@link #onFetch} and the ticket methods are O(1) amortised (a hash lookup, one short per-app
+ * lock); they never block on I/O nor wait for a tick. {@link #tick()} is O(apps) (O(apps log apps) for the range
+ * split) while ABNORMAL or while anything is held, else O(1) but for a once-a-second housekeeping pass. Memory: per
+ * app a few counters, its held requests (bounded by the caps) and its admitted-but-unfinished requests.
  *
  * <p><b>Cleanup.</b> {@link #appEnded} forgets an app at once (its held requests are released); idle apps and lost
  * requests are cleaned up by {@link #tick()} at least once a second ({@link AppRegistry}).
@@ -70,17 +64,15 @@ public final class ThrottleGate {
 
   private final GateConfig cfg;
   private final Clock clock;
-  private final PriorityMap priorities;
   private final GateEvents events;
   private final GateMeters meters;
   private final boolean enforce;
   private final NodeStateDetector detector;
   private final ThroughputMeter throughput;
 
+  /** Whether this tick interval's first fail-open was reported already (reset by each tick). */
   private final AtomicBoolean capEventSent = new AtomicBoolean();
-
-  // written by tick() only, read anywhere
-  private volatile long inFlightBlocks;
+  /** When the last housekeeping sweep ran (tick thread). */
   private long lastHousekeeping;
   private final EpisodeClock episodes;
   private final HoldScheduler holds;
@@ -92,7 +84,7 @@ public final class ThrottleGate {
   private ThrottleGate(Builder b) {
     this.cfg = b.config;
     this.clock = b.clock;
-    this.priorities = b.priorities != null ? b.priorities : StaticPriorityMap.allDefault(cfg.defaultPriority());
+    PriorityMap priorities = b.priorities != null ? b.priorities : StaticPriorityMap.allDefault(cfg.defaultPriority());
     this.events = b.events;
     this.meters = b.registry != null ? new GateMeters(b.registry) : GateMeters.none();
     this.enforce = cfg.mode() == GateMode.ENFORCE;
@@ -102,11 +94,11 @@ public final class ThrottleGate {
     this.throughput = new ThroughputMeter(cfg.nanos(GateConfig.BUDGET_ADAPT_MS), cfg.get(GateConfig.BUDGET_PEAK_DECAY),
         lastHousekeeping);
     this.node = new NodeBudget(cfg, detector, BudgetPolicy.of(cfg, throughput), enforce);
-    this.apps = new AppRegistry(cfg, this.priorities, meters, node);
+    this.apps = new AppRegistry(cfg, priorities, meters, node);
     this.holds = new HoldScheduler(cfg, HOUSEKEEPING_NANOS, meters, events);
     this.admission = new AdmissionRule(cfg, node, holds);
     this.sink = new GateTicket.Sink(clock, throughput, holds, detector, meters);
-    meters.bindGauges(this, this.priorities);
+    meters.bindGauges(this, priorities);
     if (!enforce) {
       events.degraded("monitor-only", "mode=" + cfg.mode());
     }
@@ -297,8 +289,8 @@ public final class ThrottleGate {
     detector.update(now);
     apps.checkPriorities(events);
 
-    // pass 1 over the apps: priorities, totals, demand, cleanup. Needed every tick while ABNORMAL, on turning
-    // ABNORMAL and while anything is held; otherwise (NORMAL, nothing held: the common case) once a second.
+    // the sweep over the apps: every tick while ABNORMAL, on turning ABNORMAL and while anything is held; otherwise
+    // (NORMAL, nothing held: the common case) once a second
     boolean housekeeping = now - lastHousekeeping >= HOUSEKEEPING_NANOS;
     if (housekeeping) {
       lastHousekeeping = now;
@@ -306,9 +298,6 @@ public final class ThrottleGate {
     boolean goingAbnormal = node.goingAbnormal();
     boolean fullPass = housekeeping || goingAbnormal || node.state() == NodeState.ABNORMAL || holds.held() > 0;
     AppRegistry.Sweep sweep = fullPass ? apps.sweep(now, housekeeping) : apps.none();
-    if (fullPass) {
-      inFlightBlocks = sweep.blocks;
-    }
 
     // throughput: blocks sent per second over the last budget.adaptMs, and its decaying peak
     throughput.update(now);
@@ -320,22 +309,11 @@ public final class ThrottleGate {
       episodes.changed(before, state, detector.shown(), now);
     }
 
-    // ranges: while ABNORMAL, and while NORMAL as long as the episode's held requests are released within the
-    // budget (release.onNormal=BUDGET); apps created while NORMAL start unlimited
-    boolean ranged = node.ranged();
+    // ranges (while ABNORMAL, and after it while the episode's held requests drain by budget), then releases: of
+    // the apps that hold something (one created since the sweep is seen at the next tick, its first deadline is more
+    // than a tick away), and on idle lanes
     node.assign(sweep.active, sweep.topWeight, before, now, apps.all());
-
-    // releases (apps that hold something; one created since pass 1 is seen at the next tick, its first deadline is
-    // more than a tick away)
-    // deadlines of holds on a known connection are also looked for behind each app's first held request, once per
-    // housekeeping pass, with that pass's interval as look-ahead
-    boolean scan = housekeeping && holds.activityAware();
-    GateEvents.ReleaseReason inRangeReason = state == NodeState.NORMAL && !ranged
-        ? GateEvents.ReleaseReason.NODE_NORMAL : GateEvents.ReleaseReason.IN_RANGE;
-    for (AppBooks a : sweep.holding) {
-      holds.release(a, ranged, inRangeReason, scan, now);
-    }
-    holds.conserveLanes(now, housekeeping);
+    holds.releaseDue(sweep.holding, node.ranged(), state, housekeeping, now);
     apps.none(); // drop the references until the next tick
   }
 
@@ -388,7 +366,7 @@ public final class ThrottleGate {
   /** Blocks in flight over all apps, as of the last tick's pass over the apps (every tick while ABNORMAL, else
    * at least once a second). */
   public long inFlightBlocks() {
-    return inFlightBlocks;
+    return apps.inFlightBlocks();
   }
 
   /** Requests held right now. */
@@ -416,5 +394,4 @@ public final class ThrottleGate {
     return new GateSnapshot(node.state(), cfg.mode(), p50Millis(), p99Millis(), s.samples(), node.budget(), inFlight,
         holds.held(), list);
   }
-
 }

@@ -61,6 +61,7 @@ class AppRegistryTest {
 
     AppRegistry.Sweep s = apps.sweep(clock.nanoTime(), false);
     assertThat(s.blocks).isEqualTo(11);
+    assertThat(apps.inFlightBlocks()).isEqualTo(11);
     assertThat(s.requests).isEqualTo(3);
     assertThat(s.active).containsExactlyInAnyOrder(hi, lo);
     assertThat(s.holding).containsExactly(lo);

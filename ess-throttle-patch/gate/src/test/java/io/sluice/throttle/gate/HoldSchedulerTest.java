@@ -105,6 +105,26 @@ class HoldSchedulerTest {
   }
 
   @Test
+  void theTickReportsInRangeReleasesAsNodeNormalOnceRangesHaveEnded() {
+    scheduler(GateConfig.defaults());
+    AppBooks a = app("a", 1);
+    AppBooks b = app("b", 1);
+    admitted(a, "running-a", 1, null);
+    admitted(b, "running-b", 1, null);
+    held(a, "a1", 1, null, 0);
+    held(b, "b1", 1, null, 0);
+    holds.releaseDue(List.of(a), true, NodeState.NORMAL, false, clock.nanoTime());
+    assertThat(ran).as("ranges still on: a1 is not below its range of 1").isEmpty();
+    b.allowed = 2;
+    holds.releaseDue(List.of(a, b), true, NodeState.NORMAL, false, clock.nanoTime());
+    assertThat(ran).containsExactly("b1");
+    holds.releaseDue(List.of(a), false, NodeState.NORMAL, false, clock.nanoTime());
+    assertThat(ran).containsExactly("b1", "a1");
+    assertThat(events.events("released")).containsExactly(
+        "released b p0 after=0 IN_RANGE", "released a p0 after=0 NODE_NORMAL");
+  }
+
+  @Test
   void aQuietConnectionGetsOneReleasePerIdleInterval() {
     scheduler(GateConfig.defaults()); // hold.connectionIdleMs 100 s
     AppBooks a = app("a", 0);
