@@ -24,6 +24,17 @@ final class EpisodeClock {
     holds.increment();
   }
 
+  /** The node went from {@code from} to {@code to} at {@code now}, its signal as shown: meters, events, episode. */
+  void changed(NodeState from, NodeState to, LatencyWindow.Stats shown, long now) {
+    meters.stateChanged();
+    events.stateChanged(from, to, shown.p99Micros() < 0 ? -1 : shown.p99Micros() / 1_000, shown.samples());
+    if (to == NodeState.ABNORMAL) {
+      began(now);
+    } else {
+      ended(now);
+    }
+  }
+
   /** The node turned ABNORMAL at {@code now}. */
   void began(long now) {
     start = now;
