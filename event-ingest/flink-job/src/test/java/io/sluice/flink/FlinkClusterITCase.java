@@ -185,8 +185,11 @@ class FlinkClusterITCase {
       while (!apps.stream().allMatch(a -> store.find(TestLogs.CLUSTER, a.appId, "")
           .map(run -> run.updatedAt() == a.expected.updatedAt()).orElse(false))) {
         String state = get("/jobs/" + jobId).path("state").asText();
-        assertThat(state).as("job state (TaskManager log: %s)", flinkState.resolve("logs/taskmanager-1.log"))
-            .isIn("CREATED", "INITIALIZING", "RUNNING", "RESTARTING");
+        // a failed job names its cause: the root exception from the REST API (the logs go with the temp dir)
+        String cause = "FAILED".equals(state)
+            ? get("/jobs/" + jobId + "/exceptions").path("root-exception").asText() : "";
+        assertThat(state).as("job state (TaskManager log: %s) %s", flinkState.resolve("logs/taskmanager-1.log"),
+            cause).isIn("CREATED", "INITIALIZING", "RUNNING", "RESTARTING");
         assertThat(System.nanoTime()).as("all %d runs stored within %s; stored %d", apps.size(), WAIT,
             store.countRuns()).isLessThan(deadline);
         Thread.sleep(250);
