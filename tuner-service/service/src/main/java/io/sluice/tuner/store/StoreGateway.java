@@ -11,6 +11,7 @@ import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
 import io.sluice.tuner.TunerProperties;
 import java.time.Duration;
+import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -96,6 +97,9 @@ public class StoreGateway implements DisposableBean {
   private final MeterRegistry meters;
   private final java.util.Map<Duration, TimeLimiter> customLimiters = new java.util.concurrent.ConcurrentHashMap<>();
   private final Object openLock = new Object();
+  /** The reasons a store call is answered without the store (the {@code reason} tag of the unavailable counter). */
+  private static final List<String> UNAVAILABLE_REASONS = List.of("circuit_open", "timeout", "busy", "error");
+  private final java.util.Map<String, Boolean> knownOps = new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Handles handles;
   private final BreakerWarmUp breakerWarmUp;
   private final ScheduledExecutorService warmUp;
@@ -145,6 +149,7 @@ public class StoreGateway implements DisposableBean {
 
   @SuppressWarnings("unchecked")
   private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
+    countersOf(op);
     try {
       Object result = breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
         Handles h = handles();
@@ -203,6 +208,20 @@ public class StoreGateway implements DisposableBean {
     int nl = m.indexOf('\n');
     m = nl < 0 ? m : m.substring(0, nl);
     return m.length() > 300 ? m.substring(0, 300) + "..." : m;
+  }
+
+  /**
+   * Registers {@code sluice.tuner.store.unavailable} at zero for every reason the first time an operation is called
+   * (the operations are a fixed set in the code), so that a scrape shows the series before the first failure and
+   * {@code increase()} in an alert counts that failure.
+   */
+  private void countersOf(String op) {
+    knownOps.computeIfAbsent(op, o -> {
+      for (String reason : UNAVAILABLE_REASONS) {
+        meters.counter("sluice.tuner.store.unavailable", "op", o, "reason", reason);
+      }
+      return Boolean.TRUE;
+    });
   }
 
   private Unavailable unavailable(String op, String reason, String message, Throwable cause) {
