@@ -141,6 +141,11 @@ class PushTierYarnITCase {
     user.put("spark.shuffle.push.mergersMinThresholdRatio", "0.01");
     user.put("spark.shuffle.push.minShuffleSizeToWait", "0");
     user.put("spark.shuffle.push.finalize.timeout", "2s");
+    // Spark picks a stage's mergers from the hosts of registered executors when the stage is submitted: with none
+    // registered yet (a loaded machine starts containers slowly) it runs the stage without push. Start the job only
+    // once every requested executor has registered.
+    user.put("spark.scheduler.minRegisteredResourcesRatio", "1.0");
+    user.put("spark.scheduler.maxRegisteredResourcesWaitingTime", "300s");
     user.put("spark.driver.extraClassPath", userClassPath.toString());
     user.put("spark.executor.extraClassPath", userClassPath.toString());
     return user;
