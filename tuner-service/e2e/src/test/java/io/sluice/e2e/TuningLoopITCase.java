@@ -164,10 +164,23 @@ class TuningLoopITCase {
     }
   }
 
-  /** {@code sluice-stack up} with SLUICE_SKIP_BUILD=1 reads target/runtime-classpath.txt; a clean build has none. */
+  private static boolean classpathIsCurrent(String module) {
+    Path cp = ROOT.resolve(module).resolve("target/runtime-classpath.txt");
+    try {
+      return Files.exists(cp) && Files.getLastModifiedTime(cp).compareTo(
+          Files.getLastModifiedTime(ROOT.resolve(module).resolve("pom.xml"))) >= 0;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
+  /**
+   * {@code sluice-stack up} with SLUICE_SKIP_BUILD=1 reads target/runtime-classpath.txt; a clean build has none, and
+   * one older than its module's pom may miss a dependency added since (resolved again then).
+   */
   static void runtimeClasspaths() throws Exception {
     List<String> modules = List.of("event-ingest/local-kafka", "event-ingest/flink-job", "tuner-service/history-store");
-    if (modules.stream().allMatch(m -> Files.exists(ROOT.resolve(m).resolve("target/runtime-classpath.txt")))) {
+    if (modules.stream().allMatch(TuningLoopITCase::classpathIsCurrent)) {
       return;
     }
     Path target = Files.createDirectories(ROOT.resolve("tuner-service/e2e/target"));
