@@ -7,19 +7,9 @@
 # Env:   SLUICE_CHDB_VERSION  pin a chdb-core version (default: the newest on PyPI)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$root/deploy/bin/lib/pip-venv.sh"
 venv="$root/.sluice/venv-chdb"
-py="$venv/bin/python"
-if [ -x "$py" ] && [ -f "$venv/.installed" ] && "$py" -c 'import chdb' >/dev/null 2>&1; then
-  echo "$py"
-  exit 0
-fi
-echo "installing chdb-core into $venv" >&2
-rm -rf "$venv"
-mkdir -p "$root/.sluice"
-python3 -m venv "$venv"
 spec="chdb-core"
 [ -n "${SLUICE_CHDB_VERSION:-}" ] && spec="chdb-core==$SLUICE_CHDB_VERSION"
-"$py" -m pip install --quiet --disable-pip-version-check "$spec" >&2
-"$py" -c 'import chdb; print("chdb", getattr(chdb, "__version__", "?"), "engine", chdb.engine_version if hasattr(chdb, "engine_version") else "?")' >&2
-touch "$venv/.installed"
-echo "$py"
+pip_venv_tool "$venv" "$spec" "$venv/bin/python" "$venv/bin/python" -c \
+  'import chdb; print("chdb", getattr(chdb, "__version__", "?"), "engine", chdb.engine_version if hasattr(chdb, "engine_version") else "?")'

@@ -5,18 +5,7 @@
 # Env:   SLUICE_SCHEMATHESIS_VERSION  pin a version (default 4.*)
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
+. "$root/deploy/bin/lib/pip-venv.sh"
 venv="$root/.sluice/venv-schemathesis"
-st="$venv/bin/schemathesis"
-if [ -x "$st" ] && [ -f "$venv/.installed" ] && "$st" --version >/dev/null 2>&1; then
-  echo "$st"
-  exit 0
-fi
-echo "installing schemathesis into $venv" >&2
-rm -rf "$venv"
-mkdir -p "$root/.sluice"
-python3 -m venv "$venv"
-"$venv/bin/python" -m pip install --quiet --disable-pip-version-check \
-  "schemathesis==${SLUICE_SCHEMATHESIS_VERSION:-4.*}" >&2
-"$st" --version >&2
-touch "$venv/.installed"
-echo "$st"
+pip_venv_tool "$venv" "schemathesis==${SLUICE_SCHEMATHESIS_VERSION:-4.*}" "$venv/bin/schemathesis" \
+  "$venv/bin/schemathesis" --version
