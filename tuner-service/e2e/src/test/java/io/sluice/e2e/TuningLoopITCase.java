@@ -107,7 +107,6 @@ class TuningLoopITCase {
       assertThat(ROOT.resolve(built)).as("%s: build the reactor once (deploy/bin/sluice-stack up builds it; pyspark:"
           + " deploy/bin/install-spark.sh)", built).exists();
     }
-    runtimeClasspaths();
     Path target = ROOT.resolve("tuner-service/e2e/target");
     Files.createDirectories(target);
     deleteEarlierStacks(target); // ~50 MB each (Kafka log, Spark work dirs); the latest run's is kept for its logs
@@ -162,33 +161,6 @@ class TuningLoopITCase {
         }
       }
     }
-  }
-
-  private static boolean classpathIsCurrent(String module) {
-    Path cp = ROOT.resolve(module).resolve("target/runtime-classpath.txt");
-    try {
-      return Files.exists(cp) && Files.getLastModifiedTime(cp).compareTo(
-          Files.getLastModifiedTime(ROOT.resolve(module).resolve("pom.xml"))) >= 0;
-    } catch (IOException e) {
-      return false;
-    }
-  }
-
-  /**
-   * {@code sluice-stack up} with SLUICE_SKIP_BUILD=1 reads target/runtime-classpath.txt; a clean build has none, and
-   * one older than its module's pom may miss a dependency added since (resolved again then).
-   */
-  static void runtimeClasspaths() throws Exception {
-    List<String> modules = List.of("event-ingest/local-kafka", "event-ingest/flink-job", "tuner-service/history-store");
-    if (modules.stream().allMatch(TuningLoopITCase::classpathIsCurrent)) {
-      return;
-    }
-    Path target = Files.createDirectories(ROOT.resolve("tuner-service/e2e/target"));
-    Path log = target.resolve("build-classpath.log");
-    int rc = run(log, Duration.ofMinutes(10), Map.of(), "mvn", "-q", "-B", "-ntp",
-        "dependency:build-classpath", "-Dmdep.includeScope=runtime", "-Dmdep.outputFile=target/runtime-classpath.txt",
-        "-pl", String.join(",", modules));
-    assertThat(rc).as("resolving the stack's runtime classpaths (log %s)", log).isZero();
   }
 
   @AfterAll
