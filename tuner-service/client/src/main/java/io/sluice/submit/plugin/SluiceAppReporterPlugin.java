@@ -28,20 +28,21 @@ import scala.Tuple2;
  * {@code POST <url>/api/v1/throttle/apps {"appId":..,"submissionId":..}}, so the ESS throttle's priority map knows
  * the running application. The application id is not known yet when {@link DriverPlugin#init} runs (Spark 3.5
  * creates plugins before the task scheduler, which assigns it); Spark calls {@link DriverPlugin#registerMetrics}
- * with it right after. The report is sent from a daemon thread with a short deadline: it never delays or fails the
- * driver, and any problem is one line on stderr. URL: {@value TunerSettings#URL}, else {@code SLUICE_TUNER_URL};
+ * with it right after. The report is sent from a daemon thread with a short deadline: it never fails the driver,
+ * delays it only at its stop (a report still in flight gets until its deadline, so a short application's report is
+ * not cut off by the JVM's exit), and any problem is one line on stderr. URL: {@value TunerSettings#URL}, else {@code SLUICE_TUNER_URL};
  * submission: {@value Injection#SUBMISSION_ID}; without either nothing is sent.
  *
  * <p>For a job routed to a push tier ({@code spark.sluice.tier}), it also reports the run's tier outcome,
  * {@code POST <url>/api/v1/tiers/outcomes}: requested tier, the tier that really runs, the fallback reason and
  * detail, the attempt (Spark's application attempt id, 1 without one). The delegating shuffle manager of
  * {@code fallback/} has written them into the driver's conf before any plugin starts (Spark 3.5 creates SparkEnv,
- * and so the shuffle manager, before the plugins). Same rules: a daemon thread, a 3 s deadline, fail open.
+ * and so the shuffle manager, before the plugins). Same rules: a daemon thread, a deadline of at least 3 s, fail open.
  */
 public class SluiceAppReporterPlugin implements SparkPlugin {
   /** The path under the tuner-service base URL. */
   public static final String PATH = "/api/v1/throttle/apps";
-  /** Deadline of the report (connect + answer). */
+  /** Shortest deadline of a report (connect + answer); a longer client timeout ({@code SLUICE_TUNER_TIMEOUT_MS}) wins. */
   public static final Duration TIMEOUT = Duration.ofSeconds(3);
   /** Spark's own key for the application attempt (set by SparkContext once the task scheduler has started). */
   public static final String APP_ATTEMPT_ID = "spark.app.attempt.id";
@@ -65,6 +66,7 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
     private volatile org.apache.spark.SparkContext sc;
     private volatile Thread sender;
     private volatile Thread tierSender;
+    private volatile Duration joinBudget = TIMEOUT.plusSeconds(1);
 
     public Driver(Map<String, String> env, PrintStream err) {
       this.env = env;
@@ -143,7 +145,9 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
         if (!settings.enabled() || settings.url() == null) {
           return null;
         }
-        OutcomeSender out = new OutcomeSender(settings.url(), TIMEOUT);
+        Duration deadline = deadline(settings);
+        joinBudget = deadline.plusSeconds(1);
+        OutcomeSender out = new OutcomeSender(settings.url(), deadline);
         tierSender = daemon("sluice-tier-reporter",
             () -> err.println("sluice: app reporter: " + appId + ": " + out.send(report.get())));
         return tierSender;
@@ -151,6 +155,30 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
         rethrowFatal(t);
         err.println("sluice: app reporter: tier outcome not reported (" + t + ")");
         return null;
+      }
+    }
+
+    /** A report's deadline: the client's timeout, and never less than {@link #TIMEOUT}. */
+    static Duration deadline(TunerSettings settings) {
+      return settings.timeout() != null && settings.timeout().compareTo(TIMEOUT) > 0 ? settings.timeout() : TIMEOUT;
+    }
+
+    /**
+     * The driver is stopping: a report still in flight gets until its own deadline to finish, so that a short
+     * application's report is not cut off by the JVM's exit. Never waits longer than the reports' deadlines.
+     */
+    @Override
+    public void shutdown() {
+      for (Thread t : new Thread[] {sender, tierSender}) {
+        if (t == null) {
+          continue;
+        }
+        try {
+          t.join(joinBudget.toMillis());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
       }
     }
 
@@ -183,7 +211,9 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
         payload.put("appId", appId);
         payload.put("submissionId", submissionId);
         String body = JSON.writeValueAsString(payload);
-        sender = daemon("sluice-app-reporter", () -> send(uri, body, appId, submissionId));
+        Duration deadline = deadline(settings);
+        joinBudget = deadline.plusSeconds(1);
+        sender = daemon("sluice-app-reporter", () -> send(uri, body, appId, submissionId, deadline));
         return sender;
       } catch (Throwable t) {
         rethrowFatal(t);
@@ -192,11 +222,11 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
       }
     }
 
-    private void send(URI uri, String body, String appId, String submissionId) {
+    private void send(URI uri, String body, String appId, String submissionId, Duration deadline) {
       try {
-        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(TIMEOUT)
+        HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(deadline)
             .followRedirects(HttpClient.Redirect.NEVER).build();
-        HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(uri)).timeout(TIMEOUT).header("Content-Type", "application/json")
+        HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(uri)).timeout(deadline).header("Content-Type", "application/json")
             .POST(HttpRequest.BodyPublishers.ofString(body)).build();
         HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200 || r.statusCode() == 201) {

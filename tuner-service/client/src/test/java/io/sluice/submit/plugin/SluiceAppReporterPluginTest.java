@@ -136,4 +136,42 @@ class SluiceAppReporterPluginTest {
     assertThat(SluiceAppReporterPlugin.Driver.attempt(null)).isEqualTo(1);
     assertThat(SluiceAppReporterPlugin.Driver.attempt("x")).isEqualTo(1);
   }
+
+  @Test
+  void shutdownLetsTheReportInFlightFinish() throws Exception {
+    SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
+    Thread t = d.report("app-6", Map.of("spark.sluice.tuner.url", url(), "spark.sluice.submission.id", "sub-6"));
+    assertThat(received.await(10, TimeUnit.SECONDS)).isTrue();
+    Thread stopper = new Thread(d::shutdown);
+    stopper.start();
+    // the driver's stop waits while the service has not answered yet
+    stopper.join(300);
+    assertThat(stopper.isAlive()).isTrue();
+    answer.countDown();
+    stopper.join(10_000);
+    assertThat(stopper.isAlive()).isFalse();
+    assertThat(t.isAlive()).isFalse();
+    assertThat(err()).contains("app-6 reported as submission sub-6");
+  }
+
+  @Test
+  void shutdownWithNothingSentReturnsAtOnce() throws Exception {
+    SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
+    Thread stopper = new Thread(d::shutdown);
+    stopper.start();
+    stopper.join(10_000);
+    assertThat(stopper.isAlive()).isFalse();
+    assertThat(bodies).isEmpty();
+  }
+
+  @Test
+  void theDeadlineIsTheClientTimeoutButNeverUnderThreeSeconds() {
+    java.net.URI u = java.net.URI.create(url());
+    Map<String, String> none = Map.of();
+    assertThat(SluiceAppReporterPlugin.Driver.deadline(io.sluice.submit.client.TunerSettings.resolve(
+        Map.of("spark.sluice.tuner.url", u.toString()), none))).isEqualTo(java.time.Duration.ofSeconds(3));
+    assertThat(SluiceAppReporterPlugin.Driver.deadline(io.sluice.submit.client.TunerSettings.resolve(
+        Map.of("spark.sluice.tuner.url", u.toString(), "spark.sluice.tuner.timeoutMs", "20000"), none)))
+        .isEqualTo(java.time.Duration.ofSeconds(20));
+  }
 }
