@@ -8,6 +8,7 @@ import io.sluice.throttle.ess.EssSettings;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.shim.ShimSettings;
 import io.sluice.throttle.yarn.YarnSettings;
+import java.util.ArrayList;
 import java.util.List;
 
 /** Every component's settings, in the order the configuration reference lists them. */
@@ -15,12 +16,14 @@ public final class Catalogues {
   private Catalogues() {}
 
   public static List<Catalogue> all() {
-    return List.of(
+    List<Catalogue> all = new ArrayList<>(List.of(
         GateConfig.CATALOGUE,
         EssSettings.CATALOGUE,
         YarnSettings.CATALOGUE,
         ShimSettings.CATALOGUE,
         JobConfig.catalogue(),
-        RuleConfig.catalogue(RuleEngine.loadDefault().rules()));
+        RuleConfig.catalogue(RuleEngine.loadDefault().rules())));
+    all.addAll(SpringMetadata.tunerService());
+    return List.copyOf(all);
   }
 }

@@ -34,7 +34,8 @@ class ConfigurationDocTest {
   void everyComponentIsCoveredOnce() {
     List<String> components = Catalogues.all().stream().map(Catalogue::component).toList();
     assertThat(components).doesNotHaveDuplicates()
-        .contains("ESS throttle gate", "ESS adapter", "YARN adapter", "Client shim", "Flink job", "Diagnosis rules");
+        .contains("ESS throttle gate", "ESS adapter", "YARN adapter", "Client shim", "Flink job", "Diagnosis rules",
+            "tuner-service sluice.tier", "tuner-service sluice.tuner");
     assertThat(Catalogues.all()).allSatisfy(c -> assertThat(c.settings()).as(c.component()).isNotEmpty());
   }
 

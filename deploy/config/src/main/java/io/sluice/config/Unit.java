@@ -11,6 +11,11 @@ public enum Unit {
   RATIO("ratio"),
   PRIORITY("priority"),
   PORT("port"),
+  NUMBER("number"),
+  DURATION("duration"),
+  SIZE("data size"),
+  LIST("list"),
+  MAP("map"),
   BOOLEAN("true or false"),
   TEXT("text"),
   ENUM("enum");
