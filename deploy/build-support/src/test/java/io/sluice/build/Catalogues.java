@@ -2,8 +2,10 @@ package io.sluice.build;
 
 import io.sluice.config.Catalogue;
 import io.sluice.flink.JobConfig;
+import io.sluice.listener.SluiceListenerConf;
 import io.sluice.rules.RuleConfig;
 import io.sluice.rules.RuleEngine;
+import io.sluice.submit.client.TunerSettings;
 import io.sluice.throttle.ess.EssSettings;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.shim.ShimSettings;
@@ -21,6 +23,8 @@ public final class Catalogues {
         EssSettings.CATALOGUE,
         YarnSettings.CATALOGUE,
         ShimSettings.CATALOGUE,
+        SluiceListenerConf.CATALOGUE,
+        TunerSettings.CATALOGUE,
         JobConfig.catalogue(),
         RuleConfig.catalogue(RuleEngine.loadDefault().rules())));
     all.addAll(SpringMetadata.tunerService());
