@@ -1,5 +1,7 @@
 package io.sluice.build;
 
+import io.sluice.cli.CollectCommand;
+import io.sluice.cli.PollYarnCommand;
 import io.sluice.config.Catalogue;
 import io.sluice.flink.JobConfig;
 import io.sluice.listener.SluiceListenerConf;
@@ -25,6 +27,11 @@ public final class Catalogues {
         ShimSettings.CATALOGUE,
         SluiceListenerConf.CATALOGUE,
         TunerSettings.CATALOGUE,
+        CommandOptions.catalogue("Event-log collector (sluice collect)", "Options of `sluice collect`, the daemon that "
+            + "publishes Spark event logs to Kafka (`--bootstrap` and at least one path are required).",
+            new CollectCommand()),
+        CommandOptions.catalogue("YARN poller (sluice poll-yarn)", "Options of `sluice poll-yarn`, the daemon that "
+            + "publishes the ResourceManager's application records to Kafka.", new PollYarnCommand()),
         JobConfig.catalogue(),
         RuleConfig.catalogue(RuleEngine.loadDefault().rules())));
     all.addAll(SpringMetadata.tunerService());

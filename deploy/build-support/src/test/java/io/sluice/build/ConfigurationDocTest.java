@@ -35,7 +35,9 @@ class ConfigurationDocTest {
     List<String> components = Catalogues.all().stream().map(Catalogue::component).toList();
     assertThat(components).doesNotHaveDuplicates()
         .contains("ESS throttle gate", "ESS adapter", "YARN adapter", "Client shim", "Flink job", "Diagnosis rules",
-            "tuner-service sluice.tier", "tuner-service sluice.tuner");
+            "tuner-service sluice.tier", "tuner-service sluice.tuner", "Spark listener",
+            "Client (sluice-submit, Kyuubi advisor, driver plugins)", "Event-log collector (sluice collect)",
+            "YARN poller (sluice poll-yarn)");
     assertThat(Catalogues.all()).allSatisfy(c -> assertThat(c.settings()).as(c.component()).isNotEmpty());
   }
 
