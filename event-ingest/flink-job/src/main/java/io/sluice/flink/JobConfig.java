@@ -17,14 +17,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Model.PositionalParamSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.UnmatchedArgumentException;
 
 /**
  * Every setting of {@link ShuffleProfileJob}, declared once below with its default, valid range and meaning.
  *
  * <p>Sources, later ones winning: the defaults below; a properties file named by {@code --config FILE};
  * Java system properties {@code sluice.flink.KEY}; command-line arguments {@code --KEY VALUE} or
- * {@code KEY=VALUE}. Unknown keys fail fast (listing the known ones) so a typo never silently runs with a
- * default.
+ * {@code KEY=VALUE} (parsed by picocli from options built out of these declarations). Unknown keys fail fast
+ * (listing the known ones) so a typo never silently runs with a default.
  */
 public final class JobConfig implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -166,34 +173,30 @@ public final class JobConfig implements Serializable {
 
   /** Defaults, then {@code --config FILE}, then system properties, then the arguments. */
   public static JobConfig fromArgs(String[] args) {
+    ParseResult parsed;
+    try {
+      parsed = new CommandLine(commandSpec()).parseArgs(args);
+    } catch (UnmatchedArgumentException e) {
+      throw new IllegalArgumentException("unknown setting '" + e.getUnmatched().get(0).replaceFirst("^--", "")
+          + "'; known settings: " + KEYS.keySet(), e);
+    } catch (ParameterException e) {
+      throw new IllegalArgumentException(e.getMessage(), e);
+    }
     Map<String, String> fromArgs = new LinkedHashMap<>();
-    String configFile = null;
-    for (int i = 0; i < args.length; i++) {
-      String a = args[i];
-      String k;
-      String val;
-      if (a.startsWith("--") && a.contains("=")) {
-        k = a.substring(2, a.indexOf('='));
-        val = a.substring(a.indexOf('=') + 1);
-      } else if (a.startsWith("--")) {
-        if (i + 1 >= args.length) {
-          throw new IllegalArgumentException("missing value for " + a);
-        }
-        k = a.substring(2);
-        val = args[++i];
-      } else if (a.contains("=")) {
-        k = a.substring(0, a.indexOf('='));
-        val = a.substring(a.indexOf('=') + 1);
-      } else {
+    for (OptionSpec o : parsed.matchedOptions()) {
+      if (KEYS.containsKey(o.longestName().substring(2))) {
+        fromArgs.put(o.longestName().substring(2), o.getValue());
+      }
+    }
+    for (String a : parsed.matchedPositionalValue(0, List.<String>of())) {
+      int eq = a.indexOf('=');
+      if (eq <= 0) {
         throw new IllegalArgumentException("cannot read argument '" + a + "': use --key value or key=value; "
             + "keys: " + KEYS.keySet());
       }
-      if (k.equals("config")) {
-        configFile = val;
-      } else {
-        fromArgs.put(k, val);
-      }
+      fromArgs.put(a.substring(0, eq), a.substring(eq + 1));
     }
+    String configFile = parsed.matchedOptionValue("--config", null);
     Map<String, String> merged = new LinkedHashMap<>();
     if (configFile != null) {
       Properties p = new Properties();
@@ -209,6 +212,26 @@ public final class JobConfig implements Serializable {
         .forEach(n -> merged.put(n.substring(SYSTEM_PREFIX.length()), System.getProperty(n)));
     merged.putAll(fromArgs);
     return of(merged);
+  }
+
+  /**
+   * The job's command line: {@code --config FILE}, one {@code --KEY VALUE} option per setting (also
+   * {@code --KEY=VALUE}) and {@code KEY=VALUE} words, built from the declarations so its help lists every key.
+   */
+  static CommandSpec commandSpec() {
+    CommandSpec spec = CommandSpec.create().name("ShuffleProfileJob").mixinStandardHelpOptions(true);
+    spec.usageMessage().description("Spark events + YARN records -> AppRuns. Later sources win: defaults, --config "
+        + "FILE, -D" + SYSTEM_PREFIX + "KEY=VALUE system properties, the arguments.");
+    spec.addOption(OptionSpec.builder("--config").paramLabel("FILE").type(String.class)
+        .description("A properties file of settings.").build());
+    for (Setting<?> k : KEYS.values()) {
+      spec.addOption(OptionSpec.builder("--" + k.key()).paramLabel(k.unit().name()).type(String.class)
+          .description(k.description() + " Default: " + (k.defaultText().isEmpty() ? "empty" : k.defaultText())
+              + ".").build());
+    }
+    spec.addPositional(PositionalParamSpec.builder().arity("0..*").paramLabel("KEY=VALUE").type(List.class)
+        .auxiliaryTypes(String.class).description("A setting as one word.").build());
+    return spec;
   }
 
   private static String check(String key) {
@@ -267,13 +290,9 @@ public final class JobConfig implements Serializable {
         List.copyOf(KEYS.values()));
   }
 
-  /** Human-readable help: every key, its default and meaning. */
+  /** Human-readable help: the usage with every key, its default and meaning. */
   public static String help() {
-    StringBuilder sb = new StringBuilder("Settings (--key value, key=value, --config FILE, -D"
-        + SYSTEM_PREFIX + "key=value):\n");
-    KEYS.values().forEach(k -> sb.append("  ").append(k.key()).append(" [").append(k.defaultText())
-        .append("]\n      ").append(k.description()).append('\n'));
-    return sb.toString();
+    return new CommandLine(commandSpec()).getUsageMessage();
   }
 
   /** The settings for logs, with passwords in URLs masked. */

@@ -27,7 +27,8 @@ class JobConfigTest {
     assertThat(c.get(JobConfig.TOPIC_YARN)).isEqualTo("sluice.yarn-apps");
     assertThat(c.get(JobConfig.TOPIC_PROFILES)).isEqualTo("sluice.profiles");
     assertThat(c.getLong(JobConfig.CHECKPOINT_INTERVAL_MS)).isEqualTo(10_000);
-    assertThat(JobConfig.help()).contains("store.url", "checkpoint.dir", "state.ended-retention.ms");
+    assertThat(JobConfig.help()).contains("--store.url", "--checkpoint.dir", "--state.ended-retention.ms", "--config",
+        "Default: 10000.");
   }
 
   @Test
@@ -52,7 +53,9 @@ class JobConfigTest {
         .hasMessage("kafka.sink=twice is not one of at-least-once, exactly-once, none");
     assertThatThrownBy(() -> JobConfig.defaults().with(JobConfig.LOCAL, "yes"))
         .hasMessage("local=yes is not true or false");
-    assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"--cluster"})).hasMessageContaining("missing value");
+    assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"--cluster"})).hasMessageContaining("--cluster");
+    assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"cluster"}))
+        .hasMessageStartingWith("cannot read argument 'cluster'");
   }
 
   @Test
