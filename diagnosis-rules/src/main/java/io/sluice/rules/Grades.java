@@ -1,5 +1,7 @@
 package io.sluice.rules;
 
+import io.sluice.config.Unit;
+
 import io.sluice.model.Severity;
 import java.util.List;
 
@@ -13,7 +15,7 @@ public final class Grades {
   private final boolean higherIsWorse;
   private final List<Threshold> thresholds;
 
-  private Grades(String base, Threshold.Unit unit, boolean higherIsWorse, double[] defaults, double min, double max,
+  private Grades(String base, Unit unit, boolean higherIsWorse, double[] defaults, double min, double max,
       String measure) {
     this.base = base;
     this.higherIsWorse = higherIsWorse;
@@ -28,13 +30,13 @@ public final class Grades {
   }
 
   /** Higher values are worse: {@code low <= moderate <= severe <= critical}. */
-  public static Grades rising(String base, Threshold.Unit unit, String measure, double low, double moderate,
+  public static Grades rising(String base, Unit unit, String measure, double low, double moderate,
       double severe, double critical, double min, double max) {
     return new Grades(base, unit, true, new double[] {low, moderate, severe, critical}, min, max, measure);
   }
 
   /** Lower values are worse: {@code low >= moderate >= severe >= critical}. */
-  public static Grades falling(String base, Threshold.Unit unit, String measure, double low, double moderate,
+  public static Grades falling(String base, Unit unit, String measure, double low, double moderate,
       double severe, double critical, double min, double max) {
     return new Grades(base, unit, false, new double[] {low, moderate, severe, critical}, min, max, measure);
   }

@@ -1,7 +1,11 @@
 package io.sluice.rules;
 
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
+import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
@@ -22,6 +26,31 @@ public final class RuleConfig {
   public static final String ENABLED = "enabled";
   private static final Pattern KEY = Pattern.compile(Pattern.quote(PREFIX) + "([A-Z][A-Z0-9_]*)\\.(.+)");
   private static final RuleConfig EMPTY = new RuleConfig(Map.of());
+
+  /** The key of a rule's setting: {@code sluice.rules.<RULE_ID>.<name>}, the one place the form is written. */
+  public static String key(String ruleId, String name) {
+    return PREFIX + ruleId + "." + name;
+  }
+
+  /** The setting that turns a rule off. */
+  public static Setting<Boolean> enabledSetting(String ruleId) {
+    return Setting.ofBoolean(key(ruleId, ENABLED), true, "false turns the rule off.");
+  }
+
+  /**
+   * Every rule's settings ({@code enabled} and its thresholds) as the configuration reference lists them; what each
+   * threshold measures is in {@code docs/rules.md}, generated from the same declarations.
+   */
+  public static Catalogue catalogue(List<Rule> rules) {
+    List<Setting<?>> all = new ArrayList<>();
+    for (Rule r : rules) {
+      all.add(enabledSetting(r.id()));
+      r.thresholds().forEach(t -> all.add(t.setting(r.id())));
+    }
+    return new Catalogue("Diagnosis rules", "Flat keys `" + PREFIX + "<RULE_ID>.<threshold>` in the properties "
+        + "file given to `sluice diagnose --rules-config FILE`, the Flink job's and the tuner-service's "
+        + "configuration. What each rule detects and how its thresholds grade it: [rules.md](rules.md).", all);
+  }
 
   /** rule id to (setting name to raw value). */
   private final Map<String, Map<String, String>> byRule;
@@ -107,10 +136,7 @@ public final class RuleConfig {
     if (v == null) {
       return true;
     }
-    if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(v);
-    }
-    throw new IllegalArgumentException(PREFIX + ruleId + "." + ENABLED + "=" + v + " must be true or false");
+    return enabledSetting(ruleId).parse(v);
   }
 
   @Override

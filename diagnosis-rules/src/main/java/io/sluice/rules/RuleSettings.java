@@ -44,7 +44,7 @@ public final class RuleSettings {
       values.put(t.name(), t.defaultValue());
     }
     for (Map.Entry<String, String> e : new TreeMap<>(overrides).entrySet()) {
-      String key = RuleConfig.PREFIX + ruleId + "." + e.getKey();
+      String key = RuleConfig.key(ruleId, e.getKey());
       Threshold t = byName.get(e.getKey());
       if (t == null) {
         throw new IllegalArgumentException("unknown threshold in " + key + "=" + e.getValue() + "; " + ruleId

@@ -1,5 +1,6 @@
 package io.sluice.rules;
 
+import io.sluice.config.Unit;
 import java.util.List;
 
 /**
@@ -48,7 +49,7 @@ public final class RulesDoc {
       }
       b.append("| key | default | unit | valid range | meaning |\n|---|---|---|---|---|\n");
       for (Threshold t : r.thresholds()) {
-        b.append("| `").append(RuleConfig.PREFIX).append(r.id()).append('.').append(t.name()).append("` | ")
+        b.append("| `").append(RuleConfig.key(r.id(), t.name())).append("` | ")
             .append(value(t, t.defaultValue())).append(" | ").append(t.unit().label()).append(" | ")
             .append(value(t, t.min())).append(" .. ").append(value(t, t.max())).append(" | ")
             .append(cell(t.description())).append(" |\n");
@@ -79,7 +80,7 @@ public final class RulesDoc {
   }
 
   private static String value(Threshold t, double v) {
-    if (t.unit() == Threshold.Unit.BYTES && v >= 1024 && v == Math.rint(v)) {
+    if (t.unit() == Unit.BYTES && v >= 1024 && v == Math.rint(v)) {
       return Sizes.plain(v) + " (" + Sizes.human(v) + ")";
     }
     return Sizes.plain(v);

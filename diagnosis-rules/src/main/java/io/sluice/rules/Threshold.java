@@ -1,5 +1,7 @@
 package io.sluice.rules;
 
+import io.sluice.config.Setting;
+import io.sluice.config.Unit;
 import io.sluice.model.Severity;
 import java.util.Objects;
 
@@ -11,24 +13,13 @@ import java.util.Objects;
  * <p>Graded thresholds come in sets made by {@link Grades}: {@code <base>.low}, {@code .moderate},
  * {@code .severe}, {@code .critical}; {@code grade} is then the severity the threshold opens and
  * {@code higherIsWorse} the direction of the measure. Plain thresholds have {@code grade == null}.
+ *
+ * <p>A threshold is the rule-relative part of a {@link Setting}: {@link #setting(String)} is the full declaration
+ * for one rule, the form the configuration reference and every other component's settings share. Values are plain
+ * numbers in the threshold's unit (bytes also take k/m/g/t suffixes).
  */
 public record Threshold(String name, Unit unit, double defaultValue, double min, double max, String description,
     String group, Severity grade, boolean higherIsWorse) {
-
-  /** Units of thresholds; config values are plain numbers in that unit (bytes also take k/m/g/t suffixes). */
-  public enum Unit {
-    BYTES("bytes"), COUNT("count"), RATIO("ratio"), FRACTION("fraction (0..1)"), MILLIS("milliseconds");
-
-    private final String label;
-
-    Unit(String label) {
-      this.label = label;
-    }
-
-    public String label() {
-      return label;
-    }
-  }
 
   public Threshold {
     Objects.requireNonNull(name, "name");
@@ -48,6 +39,12 @@ public record Threshold(String name, Unit unit, double defaultValue, double min,
     return new Threshold(name, unit, defaultValue, min, max, description, null, null, true);
   }
 
+  /** This threshold as the setting {@code sluice.rules.<ruleId>.<name>} of one rule. */
+  public Setting<Double> setting(String ruleId) {
+    return Setting.of(RuleConfig.key(ruleId, name), unit, defaultValue,
+        Sizes.plain(min) + " .. " + Sizes.plain(max), description, this::parse);
+  }
+
   /** Parses a configured value in this threshold's unit (bytes accept Spark-style k/m/g/t suffixes, binary). */
   public double parse(String key, String raw) {
     String v = raw == null ? "" : raw.trim();
@@ -58,8 +55,7 @@ public record Threshold(String name, Unit unit, double defaultValue, double min,
       throw new IllegalArgumentException(key + "=" + raw + " is not a valid " + unit.label() + " value");
     }
     if (Double.isNaN(d) || d < min || d > max) {
-      throw new IllegalArgumentException(key + "=" + raw + " is outside the valid range [" + Sizes.plain(min)
-          + ", " + Sizes.plain(max) + "] (" + unit.label() + ")");
+      throw Setting.outside(key, raw, Sizes.plain(min), Sizes.plain(max), unit);
     }
     return d;
   }

@@ -7,7 +7,7 @@ import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Severity;
 import io.sluice.model.Recommendation;
-import io.sluice.rules.Threshold.Unit;
+import io.sluice.config.Unit;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -108,7 +108,7 @@ class RuleEngineTest {
         .hasMessageContaining("sluice.rules.TUNABLE.avgBlockBytes.* must fall from low to critical")
         .hasMessageContaining("sluice.rules.TUNABLE.avgBlockBytes.moderate=1048576");
     assertThatThrownBy(() -> new RuleEngine(rules, RuleConfig.of(Map.of("sluice.rules.OTHER.enabled", "maybe"))))
-        .hasMessage("sluice.rules.OTHER.enabled=maybe must be true or false");
+        .hasMessage("sluice.rules.OTHER.enabled=maybe is not true or false");
     assertThatThrownBy(() -> RuleConfig.of(Map.of("sluice.rule.TUNABLE.minBlocks", "5")))
         .hasMessageContaining("unknown rule configuration key sluice.rule.TUNABLE.minBlocks=5");
     assertThatThrownBy(() -> RuleConfig.of(Map.of("sluice.rules.lower.minBlocks", "5")))

@@ -22,15 +22,16 @@ import org.w3c.dom.Node;
  */
 class ModuleLayersTest {
 
-  /** Rank of each module: the contracts and the domain at the bottom, tests and benchmarks at the top. */
+  /** Rank of each module: setting declarations, then the contracts and the domain at the bottom, tests on top. */
   static final Map<String, Integer> RANKS = ranks(
-      0, "sluice-contracts", "sluice-diagnosis-rules", "sluice-throttle-gate", "sluice-local-kafka",
+      0, "sluice-config",
+      1, "sluice-contracts", "sluice-diagnosis-rules", "sluice-throttle-gate", "sluice-local-kafka",
       "sluice-fallback-test-support",
-      1, "sluice-event-core", "sluice-kafka-security", "sluice-history-store", "sluice-fallback-conf",
-      2, "sluice-spark-listener", "sluice-collectors", "sluice-tuner-client", "sluice-throttle-ess",
+      2, "sluice-event-core", "sluice-kafka-security", "sluice-history-store", "sluice-fallback-conf",
+      3, "sluice-spark-listener", "sluice-collectors", "sluice-tuner-client", "sluice-throttle-ess",
       "sluice-fallback-manager", "sluice-ui",
-      3, "sluice-cli", "sluice-flink-job", "sluice-throttle-yarn", "sluice-throttle-shim", "sluice-tuner-service",
-      4, "sluice-e2e", "sluice-throttle-e2e", "sluice-fallback-yarn-it", "sluice-distribution", "sluice-build-support");
+      4, "sluice-cli", "sluice-flink-job", "sluice-throttle-yarn", "sluice-throttle-shim", "sluice-tuner-service",
+      5, "sluice-e2e", "sluice-throttle-e2e", "sluice-fallback-yarn-it", "sluice-distribution", "sluice-build-support");
 
   /** Parent and aggregator poms: they hold no code and nothing depends on them. */
   static final String AGGREGATOR_SUFFIX = "-parent";
@@ -59,9 +60,9 @@ class ModuleLayersTest {
   @Test
   void aDependencyBackUpTheTreeIsReported() {
     assertThat(check(new Dependency("sluice-fallback-manager", "sluice-tuner-client", "provided")))
-        .containsExactly("sluice-fallback-manager (rank 2) depends on sluice-tuner-client (rank 2, provided)");
+        .containsExactly("sluice-fallback-manager (rank 3) depends on sluice-tuner-client (rank 3, provided)");
     assertThat(check(new Dependency("sluice-diagnosis-rules", "sluice-event-core", "compile")))
-        .containsExactly("sluice-diagnosis-rules (rank 0) depends on sluice-event-core (rank 1, compile)");
+        .containsExactly("sluice-diagnosis-rules (rank 1) depends on sluice-event-core (rank 2, compile)");
     assertThat(check(new Dependency("sluice-tuner-service", "sluice-bench-ui", "compile")))
         .containsExactly("sluice-tuner-service depends on the benchmark sluice-bench-ui");
     assertThat(check(new Dependency("sluice-tuner-service", "sluice-e2e", "test"))).isEmpty();

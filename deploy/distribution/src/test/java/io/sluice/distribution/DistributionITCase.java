@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.config.Setting;
 import io.sluice.flink.JobConfig;
 import io.sluice.kafka.LocalKafka;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
@@ -145,10 +146,10 @@ class DistributionITCase {
   @Test
   void flinkJobConfDocumentsEveryKeyWithItsDefault() throws Exception {
     String conf = Files.readString(home.resolve("conf/flink-job.properties"));
-    for (JobConfig.Key key : JobConfig.keys().values()) {
-      assertThat(conf).as("conf/flink-job.properties documents %s", key.name())
-          .containsPattern("(?m)^# (default: )?" + Pattern.quote(key.name() + " =" + (key.defaultValue().isEmpty() ? ""
-              : " " + key.defaultValue())) + "$");
+    for (Setting<?> key : JobConfig.keys().values()) {
+      assertThat(conf).as("conf/flink-job.properties documents %s", key.key())
+          .containsPattern("(?m)^# (default: )?" + Pattern.quote(key.key() + " =" + (key.defaultText().isEmpty() ? ""
+              : " " + key.defaultText())) + "$");
     }
     Process print = new ProcessBuilder(home.resolve("bin/sluice-flink-job").toString(), "--print-args", "--parallelism", "4")
         .directory(home.toFile()).redirectErrorStream(true).start();

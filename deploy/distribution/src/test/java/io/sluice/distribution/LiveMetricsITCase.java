@@ -229,15 +229,15 @@ class LiveMetricsITCase {
     int reporterPort = Dist.freePort();
     String events = "live-events-" + UUID.randomUUID();
     Map<String, String> settings = new HashMap<>();
-    settings.put(JobConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers());
-    settings.put(JobConfig.TOPIC_EVENTS.name(), events);
-    settings.put(JobConfig.TOPIC_YARN.name(), "live-yarn-" + UUID.randomUUID());
-    settings.put(JobConfig.TOPIC_PROFILES.name(), "live-profiles-" + UUID.randomUUID());
-    settings.put(JobConfig.TOPICS_PARTITIONS.name(), "1");
-    settings.put(JobConfig.STORE_URL.name(), "jdbc:h2:file:" + work.resolve("flink-store/history"));
-    settings.put(JobConfig.CHECKPOINT_DIR.name(), work.resolve("flink-checkpoints").toUri().toString());
-    settings.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), "1000");
-    settings.put(JobConfig.PARALLELISM.name(), "1");
+    settings.put(JobConfig.BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
+    settings.put(JobConfig.TOPIC_EVENTS.key(), events);
+    settings.put(JobConfig.TOPIC_YARN.key(), "live-yarn-" + UUID.randomUUID());
+    settings.put(JobConfig.TOPIC_PROFILES.key(), "live-profiles-" + UUID.randomUUID());
+    settings.put(JobConfig.TOPICS_PARTITIONS.key(), "1");
+    settings.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + work.resolve("flink-store/history"));
+    settings.put(JobConfig.CHECKPOINT_DIR.key(), work.resolve("flink-checkpoints").toUri().toString());
+    settings.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), "1000");
+    settings.put(JobConfig.PARALLELISM.key(), "1");
     JobConfig config = JobConfig.of(settings);
     ShuffleProfileJob.createTopics(config);
 

@@ -8,7 +8,7 @@ import io.sluice.model.StageProfile;
 import io.sluice.rules.Grades;
 import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
-import io.sluice.rules.Threshold.Unit;
+import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

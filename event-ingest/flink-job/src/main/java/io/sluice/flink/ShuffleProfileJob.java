@@ -79,7 +79,7 @@ public final class ShuffleProfileJob {
 
   public static void main(String[] args) throws Exception {
     if (Arrays.asList(args).contains("--help") || Arrays.asList(args).contains("-h")) {
-      System.out.println("ShuffleProfileJob: Spark events + YARN records -> AppRuns.\n" + JobConfig.help());
+      System.out.println(JobConfig.help());
       return;
     }
     JobConfig config = JobConfig.fromArgs(args);

@@ -131,14 +131,14 @@ class FlinkClusterITCase {
     List<App> apps = apps();
     String storeUrl = "jdbc:h2:tcp://127.0.0.1:" + storePort + "/sluice-history";
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(JobConfig.BOOTSTRAP_SERVERS.name(), KAFKA.bootstrapServers());
-    m.put(JobConfig.TOPIC_EVENTS.name(), "cluster-it.sluice.spark-events");
-    m.put(JobConfig.TOPIC_YARN.name(), "cluster-it.sluice.yarn-apps");
-    m.put(JobConfig.TOPIC_PROFILES.name(), "cluster-it.sluice.profiles");
-    m.put(JobConfig.GROUP_ID.name(), "cluster-it");
-    m.put(JobConfig.STORE_URL.name(), storeUrl);
-    m.put(JobConfig.CHECKPOINT_DIR.name(), tmp.resolve("checkpoints").toUri().toString());
-    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), "1000");
+    m.put(JobConfig.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers());
+    m.put(JobConfig.TOPIC_EVENTS.key(), "cluster-it.sluice.spark-events");
+    m.put(JobConfig.TOPIC_YARN.key(), "cluster-it.sluice.yarn-apps");
+    m.put(JobConfig.TOPIC_PROFILES.key(), "cluster-it.sluice.profiles");
+    m.put(JobConfig.GROUP_ID.key(), "cluster-it");
+    m.put(JobConfig.STORE_URL.key(), storeUrl);
+    m.put(JobConfig.CHECKPOINT_DIR.key(), tmp.resolve("checkpoints").toUri().toString());
+    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), "1000");
     JobConfig config = JobConfig.of(m);
     ShuffleProfileJob.createTopics(config);
     // YARN records while the applications run, events, then YARN records after their ends.

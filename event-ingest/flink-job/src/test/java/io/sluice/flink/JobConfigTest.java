@@ -20,14 +20,15 @@ class JobConfigTest {
     JobConfig c = JobConfig.defaults();
     assertThat(JobConfig.keys()).isNotEmpty();
     JobConfig.keys().values().forEach(k -> {
-      assertThat(k.meaning()).as(k.name()).isNotBlank();
-      assertThat(c.get(k)).as(k.name()).isEqualTo(k.defaultValue());
+      assertThat(k.description()).as(k.key()).isNotBlank();
+      assertThat(c.get(k)).as(k.key()).isEqualTo(k.defaultValue());
     });
     assertThat(c.get(JobConfig.TOPIC_EVENTS)).isEqualTo("sluice.spark-events");
     assertThat(c.get(JobConfig.TOPIC_YARN)).isEqualTo("sluice.yarn-apps");
     assertThat(c.get(JobConfig.TOPIC_PROFILES)).isEqualTo("sluice.profiles");
     assertThat(c.getLong(JobConfig.CHECKPOINT_INTERVAL_MS)).isEqualTo(10_000);
-    assertThat(JobConfig.help()).contains("store.url", "checkpoint.dir", "state.ended-retention.ms");
+    assertThat(JobConfig.help()).contains("--store.url", "--checkpoint.dir", "--state.ended-retention.ms", "--config",
+        "Default: 10000.");
   }
 
   @Test
@@ -46,9 +47,15 @@ class JobConfigTest {
   void unknownKeysAndBadValuesFailFast() {
     assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"--chekpoint.dir", "x"}))
         .hasMessageContaining("unknown setting 'chekpoint.dir'").hasMessageContaining("checkpoint.dir");
-    assertThatThrownBy(() -> JobConfig.of(Map.of("parallelism", "two")).getInt(JobConfig.PARALLELISM))
-        .hasMessageContaining("parallelism");
-    assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"--cluster"})).hasMessageContaining("missing value");
+    assertThatThrownBy(() -> JobConfig.of(Map.of("parallelism", "two")))
+        .hasMessage("parallelism=two is not a whole number (count)");
+    assertThatThrownBy(() -> JobConfig.of(Map.of("kafka.sink", "twice")))
+        .hasMessage("kafka.sink=twice is not one of at-least-once, exactly-once, none");
+    assertThatThrownBy(() -> JobConfig.defaults().with(JobConfig.LOCAL, "yes"))
+        .hasMessage("local=yes is not true or false");
+    assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"--cluster"})).hasMessageContaining("--cluster");
+    assertThatThrownBy(() -> JobConfig.fromArgs(new String[] {"cluster"}))
+        .hasMessageStartingWith("cannot read argument 'cluster'");
   }
 
   @Test

@@ -48,19 +48,19 @@ final class JobHarness {
   static JobConfig config(String bootstrap, Path tmp, String name, Map<String, String> extra) {
     String prefix = "it" + TOPIC_SEQ.incrementAndGet() + "-" + name + ".";
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(JobConfig.BOOTSTRAP_SERVERS.name(), bootstrap);
-    m.put(JobConfig.TOPIC_EVENTS.name(), prefix + "sluice.spark-events");
-    m.put(JobConfig.TOPIC_YARN.name(), prefix + "sluice.yarn-apps");
-    m.put(JobConfig.TOPIC_PROFILES.name(), prefix + "sluice.profiles");
-    m.put(JobConfig.TOPIC_DEAD_LETTER.name(), prefix + "sluice.profiles.dead-letter");
-    m.put(JobConfig.GROUP_ID.name(), prefix + "group");
-    m.put(JobConfig.STORE_URL.name(), "jdbc:h2:file:" + tmp.resolve("store").resolve("history").toAbsolutePath());
-    m.put(JobConfig.CHECKPOINT_DIR.name(), tmp.resolve("checkpoints").toUri().toString());
-    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), "300");
-    m.put(JobConfig.PARALLELISM.name(), "2");
-    m.put(JobConfig.LOCAL.name(), "false");
-    m.put(JobConfig.CLUSTER.name(), "unused-default");
-    m.put(JobConfig.JOB_NAME.name(), prefix + "job");
+    m.put(JobConfig.BOOTSTRAP_SERVERS.key(), bootstrap);
+    m.put(JobConfig.TOPIC_EVENTS.key(), prefix + "sluice.spark-events");
+    m.put(JobConfig.TOPIC_YARN.key(), prefix + "sluice.yarn-apps");
+    m.put(JobConfig.TOPIC_PROFILES.key(), prefix + "sluice.profiles");
+    m.put(JobConfig.TOPIC_DEAD_LETTER.key(), prefix + "sluice.profiles.dead-letter");
+    m.put(JobConfig.GROUP_ID.key(), prefix + "group");
+    m.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + tmp.resolve("store").resolve("history").toAbsolutePath());
+    m.put(JobConfig.CHECKPOINT_DIR.key(), tmp.resolve("checkpoints").toUri().toString());
+    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), "300");
+    m.put(JobConfig.PARALLELISM.key(), "2");
+    m.put(JobConfig.LOCAL.key(), "false");
+    m.put(JobConfig.CLUSTER.key(), "unused-default");
+    m.put(JobConfig.JOB_NAME.key(), prefix + "job");
     m.putAll(extra);
     return JobConfig.of(m);
   }

@@ -100,17 +100,17 @@ class ListenerToStoreITCase {
     Path listenerJar = listenerJar(root);
     String prefix = "e2e-" + System.nanoTime() + ".";
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(JobConfig.BOOTSTRAP_SERVERS.name(), KAFKA.bootstrapServers());
-    m.put(JobConfig.TOPIC_EVENTS.name(), prefix + "sluice.spark-events");
-    m.put(JobConfig.TOPIC_YARN.name(), prefix + "sluice.yarn-apps");
-    m.put(JobConfig.TOPIC_PROFILES.name(), prefix + "sluice.profiles");
-    m.put(JobConfig.GROUP_ID.name(), prefix + "group");
-    m.put(JobConfig.STORE_URL.name(), "jdbc:h2:file:" + tmp.resolve("store/history").toAbsolutePath());
-    m.put(JobConfig.CHECKPOINT_DIR.name(), tmp.resolve("checkpoints").toUri().toString());
-    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), String.valueOf(CHECKPOINT_INTERVAL_MS));
-    m.put(JobConfig.PARALLELISM.name(), "2");
-    m.put(JobConfig.LOCAL.name(), "false");
-    m.put(JobConfig.JOB_NAME.name(), prefix + "job");
+    m.put(JobConfig.BOOTSTRAP_SERVERS.key(), KAFKA.bootstrapServers());
+    m.put(JobConfig.TOPIC_EVENTS.key(), prefix + "sluice.spark-events");
+    m.put(JobConfig.TOPIC_YARN.key(), prefix + "sluice.yarn-apps");
+    m.put(JobConfig.TOPIC_PROFILES.key(), prefix + "sluice.profiles");
+    m.put(JobConfig.GROUP_ID.key(), prefix + "group");
+    m.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + tmp.resolve("store/history").toAbsolutePath());
+    m.put(JobConfig.CHECKPOINT_DIR.key(), tmp.resolve("checkpoints").toUri().toString());
+    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), String.valueOf(CHECKPOINT_INTERVAL_MS));
+    m.put(JobConfig.PARALLELISM.key(), "2");
+    m.put(JobConfig.LOCAL.key(), "false");
+    m.put(JobConfig.JOB_NAME.key(), prefix + "job");
     JobConfig config = JobConfig.of(m);
     ShuffleProfileJob.createTopics(config);
 

@@ -80,7 +80,7 @@ class PoisonInputITCase {
   void runsASinkCannotTakeGoToTheDeadLetterTopicAndLaterRunsKeepFlowing(@TempDir Path tmp) throws Exception {
     // profiles.max-record-bytes at 200 KB: a 1,000-stage run (about 1 MB of JSON) is too large for the topic.
     JobConfig config = JobHarness.config(KAFKA.bootstrapServers(), tmp, "poison",
-        Map.of(JobConfig.PROFILES_MAX_RECORD_BYTES.name(), String.valueOf(200 * 1024)));
+        Map.of(JobConfig.PROFILES_MAX_RECORD_BYTES.key(), String.valueOf(200 * 1024)));
     ShuffleProfileJob.createTopics(config);
     String tooLong = "app-" + "9".repeat(300); // the store's key column takes 256 characters: refused
     String tooLarge = "app-too-large";

@@ -1,34 +1,25 @@
 package io.sluice.listener;
 
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
+import io.sluice.config.Unit;
 import io.sluice.contracts.kafka.Topics;
 import java.util.Collections;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 
 import io.sluice.kafka.security.KafkaClientSecurity;
 
 /**
  * Every setting of {@link SluiceKafkaListener}, read from the Spark conf ({@code --conf key=value}).
- * Nothing here needs Spark: the listener hands in the conf as a plain map so the class is testable.
+ * Nothing here needs Spark: the listener hands in the conf as a plain map so the class is testable. The listener
+ * never fails the application: a value that does not parse or lies outside its range takes its default.
  *
- * <table>
- * <tr><th>key</th><th>default</th><th>meaning</th></tr>
- * <tr><td>{@value #BOOTSTRAP}</td><td>(none)</td><td>Kafka bootstrap servers; without it the listener stays idle</td></tr>
- * <tr><td>{@value #CLUSTER}</td><td>{@value #DEFAULT_CLUSTER}</td><td>cluster name written in every envelope</td></tr>
- * <tr><td>{@value #TOPIC}</td><td>{@value #DEFAULT_TOPIC}</td><td>topic of the envelopes</td></tr>
- * <tr><td>{@value #ENABLED}</td><td>true</td><td>switch the listener off without removing it</td></tr>
- * <tr><td>{@value #QUEUE_SIZE}</td><td>{@value #DEFAULT_QUEUE_SIZE}</td><td>events buffered between the listener bus and the sender; when full, new events are dropped and counted</td></tr>
- * <tr><td>{@value #CLOSE_TIMEOUT_MS}</td><td>{@value #DEFAULT_CLOSE_TIMEOUT_MS}</td><td>longest wait at application end for buffered events to be acknowledged</td></tr>
- * <tr><td>{@value #MAX_BLOCK_MS}</td><td>{@value #DEFAULT_MAX_BLOCK_MS}</td><td>producer {@code max.block.ms}: longest wait for metadata or buffer space (on the sender thread, never the bus)</td></tr>
- * <tr><td>{@value #REQUEST_TIMEOUT_MS}</td><td>{@value #DEFAULT_REQUEST_TIMEOUT_MS}</td><td>producer {@code request.timeout.ms}</td></tr>
- * <tr><td>{@value #DELIVERY_TIMEOUT_MS}</td><td>{@value #DEFAULT_DELIVERY_TIMEOUT_MS}</td><td>producer {@code delivery.timeout.ms}: after this a record counts as failed</td></tr>
- * <tr><td>{@value #COMPRESSION}</td><td>{@value #DEFAULT_COMPRESSION}</td><td>producer {@code compression.type} (lz4/zstd/snappy come from Spark's own jars)</td></tr>
- * <tr><td>{@value #BUFFER_MEMORY}</td><td>{@value #DEFAULT_BUFFER_MEMORY}</td><td>producer {@code buffer.memory} in bytes</td></tr>
- * <tr><td>{@value #MAX_REQUEST_SIZE}</td><td>{@value #DEFAULT_MAX_REQUEST_SIZE}</td><td>producer {@code max.request.size}; larger events fail and are counted (the topic's {@code max.message.bytes} must allow it too)</td></tr>
- * <tr><td>{@value #LOG_BLOCK_UPDATES}</td><td>false</td><td>also send {@code SparkListenerBlockUpdated} (like {@code spark.eventLog.logBlockUpdates.enabled})</td></tr>
- * <tr><td>{@value #LOG_METRICS_UPDATES}</td><td>false</td><td>also send {@code SparkListenerExecutorMetricsUpdate} heartbeats (the event log never has them)</td></tr>
- * <tr><td>{@value #PRODUCER_PREFIX}*</td><td></td><td>any other producer property, e.g. {@code spark.sluice.kafka.producer.security.protocol}; never a secret (passwords, {@code sasl.jaas.config}, private keys): those are dropped with a warning, since a Spark conf lands in event logs and the UI</td></tr>
- * </table>
+ * <p>Each key is declared once below ({@link #SETTINGS}: default, valid range, meaning; listed in
+ * {@code docs/configuration.md}). Any other producer property can be passed as {@value #PRODUCER_PREFIX}{@code *},
+ * e.g. {@code spark.sluice.kafka.producer.linger.ms}; never a secret (passwords, {@code sasl.jaas.config}, private
+ * keys): those are dropped with a warning, since a Spark conf lands in event logs and the UI.
  *
  * <p>Kafka security (SASL/SSL, secrets included) comes from the driver's environment or JVM system properties, never
  * from the Spark conf: see {@code io.sluice.kafka.security.KafkaClientSecurity} ({@code SLUICE_KAFKA_CLIENT_PROPERTIES}
@@ -84,6 +75,53 @@ public record SluiceListenerConf(
     public static final long DEFAULT_BUFFER_MEMORY = 16L * 1024 * 1024;
     public static final int DEFAULT_MAX_REQUEST_SIZE = 8 * 1024 * 1024;
 
+    public static final Setting<String> BOOTSTRAP_SETTING = Setting.ofText(BOOTSTRAP, "",
+            "Kafka bootstrap servers; empty: the listener stays idle.");
+    public static final Setting<String> CLUSTER_SETTING = Setting.ofText(CLUSTER, DEFAULT_CLUSTER,
+            "Cluster name written in every envelope.");
+    public static final Setting<String> TOPIC_SETTING = Setting.ofText(TOPIC, DEFAULT_TOPIC, "Topic of the envelopes.");
+    public static final Setting<Boolean> ENABLED_SETTING = Setting.ofBoolean(ENABLED, true,
+            "Switches the listener off without removing it.");
+    public static final Setting<Long> QUEUE_SIZE_SETTING = Setting.ofLong(QUEUE_SIZE, Unit.COUNT, DEFAULT_QUEUE_SIZE,
+            1, Integer.MAX_VALUE, "Events buffered between the listener bus and the sender; when full, new events are "
+                    + "dropped and counted.");
+    public static final Setting<Long> CLOSE_TIMEOUT_SETTING = Setting.ofLong(CLOSE_TIMEOUT_MS, Unit.MILLIS,
+            DEFAULT_CLOSE_TIMEOUT_MS, 0, 600_000, "Longest wait at application end for buffered events to be "
+                    + "acknowledged.");
+    public static final Setting<Long> MAX_BLOCK_SETTING = Setting.ofLong(MAX_BLOCK_MS, Unit.MILLIS,
+            DEFAULT_MAX_BLOCK_MS, 0, 600_000, "Producer max.block.ms: longest wait for metadata or buffer space (on "
+                    + "the sender thread, never the bus).");
+    public static final Setting<Long> REQUEST_TIMEOUT_SETTING = Setting.ofLong(REQUEST_TIMEOUT_MS, Unit.MILLIS,
+            DEFAULT_REQUEST_TIMEOUT_MS, 1, 600_000, "Producer request.timeout.ms.");
+    public static final Setting<Long> DELIVERY_TIMEOUT_SETTING = Setting.ofLong(DELIVERY_TIMEOUT_MS, Unit.MILLIS,
+            DEFAULT_DELIVERY_TIMEOUT_MS, 1, 3_600_000, "Producer delivery.timeout.ms: after this a record counts as "
+                    + "failed (raised to request timeout + linger when lower, as Kafka requires).");
+    public static final Setting<String> COMPRESSION_SETTING = Setting.ofChoice(COMPRESSION, DEFAULT_COMPRESSION,
+            "Producer compression.type (lz4, zstd and snappy come from Spark's own jars).",
+            "none", "gzip", "snappy", "lz4", "zstd");
+    public static final Setting<Long> BUFFER_MEMORY_SETTING = Setting.ofLong(BUFFER_MEMORY, Unit.BYTES,
+            DEFAULT_BUFFER_MEMORY, 64 * 1024, 1L << 32, "Producer buffer.memory.");
+    public static final Setting<Long> MAX_REQUEST_SIZE_SETTING = Setting.ofLong(MAX_REQUEST_SIZE, Unit.BYTES,
+            DEFAULT_MAX_REQUEST_SIZE, 1024, Integer.MAX_VALUE, "Producer max.request.size; larger events fail and are "
+                    + "counted (the topic's max.message.bytes must allow it too).");
+    public static final Setting<Boolean> LOG_BLOCK_UPDATES_SETTING = Setting.ofBoolean(LOG_BLOCK_UPDATES, false,
+            "Also send SparkListenerBlockUpdated (like spark.eventLog.logBlockUpdates.enabled).");
+    public static final Setting<Boolean> LOG_METRICS_UPDATES_SETTING = Setting.ofBoolean(LOG_METRICS_UPDATES, false,
+            "Also send SparkListenerExecutorMetricsUpdate heartbeats (the event log never has them).");
+
+    /** Every declared key, in documentation order. */
+    public static final List<Setting<?>> SETTINGS = List.of(BOOTSTRAP_SETTING, CLUSTER_SETTING, TOPIC_SETTING,
+            ENABLED_SETTING, QUEUE_SIZE_SETTING, CLOSE_TIMEOUT_SETTING, MAX_BLOCK_SETTING, REQUEST_TIMEOUT_SETTING,
+            DELIVERY_TIMEOUT_SETTING, COMPRESSION_SETTING, BUFFER_MEMORY_SETTING, MAX_REQUEST_SIZE_SETTING,
+            LOG_BLOCK_UPDATES_SETTING, LOG_METRICS_UPDATES_SETTING);
+
+    /** The listener's settings as the configuration reference lists them. */
+    public static final Catalogue CATALOGUE = new Catalogue("Spark listener", "The application's Spark conf "
+            + "(`--conf key=value`) for `spark.extraListeners=io.sluice.listener.SluiceKafkaListener`. Any other "
+            + "producer property passes as `" + PRODUCER_PREFIX + "*` (never a secret: those are dropped with a "
+            + "warning). Kafka security comes from the driver's environment: `SLUICE_KAFKA_CLIENT_PROPERTIES` or "
+            + "`-Dsluice.kafka.client-properties=FILE`, and `SLUICE_KAFKA_SASL_JAAS_CONFIG`.", SETTINGS);
+
     public SluiceListenerConf {
         producerOverrides = Collections.unmodifiableMap(new LinkedHashMap<>(producerOverrides));
         droppedSecrets = java.util.List.copyOf(droppedSecrets);
@@ -101,24 +139,24 @@ public record SluiceListenerConf(
         Map<String, String> producer = KafkaClientSecurity.withoutSecrets(prefixed,
                 key -> droppedSecrets.add(PRODUCER_PREFIX + key));
         String bootstrap = blankToNull(conf.get(BOOTSTRAP));
-        long requestTimeout = num(conf, REQUEST_TIMEOUT_MS, DEFAULT_REQUEST_TIMEOUT_MS, 1);
+        long requestTimeout = value(conf, REQUEST_TIMEOUT_SETTING);
         // Kafka insists on delivery.timeout.ms >= linger.ms + request.timeout.ms
-        long delivery = Math.max(num(conf, DELIVERY_TIMEOUT_MS, DEFAULT_DELIVERY_TIMEOUT_MS, 1), requestTimeout + SluiceKafkaSender.LINGER_MS);
+        long delivery = Math.max(value(conf, DELIVERY_TIMEOUT_SETTING), requestTimeout + SluiceKafkaSender.LINGER_MS);
         return new SluiceListenerConf(
                 bootstrap,
-                conf.getOrDefault(CLUSTER, DEFAULT_CLUSTER),
-                conf.getOrDefault(TOPIC, DEFAULT_TOPIC),
-                bool(conf, ENABLED, true),
-                (int) num(conf, QUEUE_SIZE, DEFAULT_QUEUE_SIZE, 1),
-                num(conf, CLOSE_TIMEOUT_MS, DEFAULT_CLOSE_TIMEOUT_MS, 0),
-                num(conf, MAX_BLOCK_MS, DEFAULT_MAX_BLOCK_MS, 0),
+                value(conf, CLUSTER_SETTING),
+                value(conf, TOPIC_SETTING),
+                value(conf, ENABLED_SETTING),
+                Math.toIntExact(value(conf, QUEUE_SIZE_SETTING)),
+                value(conf, CLOSE_TIMEOUT_SETTING),
+                value(conf, MAX_BLOCK_SETTING),
                 requestTimeout,
                 delivery,
-                conf.getOrDefault(COMPRESSION, DEFAULT_COMPRESSION),
-                num(conf, BUFFER_MEMORY, DEFAULT_BUFFER_MEMORY, 64 * 1024),
-                (int) num(conf, MAX_REQUEST_SIZE, DEFAULT_MAX_REQUEST_SIZE, 1024),
-                bool(conf, LOG_BLOCK_UPDATES, false),
-                bool(conf, LOG_METRICS_UPDATES, false),
+                value(conf, COMPRESSION_SETTING),
+                value(conf, BUFFER_MEMORY_SETTING),
+                Math.toIntExact(value(conf, MAX_REQUEST_SIZE_SETTING)),
+                value(conf, LOG_BLOCK_UPDATES_SETTING),
+                value(conf, LOG_METRICS_UPDATES_SETTING),
                 producer,
                 droppedSecrets);
     }
@@ -132,20 +170,16 @@ public record SluiceListenerConf(
         return s == null || s.isBlank() ? null : s.trim();
     }
 
-    private static boolean bool(Map<String, String> conf, String key, boolean dflt) {
-        String v = conf.get(key);
-        return v == null ? dflt : Boolean.parseBoolean(v.trim());
-    }
-
-    private static long num(Map<String, String> conf, String key, long dflt, long min) {
-        String v = conf.get(key);
+    /** The configured value, or the default when it is absent, does not parse or lies outside its range. */
+    private static <T> T value(Map<String, String> conf, Setting<T> setting) {
+        String v = conf.get(setting.key());
         if (v == null) {
-            return dflt;
+            return setting.defaultValue();
         }
         try {
-            return Math.max(min, Long.parseLong(v.trim()));
-        } catch (NumberFormatException e) {
-            return dflt;
+            return setting.parse(v);
+        } catch (IllegalArgumentException e) {
+            return setting.defaultValue();
         }
     }
 }

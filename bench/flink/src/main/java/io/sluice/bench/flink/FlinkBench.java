@@ -373,19 +373,19 @@ public final class FlinkBench {
     deleteTree(store);
     deleteTree(ckpt);
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(JobConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers());
-    m.put(JobConfig.GROUP_ID.name(), "bench-" + name);
-    m.put(JobConfig.STORE_URL.name(), "jdbc:h2:file:" + store.resolve("history"));
-    m.put(JobConfig.CHECKPOINT_DIR.name(), ckpt.toUri().toString());
-    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), String.valueOf(checkpointMs));
-    m.put(JobConfig.STORE_BATCH_SIZE.name(), String.valueOf(batch));
+    m.put(JobConfig.BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
+    m.put(JobConfig.GROUP_ID.key(), "bench-" + name);
+    m.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + store.resolve("history"));
+    m.put(JobConfig.CHECKPOINT_DIR.key(), ckpt.toUri().toString());
+    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), String.valueOf(checkpointMs));
+    m.put(JobConfig.STORE_BATCH_SIZE.key(), String.valueOf(batch));
     if (opts.containsKey("flush-ms")) { // by its name: a baseline build's JobConfig may not know the key
       m.put("store.flush-interval.ms", opts.get("flush-ms"));
     }
-    m.put(JobConfig.PARALLELISM.name(), String.valueOf(num("parallelism", 2)));
-    m.put(JobConfig.LOCAL.name(), "true");
-    m.put(JobConfig.LOCAL_RESUME.name(), "false");
-    m.put(JobConfig.JOB_NAME.name(), "bench-" + name);
+    m.put(JobConfig.PARALLELISM.key(), String.valueOf(num("parallelism", 2)));
+    m.put(JobConfig.LOCAL.key(), "true");
+    m.put(JobConfig.LOCAL_RESUME.key(), "false");
+    m.put(JobConfig.JOB_NAME.key(), "bench-" + name);
     return JobConfig.of(m);
   }
 

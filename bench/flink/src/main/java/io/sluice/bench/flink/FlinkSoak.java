@@ -80,15 +80,15 @@ public final class FlinkSoak {
     }
     LocalKafka kafka = LocalKafka.builder().port(port).logDir(work.resolve("kafka")).build().start();
     Map<String, String> m = new LinkedHashMap<>();
-    m.put(JobConfig.BOOTSTRAP_SERVERS.name(), kafka.bootstrapServers());
-    m.put(JobConfig.GROUP_ID.name(), "soak");
-    m.put(JobConfig.STORE_URL.name(), "jdbc:h2:file:" + work.resolve("store/history"));
-    m.put(JobConfig.CHECKPOINT_DIR.name(), work.resolve("checkpoints").toUri().toString());
-    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.name(), String.valueOf(checkpointMs));
-    m.put(JobConfig.PARALLELISM.name(), "2");
-    m.put(JobConfig.LOCAL.name(), "true");
-    m.put(JobConfig.LOCAL_RESUME.name(), "false");
-    m.put(JobConfig.JOB_NAME.name(), "soak");
+    m.put(JobConfig.BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
+    m.put(JobConfig.GROUP_ID.key(), "soak");
+    m.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + work.resolve("store/history"));
+    m.put(JobConfig.CHECKPOINT_DIR.key(), work.resolve("checkpoints").toUri().toString());
+    m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), String.valueOf(checkpointMs));
+    m.put(JobConfig.PARALLELISM.key(), "2");
+    m.put(JobConfig.LOCAL.key(), "true");
+    m.put(JobConfig.LOCAL_RESUME.key(), "false");
+    m.put(JobConfig.JOB_NAME.key(), "soak");
     JobConfig config = JobConfig.of(m);
     ShuffleProfileJob.createTopics(config);
 

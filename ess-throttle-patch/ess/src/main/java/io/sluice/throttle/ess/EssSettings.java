@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
+import io.sluice.config.SettingValues;
+import io.sluice.config.Unit;
 import io.sluice.throttle.gate.GateConfig;
-import io.sluice.throttle.settings.DeclaredSettings;
-import io.sluice.throttle.settings.DeclaredSettings.Setting;
 
 /**
  * Settings of the standalone ESS adapter itself (the gate's own knobs are {@link GateConfig}'s). Each is declared
- * once below with its default and meaning; keys live under {@value #PREFIX}, and {@link #fromMap} rejects an unknown
+ * once below with its default, valid range and meaning; keys live under {@value #PREFIX}, and {@link #fromMap} rejects an unknown
  * one naming it, like the gate does.
  *
  * <p>Where they come from ({@link #collect}): JVM system properties {@code sluice.throttle.*}, then the Spark conf's
@@ -24,29 +26,35 @@ import io.sluice.throttle.settings.DeclaredSettings.Setting;
 public final class EssSettings {
   public static final String PREFIX = GateConfig.PREFIX + "ess.";
 
-  public static final Setting HTTP_HOST = new Setting(PREFIX + "http.host", "127.0.0.1",
+  public static final Setting<String> HTTP_HOST = Setting.ofText(PREFIX + "http.host", "127.0.0.1",
       "Address of the ESS's metrics endpoint (GET /metrics: Prometheus text, GET /gate: the gate's JSON snapshot).");
-  public static final Setting HTTP_PORT = new Setting(PREFIX + "http.port", "7339",
+  public static final Setting<Long> HTTP_PORT = Setting.ofLong(PREFIX + "http.port", Unit.PORT, 7339, -1, 65_535,
       "Port of the metrics endpoint; 0 picks a free one, -1 switches it off. A busy port is logged and the ESS runs "
           + "without the endpoint.");
-  public static final Setting KAFKA_BOOTSTRAP = new Setting(PREFIX + "kafka.bootstrap", "",
+  public static final Setting<String> KAFKA_BOOTSTRAP = Setting.ofText(PREFIX + "kafka.bootstrap", "",
       "Kafka bootstrap servers for gate events; empty: no events are published.");
-  public static final Setting KAFKA_TOPIC = new Setting(PREFIX + "kafka.topic", Topics.THROTTLE_EVENTS,
+  public static final Setting<String> KAFKA_TOPIC = Setting.ofText(PREFIX + "kafka.topic", Topics.THROTTLE_EVENTS,
       "Topic of the gate events (key = application id, or the node for node-level events).");
-  public static final Setting KAFKA_QUEUE = new Setting(PREFIX + "kafka.queue", "10000",
+  public static final Setting<Long> KAFKA_QUEUE = Setting.ofLong(PREFIX + "kafka.queue", Unit.COUNT, 10_000, 1,
+      10_000_000,
       "Events waiting for the publisher thread; beyond it (Kafka slow or down) events are dropped and counted, so the "
           + "ESS never waits for Kafka.");
-  public static final Setting NODE = new Setting(PREFIX + "node", "",
+  public static final Setting<String> NODE = Setting.ofText(PREFIX + "node", "",
       "Name of this node in events and metrics; empty: the host name.");
-  public static final Setting CLUSTER = new Setting(PREFIX + "cluster", "default",
+  public static final Setting<String> CLUSTER = Setting.ofText(PREFIX + "cluster", "default",
       "Cluster name carried by every event.");
 
-  public static final List<Setting> SETTINGS = List.of(HTTP_HOST, HTTP_PORT, KAFKA_BOOTSTRAP, KAFKA_TOPIC,
+  public static final List<Setting<?>> SETTINGS = List.of(HTTP_HOST, HTTP_PORT, KAFKA_BOOTSTRAP, KAFKA_TOPIC,
       KAFKA_QUEUE, NODE, CLUSTER);
 
-  private final DeclaredSettings values;
+  /** The adapter's settings as the configuration reference lists them. */
+  public static final Catalogue CATALOGUE = new Catalogue("ESS adapter", "The standalone shuffle service's Spark conf "
+      + "(`spark." + PREFIX + "…`) or JVM system properties (`" + PREFIX + "…`), the Spark conf winning; the YARN "
+      + "adapter reads them from yarn-site.xml as `spark." + PREFIX + "…`.", SETTINGS);
 
-  private EssSettings(DeclaredSettings values) {
+  private final SettingValues values;
+
+  private EssSettings(SettingValues values) {
     this.values = values;
   }
 
@@ -55,15 +63,12 @@ public final class EssSettings {
    * the prefix or a value that does not parse fails with a message naming it.
    */
   public static EssSettings fromMap(Map<String, String> props) {
-    EssSettings s = new EssSettings(DeclaredSettings.parse(PREFIX, "ESS adapter", SETTINGS, props));
-    s.httpPort();
-    s.kafkaQueue();
-    return s;
+    return new EssSettings(SettingValues.parse(PREFIX, "ESS adapter", SETTINGS, props));
   }
 
   /** The gate's part of {@code props}: everything except this adapter's own keys. */
   public static Map<String, String> gateProperties(Map<String, String> props) {
-    return DeclaredSettings.without(PREFIX, props);
+    return SettingValues.without(PREFIX, props);
   }
 
   /**
@@ -77,10 +82,10 @@ public final class EssSettings {
         m.put(k, system.getProperty(k));
       }
     }
-    return DeclaredSettings.putSparkPrefixed(GateConfig.PREFIX, sparkConf, m);
+    return SettingValues.putSparkPrefixed(GateConfig.PREFIX, sparkConf, m);
   }
 
-  public String get(Setting s) {
+  public <T> T get(Setting<T> s) {
     return values.get(s);
   }
 
@@ -89,7 +94,7 @@ public final class EssSettings {
   }
 
   public int httpPort() {
-    return intValue(HTTP_PORT, -1, 65_535);
+    return Math.toIntExact(get(HTTP_PORT));
   }
 
   public String kafkaBootstrap() {
@@ -101,7 +106,7 @@ public final class EssSettings {
   }
 
   public int kafkaQueue() {
-    return intValue(KAFKA_QUEUE, 1, 10_000_000);
+    return Math.toIntExact(get(KAFKA_QUEUE));
   }
 
   public String cluster() {
@@ -118,9 +123,5 @@ public final class EssSettings {
     } catch (UnknownHostException e) {
       return "localhost";
     }
-  }
-
-  private int intValue(Setting s, int min, int max) {
-    return values.intValue(s, min, max);
   }
 }

@@ -1,13 +1,15 @@
 package io.sluice.throttle.gate;
 
-import static io.sluice.throttle.gate.Knob.Unit.BLOCKS;
-import static io.sluice.throttle.gate.Knob.Unit.BYTES;
-import static io.sluice.throttle.gate.Knob.Unit.COUNT;
-import static io.sluice.throttle.gate.Knob.Unit.FACTOR;
-import static io.sluice.throttle.gate.Knob.Unit.FRACTION;
-import static io.sluice.throttle.gate.Knob.Unit.MILLIS;
-import static io.sluice.throttle.gate.Knob.Unit.PRIORITY;
+import static io.sluice.config.Unit.BLOCKS;
+import static io.sluice.config.Unit.BYTES;
+import static io.sluice.config.Unit.COUNT;
+import static io.sluice.config.Unit.FACTOR;
+import static io.sluice.config.Unit.FRACTION;
+import static io.sluice.config.Unit.MILLIS;
+import static io.sluice.config.Unit.PRIORITY;
 
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -205,6 +207,12 @@ public final class GateConfig {
     BY_KEY = Collections.unmodifiableMap(m);
   }
 
+  /** The gate's knobs as the configuration reference lists them. */
+  public static final Catalogue CATALOGUE = Catalogue.of("ESS throttle gate", "Flat keys in the shuffle service's "
+      + "configuration: the standalone ESS's Spark conf (`spark." + PREFIX + "…`, or JVM system properties `" + PREFIX
+      + "…`) or the NodeManager's yarn-site.xml (`spark." + PREFIX + "…`). How the knobs act together: "
+      + "[throttle.md](throttle.md).", KNOBS);
+
   private static final GateConfig DEFAULTS = new GateConfig(new LinkedHashMap<>());
 
   private final Map<Knob<?>, Object> values;
@@ -273,7 +281,7 @@ public final class GateConfig {
   /** Every knob with its value, in declaration order, as properties. */
   public Map<String, String> asMap() {
     Map<String, String> m = new LinkedHashMap<>();
-    values.forEach((k, v) -> m.put(k.key(), v instanceof Double d ? Knob.plain(d) : String.valueOf(v)));
+    values.forEach((k, v) -> m.put(k.key(), v instanceof Double d ? Setting.plain(d) : String.valueOf(v)));
     return m;
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.throttle.gate;
 
+import io.sluice.config.Unit;
 import java.util.List;
 
 /**
@@ -79,7 +80,7 @@ public final class ThrottleDoc {
         .append("| key | default | unit | valid | meaning |\n|---|---|---|---|---|\n");
     for (Knob<?> k : knobs) {
       b.append("| `").append(k.key()).append("` | ").append(k.defaultText().isEmpty() ? "(empty)" : cell(
-          k.defaultText())).append(" | ").append(k.unit() == Knob.Unit.ENUM ? "enum" : k.unit().label())
+          k.defaultText())).append(" | ").append(k.unit().label())
           .append(" | ").append(cell(k.range())).append(" | ").append(cell(k.description())).append(" |\n");
     }
     return b.toString();
@@ -89,7 +90,7 @@ public final class ThrottleDoc {
   static String k(Knob<?> knob) {
     String d = knob.defaultText().isEmpty() ? "empty" : knob.defaultText();
     return "`" + knob.key().substring(GateConfig.PREFIX.length()) + "` (" + d
-        + (knob.unit() == Knob.Unit.MILLIS ? " ms" : "") + ")";
+        + (knob.unit() == Unit.MILLIS ? " ms" : "") + ")";
   }
 
   private static String pacing() {

@@ -72,7 +72,7 @@ class GateConfigTest {
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.hold.maxMs", "130000")))
         .hasMessage("sluice.throttle.hold.maxMs=130000 is outside the valid range [1, 100000] (milliseconds)");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.budget.fraction", "1.5")))
-        .hasMessage("sluice.throttle.budget.fraction=1.5 is outside the valid range [0.01, 1] (fraction (0..1])");
+        .hasMessage("sluice.throttle.budget.fraction=1.5 is outside the valid range [0.01, 1] (fraction)");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.mode", "off")))
         .hasMessage("sluice.throttle.mode=off is not one of ENFORCE, MONITOR_ONLY");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.priority.weights", "1:1,2:0")))

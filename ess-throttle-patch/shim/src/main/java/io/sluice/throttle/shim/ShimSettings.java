@@ -3,8 +3,10 @@ package io.sluice.throttle.shim;
 import java.util.List;
 import java.util.Map;
 
-import io.sluice.throttle.settings.DeclaredSettings;
-import io.sluice.throttle.settings.DeclaredSettings.Setting;
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
+import io.sluice.config.SettingValues;
+import io.sluice.config.Unit;
 
 /**
  * The shim's settings, each declared once here with its default and meaning; read from the application's Spark conf
@@ -21,14 +23,19 @@ import io.sluice.throttle.settings.DeclaredSettings.Setting;
 public record ShimSettings(long maxSleepPerTaskMillis, int maxDirectivesPerFetch, boolean hello) {
   public static final String PREFIX = "spark.sluice.shim.";
 
-  public static final Setting MAX_SLEEP_PER_TASK_MS = new Setting(PREFIX + "maxSleepPerTaskMs", "60000",
-      "Total SLEEP time one task honours (ms); beyond it the affected blocks are re-issued at once.");
-  public static final Setting MAX_DIRECTIVES_PER_FETCH = new Setting(PREFIX + "maxDirectivesPerFetch", "50",
-      "Safety net: after this many directives for one fetch and its re-issues, its blocks fail as on a stock client.");
-  public static final Setting HELLO = new Setting(PREFIX + "hello", "true",
+  public static final Setting<Long> MAX_SLEEP_PER_TASK_MS = Setting.ofLong(PREFIX + "maxSleepPerTaskMs", Unit.MILLIS,
+      60_000, 0, Long.MAX_VALUE, "Total SLEEP time one task honours; beyond it the affected blocks are re-issued at once.");
+  public static final Setting<Long> MAX_DIRECTIVES_PER_FETCH = Setting.ofLong(PREFIX + "maxDirectivesPerFetch",
+      Unit.COUNT, 50, 1, Integer.MAX_VALUE, "Safety net: after this many directives for one fetch and its re-issues, "
+          + "its blocks fail as on a stock client.");
+  public static final Setting<Boolean> HELLO = Setting.ofBoolean(PREFIX + "hello", true,
       "Announce the shim to each shuffle service (HELLO), so its gate may send SLEEP directives instead of holding.");
 
-  public static final List<Setting> SETTINGS = List.of(MAX_SLEEP_PER_TASK_MS, MAX_DIRECTIVES_PER_FETCH, HELLO);
+  public static final List<Setting<?>> SETTINGS = List.of(MAX_SLEEP_PER_TASK_MS, MAX_DIRECTIVES_PER_FETCH, HELLO);
+
+  /** The shim's settings as the configuration reference lists them. */
+  public static final Catalogue CATALOGUE = new Catalogue("Client shim", "The application's Spark conf (`" + PREFIX
+      + "…`); the shim is the executor plugin `io.sluice.throttle.shim.SluiceShimPlugin`.", SETTINGS);
 
   public ShimSettings {
     if (maxSleepPerTaskMillis < 0) {
@@ -46,10 +53,8 @@ public record ShimSettings(long maxSleepPerTaskMillis, int maxDirectivesPerFetch
 
   /** From Spark conf entries (other keys are ignored; an unknown {@code spark.sluice.shim.*} key fails). */
   public static ShimSettings from(Map<String, String> conf) {
-    DeclaredSettings v = DeclaredSettings.parse(PREFIX, "shim", SETTINGS, conf);
-    return new ShimSettings(
-        v.longValue(MAX_SLEEP_PER_TASK_MS, 0, Long.MAX_VALUE, "milliseconds"),
-        v.intValue(MAX_DIRECTIVES_PER_FETCH, 1, Integer.MAX_VALUE),
-        v.boolValue(HELLO));
+    SettingValues v = SettingValues.parse(PREFIX, "shim", SETTINGS, conf);
+    return new ShimSettings(v.get(MAX_SLEEP_PER_TASK_MS), Math.toIntExact(v.get(MAX_DIRECTIVES_PER_FETCH)),
+        v.get(HELLO));
   }
 }

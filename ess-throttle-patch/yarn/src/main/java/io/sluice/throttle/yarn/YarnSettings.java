@@ -4,9 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
+import io.sluice.config.SettingValues;
+import io.sluice.config.Unit;
 import io.sluice.throttle.gate.GateConfig;
-import io.sluice.throttle.settings.DeclaredSettings;
-import io.sluice.throttle.settings.DeclaredSettings.Setting;
 
 /**
  * Settings of the YARN adapter itself (the gate's knobs are {@link GateConfig}'s, the metrics endpoint's and Kafka's are
@@ -21,27 +23,29 @@ public final class YarnSettings {
   /** The prefix of the adapter's keys in yarn-site.xml. */
   public static final String YARN_SITE_PREFIX = "spark." + GateConfig.PREFIX;
 
-  public static final Setting SELF_CHECK_TIMEOUT_MS = new Setting(PREFIX + "selfCheck.timeoutMs", "5000",
-      "How long the start-up self-check waits for its HELLO round trip through the shuffle port (milliseconds).");
+  public static final Setting<Long> SELF_CHECK_TIMEOUT_MS = Setting.ofLong(PREFIX + "selfCheck.timeoutMs", Unit.MILLIS,
+      5_000, 1, 600_000, "How long the start-up self-check waits for its HELLO round trip through the shuffle port.");
 
-  public static final Setting RM_PRIORITIES_URL = new Setting(PREFIX + "rmPriorities.url", "",
+  public static final Setting<String> RM_PRIORITIES_URL = Setting.ofText(PREFIX + "rmPriorities.url", "",
       "Where the gate reads YARN application priorities and queues, the fallback under the tuner-service's priority map "
           + "(sluice.throttle.priority.url): the ResourceManager's web address. Empty: yarn.resourcemanager.webapp.address "
           + "of the NodeManager's configuration (set it explicitly on an HA ResourceManager); 'off': no YARN priorities.");
 
-  public static final List<Setting> SETTINGS = List.of(SELF_CHECK_TIMEOUT_MS, RM_PRIORITIES_URL);
+  public static final List<Setting<?>> SETTINGS = List.of(SELF_CHECK_TIMEOUT_MS, RM_PRIORITIES_URL);
 
-  private final DeclaredSettings values;
+  /** The adapter's settings as the configuration reference lists them. */
+  public static final Catalogue CATALOGUE = new Catalogue("YARN adapter", "The NodeManager's yarn-site.xml, as `spark."
+      + PREFIX + "…` (like every other Spark shuffle service setting there).", SETTINGS);
 
-  private YarnSettings(DeclaredSettings values) {
+  private final SettingValues values;
+
+  private YarnSettings(SettingValues values) {
     this.values = values;
   }
 
   /** The adapter settings among {@code props} (others ignored); unknown keys under the prefix or bad values fail. */
   public static YarnSettings fromMap(Map<String, String> props) {
-    YarnSettings s = new YarnSettings(DeclaredSettings.parse(PREFIX, "YARN adapter", SETTINGS, props));
-    s.selfCheckTimeoutMillis();
-    return s;
+    return new YarnSettings(SettingValues.parse(PREFIX, "YARN adapter", SETTINGS, props));
   }
 
   /**
@@ -49,12 +53,12 @@ public final class YarnSettings {
    * {@code sluice.throttle.X}; everything else is ignored.
    */
   public static Map<String, String> collect(Iterable<Map.Entry<String, String>> hadoopConf) {
-    return DeclaredSettings.putSparkPrefixed(GateConfig.PREFIX, hadoopConf, new LinkedHashMap<>());
+    return SettingValues.putSparkPrefixed(GateConfig.PREFIX, hadoopConf, new LinkedHashMap<>());
   }
 
   /** {@code props} without this adapter's keys (what the ESS adapter and the gate get). */
   public static Map<String, String> withoutYarnKeys(Map<String, String> props) {
-    return DeclaredSettings.without(PREFIX, props);
+    return SettingValues.without(PREFIX, props);
   }
 
   /**
@@ -75,6 +79,6 @@ public final class YarnSettings {
   }
 
   public long selfCheckTimeoutMillis() {
-    return values.longValue(SELF_CHECK_TIMEOUT_MS, 1, 600_000, "milliseconds");
+    return values.get(SELF_CHECK_TIMEOUT_MS);
   }
 }

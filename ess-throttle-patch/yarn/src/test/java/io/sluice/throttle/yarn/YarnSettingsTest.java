@@ -50,7 +50,7 @@ class YarnSettingsTest {
     assertThat(YarnSettings.fromMap(Map.of()).selfCheckTimeoutMillis()).isEqualTo(5000);
     assertThat(YarnSettings.fromMap(Map.of("sluice.throttle.yarn.selfCheck.timeoutMs", " 250 "))
         .selfCheckTimeoutMillis()).isEqualTo(250);
-    assertThat(YarnSettings.SETTINGS).extracting(io.sluice.throttle.settings.DeclaredSettings.Setting::key)
+    assertThat(YarnSettings.SETTINGS).extracting(io.sluice.config.Setting::key)
         .allMatch(k -> k.startsWith(YarnSettings.PREFIX));
   }
 

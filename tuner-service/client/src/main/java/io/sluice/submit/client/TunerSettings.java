@@ -1,8 +1,12 @@
 package io.sluice.submit.client;
 
+import io.sluice.config.Catalogue;
+import io.sluice.config.Setting;
+import io.sluice.config.Unit;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 
 /**
@@ -11,19 +15,9 @@ import java.util.Map;
  * {@code SLUICE_SUBMIT_URL}.) The Kyuubi advisor passes its server's settings in place of the conf, never a
  * session's: there the service URL is the server's to choose.
  *
- * <table>
- * <tr><th>conf</th><th>environment</th><th>default</th></tr>
- * <tr><td>spark.sluice.tuner.url</td><td>SLUICE_TUNER_URL</td><td>none: no request, command unchanged</td></tr>
- * <tr><td>spark.sluice.tuner.enabled</td><td>SLUICE_ENABLED</td><td>true</td></tr>
- * <tr><td>spark.sluice.tuner.timeoutMs</td><td>SLUICE_TUNER_TIMEOUT_MS</td><td>1500 (whole request)</td></tr>
- * <tr><td>spark.sluice.tuner.breaker.failures</td><td>SLUICE_BREAKER_FAILURES</td><td>3</td></tr>
- * <tr><td>spark.sluice.tuner.breaker.openSeconds</td><td>SLUICE_BREAKER_OPEN_SECONDS</td><td>60</td></tr>
- * <tr><td>spark.sluice.tuner.overrideUserConf</td><td>SLUICE_OVERRIDE_USER_CONF</td><td>false</td></tr>
- * <tr><td>spark.sluice.cluster</td><td>SLUICE_CLUSTER</td><td>default</td></tr>
- * <tr><td>spark.sluice.listener.jar</td><td>SLUICE_LISTENER_JAR</td><td>none (no listener added)</td></tr>
- * <tr><td>spark.sluice.kafka.bootstrap</td><td>SLUICE_KAFKA_BOOTSTRAP</td><td>none (no listener added)</td></tr>
- * <tr><td></td><td>SLUICE_STATE_DIR</td><td>~/.sluice (breaker state)</td></tr>
- * </table>
+ * <p>Each key is declared once below ({@link #SETTINGS}: default, valid range, meaning and the environment variable
+ * that stands in for it; listed in {@code docs/configuration.md}). {@code SLUICE_STATE_DIR} (the breaker's state,
+ * default {@code ~/.sluice}) has no conf key.
  */
 public record TunerSettings(URI url, boolean enabled, Duration timeout, int breakerFailures, Duration breakerOpenFor,
     boolean overrideUserConf, String cluster, String listenerJar, String kafkaBootstrap, Path stateDir) {
@@ -40,26 +34,52 @@ public record TunerSettings(URI url, boolean enabled, Duration timeout, int brea
   public static final long DEFAULT_TIMEOUT_MS = 1500;
   public static final String DEFAULT_CLUSTER = "default";
 
+  public static final Setting<String> URL_SETTING = Setting.ofText(URL, "", "Base URL of the tuner-service "
+      + "(http or https, no credentials: the token comes from SLUICE_TUNER_TOKEN or SLUICE_TUNER_TOKEN_FILE); empty: no "
+      + "request, the command runs unchanged. Environment: SLUICE_TUNER_URL (the launcher's --sluice-url, passed as "
+      + "SLUICE_SUBMIT_URL, comes first of all).");
+  public static final Setting<Boolean> ENABLED_SETTING = Setting.of(ENABLED, Unit.BOOLEAN, true, "true, false, 1, 0",
+      "False: no request, the command runs unchanged. Environment: SLUICE_ENABLED.", TunerSettings::bool);
+  public static final Setting<Long> TIMEOUT_SETTING = Setting.ofLong(TIMEOUT_MS, Unit.MILLIS, DEFAULT_TIMEOUT_MS, 1,
+      60_000, "Time limit of the whole request; past it the command runs unchanged. Environment: "
+          + "SLUICE_TUNER_TIMEOUT_MS.");
+  public static final Setting<Long> BREAKER_FAILURES_SETTING = Setting.ofLong(BREAKER_FAILURES, Unit.COUNT,
+      CircuitBreaker.Settings.DEFAULT_FAILURE_THRESHOLD, 1, 1000, "Failed requests in a row that open the circuit "
+          + "breaker (no request while open). Environment: SLUICE_BREAKER_FAILURES.");
+  public static final Setting<Long> BREAKER_OPEN_SETTING = Setting.ofLong(BREAKER_OPEN_SECONDS, Unit.COUNT,
+      CircuitBreaker.Settings.DEFAULT_OPEN_FOR.toSeconds(), 1, 86_400, "Seconds the breaker stays open before one "
+          + "request tries again. Environment: SLUICE_BREAKER_OPEN_SECONDS.");
+  public static final Setting<Boolean> OVERRIDE_SETTING = Setting.of(OVERRIDE_USER_CONF, Unit.BOOLEAN, false,
+      "true, false, 1, 0", "True: Sluice's recommendations win over keys the user set. Environment: "
+          + "SLUICE_OVERRIDE_USER_CONF.", TunerSettings::bool);
+  public static final Setting<String> CLUSTER_SETTING = Setting.ofText(CLUSTER, DEFAULT_CLUSTER,
+      "Cluster name sent with the submission. Environment: SLUICE_CLUSTER.");
+  public static final Setting<String> LISTENER_JAR_SETTING = Setting.ofText(LISTENER_JAR, "",
+      "Path or URL of the listener jar added to the submission; empty: no listener added. Environment: "
+          + "SLUICE_LISTENER_JAR.");
+  public static final Setting<String> KAFKA_BOOTSTRAP_SETTING = Setting.ofText(KAFKA_BOOTSTRAP, "",
+      "Kafka bootstrap servers given to the listener; empty: no listener added. Environment: SLUICE_KAFKA_BOOTSTRAP.");
+
+  /** Every declared key, in documentation order. */
+  public static final List<Setting<?>> SETTINGS = List.of(URL_SETTING, ENABLED_SETTING, TIMEOUT_SETTING,
+      BREAKER_FAILURES_SETTING, BREAKER_OPEN_SETTING, OVERRIDE_SETTING, CLUSTER_SETTING, LISTENER_JAR_SETTING,
+      KAFKA_BOOTSTRAP_SETTING);
+
+  /** The client's settings as the configuration reference lists them. */
+  public static final Catalogue CATALOGUE = new Catalogue("Client (sluice-submit, Kyuubi advisor, driver plugins)",
+      "The user's Spark conf (`spark.sluice.*`), then the environment variable each names, then the default; the "
+          + "Kyuubi advisor passes its server's settings in place of the conf. A malformed value fails naming the key "
+          + "(sluice-submit then runs the user's command unchanged).", SETTINGS);
+
   /** Resolves settings; a malformed value is an {@link IllegalArgumentException} naming the key. */
   public static TunerSettings resolve(Map<String, String> conf, Map<String, String> env) {
     String url = firstNonBlank(env.get("SLUICE_SUBMIT_URL"), conf.get(URL), env.get("SLUICE_TUNER_URL"));
-    boolean enabled = bool(pick(conf, ENABLED, env, "SLUICE_ENABLED"), true, ENABLED);
-    long timeoutMs = longValue(pick(conf, TIMEOUT_MS, env, "SLUICE_TUNER_TIMEOUT_MS"), DEFAULT_TIMEOUT_MS, TIMEOUT_MS);
-    if (timeoutMs < 1 || timeoutMs > 60_000) {
-      throw new IllegalArgumentException(TIMEOUT_MS + " must be in 1..60000 ms, was " + timeoutMs);
-    }
-    long failures = longValue(pick(conf, BREAKER_FAILURES, env, "SLUICE_BREAKER_FAILURES"),
-        CircuitBreaker.Settings.DEFAULT_FAILURE_THRESHOLD, BREAKER_FAILURES);
-    long openSeconds = longValue(pick(conf, BREAKER_OPEN_SECONDS, env, "SLUICE_BREAKER_OPEN_SECONDS"),
-        CircuitBreaker.Settings.DEFAULT_OPEN_FOR.toSeconds(), BREAKER_OPEN_SECONDS);
-    if (failures < 1 || failures > 1000) {
-      throw new IllegalArgumentException(BREAKER_FAILURES + " must be in 1..1000, was " + failures);
-    }
-    if (openSeconds < 1) {
-      throw new IllegalArgumentException(BREAKER_OPEN_SECONDS + " must be >= 1, was " + openSeconds);
-    }
-    boolean override = bool(pick(conf, OVERRIDE_USER_CONF, env, "SLUICE_OVERRIDE_USER_CONF"), false,
-        OVERRIDE_USER_CONF);
+    boolean enabled = value(ENABLED_SETTING, pick(conf, ENABLED, env, "SLUICE_ENABLED"));
+    long timeoutMs = value(TIMEOUT_SETTING, pick(conf, TIMEOUT_MS, env, "SLUICE_TUNER_TIMEOUT_MS"));
+    long failures = value(BREAKER_FAILURES_SETTING, pick(conf, BREAKER_FAILURES, env, "SLUICE_BREAKER_FAILURES"));
+    long openSeconds = value(BREAKER_OPEN_SETTING,
+        pick(conf, BREAKER_OPEN_SECONDS, env, "SLUICE_BREAKER_OPEN_SECONDS"));
+    boolean override = value(OVERRIDE_SETTING, pick(conf, OVERRIDE_USER_CONF, env, "SLUICE_OVERRIDE_USER_CONF"));
     String cluster = firstNonBlank(pick(conf, CLUSTER, env, "SLUICE_CLUSTER"), DEFAULT_CLUSTER);
     String stateDir = firstNonBlank(env.get("SLUICE_STATE_DIR"),
         Path.of(System.getProperty("user.home", "."), ".sluice").toString());
@@ -113,27 +133,18 @@ public record TunerSettings(URI url, boolean enabled, Duration timeout, int brea
     return s == null || s.isBlank() ? null : s.trim();
   }
 
-  private static boolean bool(String v, boolean dflt, String key) {
-    if (v == null) {
-      return dflt;
-    }
-    if (v.equalsIgnoreCase("true") || v.equals("1")) {
-      return true;
-    }
-    if (v.equalsIgnoreCase("false") || v.equals("0")) {
-      return false;
-    }
-    throw new IllegalArgumentException(key + " must be true or false, was " + v);
+  private static <T> T value(Setting<T> setting, String raw) {
+    return raw == null ? setting.defaultValue() : setting.parse(raw);
   }
 
-  private static long longValue(String v, long dflt, String key) {
-    if (v == null) {
-      return dflt;
+  private static boolean bool(String key, String v) {
+    String t = v.trim();
+    if (t.equalsIgnoreCase("true") || t.equals("1")) {
+      return true;
     }
-    try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " must be a whole number, was " + v);
+    if (t.equalsIgnoreCase("false") || t.equals("0")) {
+      return false;
     }
+    throw new IllegalArgumentException(key + "=" + v + " is not true or false");
   }
 }

@@ -33,7 +33,6 @@ public final class RetentionPruner implements AutoCloseable {
   private final ScheduledExecutorService exec;
 
   public RetentionPruner(String url, RetentionProperties retention, Clock clock, MeterRegistry meters) {
-    retention.check();
     this.url = url;
     this.retention = retention;
     this.clock = clock;
@@ -47,7 +46,7 @@ public final class RetentionPruner implements AutoCloseable {
 
   /** Schedules the prune every interval, the first one interval from now. */
   public RetentionPruner start() {
-    long every = retention.getInterval().toMillis();
+    long every = retention.interval().toMillis();
     exec.scheduleWithFixedDelay(this::pruneLogged, every, every, TimeUnit.MILLISECONDS);
     return this;
   }
@@ -59,7 +58,7 @@ public final class RetentionPruner implements AutoCloseable {
         LOG.info("retention: deleted {}", n);
       }
     } catch (RuntimeException e) {
-      LOG.warn("retention prune failed ({}); next try in {}", e.getMessage(), retention.getInterval());
+      LOG.warn("retention prune failed ({}); next try in {}", e.getMessage(), retention.interval());
     }
   }
 
@@ -68,14 +67,14 @@ public final class RetentionPruner implements AutoCloseable {
     long now = clock.millis();
     Map<String, Long> out = new LinkedHashMap<>();
     try (HistoryStore store = HistoryStores.open(url)) {
-      out.put("app_runs", store.pruneRuns(before(now, retention.getRuns())));
-      out.put("gate_events", store.pruneGateEvents(before(now, retention.getGateEvents())));
+      out.put("app_runs", store.pruneRuns(before(now, retention.runs())));
+      out.put("gate_events", store.pruneGateEvents(before(now, retention.gateEvents())));
     }
     try (ControlTables tables = ControlTables.open(url)) {
-      out.put("tuner_decisions", tables.prune("tuner_decisions", "decided_at", before(now, retention.getDecisions())));
-      out.put("tier_decisions", tables.prune("tier_decisions", "decided_at", before(now, retention.getDecisions())));
-      out.put("tier_audit", tables.prune("tier_audit", "at", before(now, retention.getAudit())));
-      out.put("sluice_audit", tables.prune("sluice_audit", "at", before(now, retention.getAudit())));
+      out.put("tuner_decisions", tables.prune("tuner_decisions", "decided_at", before(now, retention.decisions())));
+      out.put("tier_decisions", tables.prune("tier_decisions", "decided_at", before(now, retention.decisions())));
+      out.put("tier_audit", tables.prune("tier_audit", "at", before(now, retention.audit())));
+      out.put("sluice_audit", tables.prune("sluice_audit", "at", before(now, retention.audit())));
     } catch (SQLException e) {
       throw new IllegalStateException("pruning the control tables at " + H2Tables.redact(url) + " failed: "
           + e.getMessage(), e);

@@ -14,23 +14,23 @@ final class CredentialSources {
 
   static Credentials load(SecurityProperties p) {
     Credentials c = Credentials.none();
-    if (p.getUsersFile() != null) {
-      c = c.withUsers(p.getUsersFile().toString(), read("sluice.security.users-file", p.getUsersFile()));
+    if (p.usersFile() != null) {
+      c = c.withUsers(p.usersFile().toString(), read("sluice.security.users-file", p.usersFile()));
     }
-    if (p.getUsers() != null && !p.getUsers().isBlank()) {
-      c = c.withUsers("sluice.security.users (SLUICE_SECURITY_USERS)", p.getUsers());
+    if (p.users() != null && !p.users().isBlank()) {
+      c = c.withUsers("sluice.security.users (SLUICE_SECURITY_USERS)", p.users());
     }
-    if (p.getTokensFile() != null) {
-      c = c.withTokens(p.getTokensFile().toString(), read("sluice.security.tokens-file", p.getTokensFile()));
+    if (p.tokensFile() != null) {
+      c = c.withTokens(p.tokensFile().toString(), read("sluice.security.tokens-file", p.tokensFile()));
     }
-    if (p.getTokens() != null && !p.getTokens().isBlank()) {
-      c = c.withTokens("sluice.security.tokens (SLUICE_SECURITY_TOKENS)", p.getTokens());
+    if (p.tokens() != null && !p.tokens().isBlank()) {
+      c = c.withTokens("sluice.security.tokens (SLUICE_SECURITY_TOKENS)", p.tokens());
     }
-    if (c.users().isEmpty() && c.tokens().isEmpty() && p.getMode() == SecurityProperties.Mode.STATIC) {
+    if (c.users().isEmpty() && c.tokens().isEmpty() && p.mode() == SecurityProperties.Mode.STATIC) {
       LOG.warn("no users and no tokens configured (sluice.security.users-file, sluice.security.tokens-file or "
           + "SLUICE_SECURITY_USERS/SLUICE_SECURITY_TOKENS): every API call except the health check is refused");
     } else {
-      LOG.info("security mode {}: {} users, {} bearer tokens", p.getMode(), c.users().size(), c.tokens().size());
+      LOG.info("security mode {}: {} users, {} bearer tokens", p.mode(), c.users().size(), c.tokens().size());
     }
     return c;
   }

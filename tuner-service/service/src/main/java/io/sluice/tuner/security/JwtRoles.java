@@ -26,16 +26,16 @@ final class JwtRoles implements Converter<Jwt, AbstractAuthenticationToken> {
   @Override
   public AbstractAuthenticationToken convert(Jwt jwt) {
     List<GrantedAuthority> authorities = new ArrayList<>();
-    for (String r : strings(jwt.getClaims().get(oidc.getRolesClaim()))) {
+    for (String r : strings(jwt.getClaims().get(oidc.rolesClaim()))) {
       try {
         authorities.add(new SimpleGrantedAuthority(Role.parse(r).authority()));
       } catch (IllegalArgumentException e) {
         // a role of the IdP that is not Sluice's: ignored
       }
     }
-    String user = jwt.getClaimAsString(oidc.getUserClaim());
+    String user = jwt.getClaimAsString(oidc.userClaim());
     Map<String, Object> claims = new java.util.LinkedHashMap<>(jwt.getClaims());
-    claims.put(Caller.QUEUES, strings(jwt.getClaims().get(oidc.getQueuesClaim())));
+    claims.put(Caller.QUEUES, strings(jwt.getClaims().get(oidc.queuesClaim())));
     Jwt withQueues = new Jwt(jwt.getTokenValue(), jwt.getIssuedAt(), jwt.getExpiresAt(), jwt.getHeaders(), claims);
     return new JwtAuthenticationToken(withQueues, authorities, user == null || user.isBlank() ? jwt.getSubject() : user);
   }

@@ -29,7 +29,7 @@ public class Redaction {
 
   @Autowired
   public Redaction(SecurityProperties props) {
-    this(props.getSecretKeyPatterns(), AllowList.defaults());
+    this(props.secretKeyPatterns(), AllowList.defaults());
   }
 
   Redaction(List<String> secretPatterns, AllowList allowList) {

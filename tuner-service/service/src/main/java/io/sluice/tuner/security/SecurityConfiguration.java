@@ -128,7 +128,7 @@ class SecurityConfiguration {
         .requestCache(c -> c.requestCache(new NullRequestCache()))
         .formLogin(f -> f.disable())
         .logout(l -> l.disable())
-        .addFilterBefore(new BodySizeLimit(props.getMaxBodySize().toBytes(),
+        .addFilterBefore(new BodySizeLimit(props.maxBodySize().toBytes(),
                 (req, res, m) -> errors.write(req, res, HttpStatus.PAYLOAD_TOO_LARGE, m)),
             org.springframework.security.web.context.SecurityContextHolderFilter.class);
     return http.build();
@@ -196,7 +196,7 @@ class SecurityConfiguration {
       Credentials credentials, ObjectProvider<JwtDecoder> jwtDecoder) {
     AuthenticationManager tokens = new ProviderManager(
         new OpaqueTokenAuthenticationProvider(new StaticTokenIntrospector(credentials)));
-    if (props.getMode() != SecurityProperties.Mode.OIDC) {
+    if (props.mode() != SecurityProperties.Mode.OIDC) {
       return req -> tokens;
     }
     JwtDecoder decoder = jwtDecoder.getIfAvailable();
@@ -205,7 +205,7 @@ class SecurityConfiguration {
           + "spring.security.oauth2.resourceserver.jwt.issuer-uri or spring.security.oauth2.resourceserver.jwt.jwk-set-uri");
     }
     JwtAuthenticationProvider jwtProvider = new JwtAuthenticationProvider(decoder);
-    jwtProvider.setJwtAuthenticationConverter(new JwtRoles(props.getOidc()));
+    jwtProvider.setJwtAuthenticationConverter(new JwtRoles(props.oidc()));
     AuthenticationManager jwts = new ProviderManager(jwtProvider);
     return req -> {
       String h = req.getHeader("Authorization");

@@ -25,7 +25,7 @@ class StartupChecks {
 
   @Bean
   StartupCheck rulesCheck(RuleBook rules, TierProperties tier) {
-    return check("rollout rules", () -> !tier.isEnabled() || rules.current() != null ? null
+    return check("rollout rules", () -> !tier.enabled() || rules.current() != null ? null
         : "the rollout rules are not loaded: " + rules.loadError());
   }
 

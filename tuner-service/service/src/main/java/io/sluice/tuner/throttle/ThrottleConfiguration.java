@@ -15,13 +15,12 @@ import org.springframework.core.annotation.Order;
 class ThrottleConfiguration {
   @Bean
   PriorityPolicy priorityPolicy(ThrottleProperties p) {
-    p.check();
-    return new PriorityPolicy(p.getDefaultPriority(), p.getQueues(), p.getJobs(), new HashSet<>(p.getShimQueues()));
+    return new PriorityPolicy(p.defaultPriority(), p.queues(), p.jobs(), new HashSet<>(p.shimQueues()));
   }
 
   @Bean
   LiveApps liveApps(ThrottleProperties p, Clock clock) {
-    return new LiveApps(clock, p.getSubmissionTtl(), p.getAppTtl(), p.getMaxApps());
+    return new LiveApps(clock, p.submissionTtl(), p.appTtl(), p.maxApps());
   }
 
   @Bean
@@ -33,7 +32,7 @@ class ThrottleConfiguration {
   @Order(100)
   ThrottleContributor throttleContributor(ThrottleProperties p, PriorityPolicy policy, LiveApps apps,
       ThrottleMetrics metrics) {
-    return new ThrottleContributor(p.isEnabled(), policy, apps, p.getShimJar(), p.getReporterJar(), p.getReportUrl(),
+    return new ThrottleContributor(p.enabled(), policy, apps, p.shimJar(), p.reporterJar(), p.reportUrl(),
         metrics);
   }
 }

@@ -20,11 +20,16 @@ import java.util.Map;
  * (absent: 0) is above zero. A scrape without {@code freeMetric} counts as failed.
  */
 public final class PrometheusTierMetrics implements TierMetricsSource {
+  /** A Celeborn 0.5 master's metric names: the defaults of {@link TierProperties.TierSettings}. */
+  public static final String CELEBORN_FREE = "metrics_DeviceCelebornFreeBytes_Value";
+  public static final String CELEBORN_TOTAL = "metrics_DeviceCelebornTotalBytes_Value";
+  public static final String CELEBORN_WORKERS = "metrics_WorkerCount_Value";
+  public static final String CELEBORN_EXCLUDED = "metrics_ExcludedWorkerCount_Value";
+
   /** Metric names; the defaults are a Celeborn 0.5 master's. */
   public record Names(String free, String total, String workers, String excluded) {
     public static Names celebornMaster() {
-      return new Names("metrics_DeviceCelebornFreeBytes_Value", "metrics_DeviceCelebornTotalBytes_Value",
-          "metrics_WorkerCount_Value", "metrics_ExcludedWorkerCount_Value");
+      return new Names(CELEBORN_FREE, CELEBORN_TOTAL, CELEBORN_WORKERS, CELEBORN_EXCLUDED);
     }
   }
 

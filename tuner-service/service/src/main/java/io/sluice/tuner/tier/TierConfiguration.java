@@ -55,15 +55,15 @@ class TierConfiguration {
         continue;
       }
       TierProperties.TierSettings s = props.tier(t);
-      ConfiguredTierMetrics conf = new ConfiguredTierMetrics(s.getFreeCapacity().toBytes(),
-          s.getTotalCapacity().toBytes(), s.isHealthy());
-      if (s.getMetricsUrl() == null || s.getMetricsUrl().isBlank()) {
+      ConfiguredTierMetrics conf = new ConfiguredTierMetrics(s.freeCapacity().toBytes(),
+          s.totalCapacity().toBytes(), s.healthy());
+      if (s.metricsUrl() == null || s.metricsUrl().isBlank()) {
         sources.put(t, conf);
       } else {
-        URI uri = URI.create(s.getMetricsUrl().trim());
-        sources.put(t, new PrometheusTierMetrics(uri, new PrometheusTierMetrics.Names(s.getFreeMetric(),
-            s.getTotalMetric(), s.getWorkersMetric(), s.getExcludedMetric()), conf, props.getMetricsMaxAge(),
-            props.getMetricsTimeout(), clock));
+        URI uri = URI.create(s.metricsUrl().trim());
+        sources.put(t, new PrometheusTierMetrics(uri, new PrometheusTierMetrics.Names(s.freeMetric(),
+            s.totalMetric(), s.workersMetric(), s.excludedMetric()), conf, props.metricsMaxAge(),
+            props.metricsTimeout(), clock));
       }
     }
     return new TierMetrics(sources);
@@ -90,11 +90,11 @@ class TierConfiguration {
 
       @Override
       public OverlaySettings overlay(String cluster) {
-        TierProperties.Cluster c = props.getClusters().get(cluster);
-        return new OverlaySettings(c != null && c.isYarn(), c != null && c.isPushMergeOnEss(),
-            props.getCeleborn().getMasterEndpoints(), props.getCeleborn().getFallbackPolicy(),
-            props.getUniffle().getCoordinatorQuorum(), props.getOverlay().getManagerJar(),
-            props.getCeleborn().getClientJar(), props.getUniffle().getClientJar());
+        TierProperties.Cluster c = props.clusters().get(cluster);
+        return new OverlaySettings(c != null && c.yarn(), c != null && c.pushMergeOnEss(),
+            props.celeborn().masterEndpoints(), props.celeborn().fallbackPolicy(),
+            props.uniffle().coordinatorQuorum(), props.overlay().managerJar(),
+            props.celeborn().clientJar(), props.uniffle().clientJar());
       }
     });
   }
@@ -107,6 +107,6 @@ class TierConfiguration {
 
   @Bean(destroyMethod = "close")
   TierBackground tierBackground(TierProperties props, RuleBook rules, TierStore store, TierMetrics metrics) {
-    return new TierBackground(props.isEnabled(), rules, store, metrics, props.getMetricsRefresh());
+    return new TierBackground(props.enabled(), rules, store, metrics, props.metricsRefresh());
   }
 }

@@ -29,8 +29,8 @@ class TierContributor implements PlatformContributor {
 
   TierContributor(TierService tiers, ThrottleProperties reporter) {
     this.tiers = tiers;
-    this.reporterJar = blankToNull(reporter.getReporterJar());
-    this.reportUrl = blankToNull(reporter.getReportUrl());
+    this.reporterJar = blankToNull(reporter.reporterJar());
+    this.reportUrl = blankToNull(reporter.reportUrl());
   }
 
   private static String blankToNull(String s) {

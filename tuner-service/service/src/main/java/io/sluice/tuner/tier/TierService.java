@@ -84,7 +84,7 @@ public final class TierService implements AutoCloseable {
     long t0 = System.nanoTime();
     TierDecision d;
     long now = clock.millis();
-    if (!props.isEnabled()) {
+    if (!props.enabled()) {
       d = notRolledOut(job, submissionId, now, "tier decisions are disabled (sluice.tier.enabled=false)");
     } else {
       RuleSet set = rules.current();
@@ -102,9 +102,9 @@ public final class TierService implements AutoCloseable {
   }
 
   private TierDecider.History history(String jobKey) {
-    int n = props.getHistoryRuns();
+    int n = props.historyRuns();
     try {
-      return TierDecider.History.of(gateway.call("tier-history", props.getHistoryTimeout(),
+      return TierDecider.History.of(gateway.call("tier-history", props.historyTimeout(),
           (s, l) -> JobVolume.of(s.runsOfJob(jobKey, n), n)));
     } catch (StoreGateway.Unavailable e) {
       return TierDecider.History.unavailable(e.reason());

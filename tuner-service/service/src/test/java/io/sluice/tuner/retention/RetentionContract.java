@@ -22,6 +22,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
 
 /**
  * What the retention pruner does on every store, on a fake clock with the default retention: of each pruned table an
@@ -29,6 +30,9 @@ import org.junit.jupiter.api.Test;
  * the deleted rows are counted per table, and a second prune finds nothing.
  */
 abstract class RetentionContract {
+  /** The defaults, as binding no property at all gives them. */
+  static final RetentionProperties DEFAULTS = new Binder().bindOrCreate("sluice.retention", RetentionProperties.class);
+
   private static final long DAY = Duration.ofDays(1).toMillis();
 
   /** A URL naming a new, empty store. */
@@ -80,7 +84,7 @@ abstract class RetentionContract {
 
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Clock clock = Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC);
-    RetentionPruner pruner = new RetentionPruner(url, new RetentionProperties(), clock, meters);
+    RetentionPruner pruner = new RetentionPruner(url, DEFAULTS, clock, meters);
     Map<String, Long> one = new LinkedHashMap<>();
     for (String t : List.of("app_runs", "gate_events", "tuner_decisions", "tier_decisions", "tier_audit",
         "sluice_audit")) {

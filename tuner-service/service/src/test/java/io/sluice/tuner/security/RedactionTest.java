@@ -8,10 +8,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
 
 class RedactionTest {
-  private final Redaction redaction = new Redaction(new SecurityProperties().getSecretKeyPatterns(),
-      AllowList.defaults());
+  private final Redaction redaction = new Redaction(
+      new Binder().bindOrCreate("sluice.security", SecurityProperties.class).secretKeyPatterns(), AllowList.defaults());
   private final Map<String, String> conf = new LinkedHashMap<>();
 
   {

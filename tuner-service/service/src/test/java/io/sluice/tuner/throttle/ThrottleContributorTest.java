@@ -12,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 class ThrottleContributorTest {
   private final LiveApps apps = new LiveApps(Clock.systemUTC(), Duration.ofHours(1), Duration.ofHours(1), 10);
@@ -58,12 +60,18 @@ class ThrottleContributorTest {
 
   @Test
   void priorityBoundsAreCheckedNamingTheProperty() {
-    ThrottleProperties p = new ThrottleProperties();
-    p.setJobs(Map.of("prod/etl/u/j", 5000));
-    assertThatThrownBy(p::check).hasMessage("sluice.throttle.jobs.[prod/etl/u/j] must be in -1000..1000, was 5000");
-    p.setJobs(Map.of());
-    p.setAppTtl(Duration.ZERO);
-    assertThatThrownBy(p::check).hasMessage("sluice.throttle.app-ttl must be positive, was PT0S");
-    assertThat(List.of(new ThrottleProperties().getDefaultPriority())).containsExactly(2);
+    assertThatThrownBy(() -> bind(Map.of("sluice.throttle.jobs.[prod/etl/u/j]", "5000"))).rootCause()
+        .hasMessage("sluice.throttle.jobs.[prod/etl/u/j] must be in -1000..1000, was 5000");
+    assertThatThrownBy(() -> bind(Map.of("sluice.throttle.app-ttl", "0s"))).rootCause()
+        .hasMessage("sluice.throttle.app-ttl must be positive, was PT0S");
+    ThrottleProperties defaults = bind(Map.of());
+    assertThat(List.of(defaults.defaultPriority(), defaults.maxApps())).containsExactly(2, 10_000);
+    assertThat(defaults.appTtl()).isEqualTo(Duration.ofHours(24));
+    assertThat(bind(Map.of("sluice.throttle.jobs.[prod/etl/u/j]", "4")).jobs()).containsEntry("prod/etl/u/j", 4);
+  }
+
+  static ThrottleProperties bind(Map<String, String> props) {
+    return new Binder(new MapConfigurationPropertySource(props))
+        .bindOrCreate("sluice.throttle", ThrottleProperties.class);
   }
 }

@@ -52,27 +52,27 @@ final class GateEventConsumer implements SmartLifecycle {
   @Override
   public synchronized void start() {
     Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, props.getBootstrap());
-    p.put(ConsumerConfig.GROUP_ID_CONFIG, props.getGroupId());
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, props.bootstrap());
+    p.put(ConsumerConfig.GROUP_ID_CONFIG, props.groupId());
     p.put(ConsumerConfig.CLIENT_ID_CONFIG, "sluice-tuner-gate-events");
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
-    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(props.getBatchSize()));
+    p.put(ConsumerConfig.MAX_POLL_RECORDS_CONFIG, String.valueOf(props.batchSize()));
     consumer = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer());
     running = true;
     thread = new Thread(this::run, "sluice-gate-events");
     thread.setDaemon(true);
     thread.start();
-    LOG.info("consuming gate events from {} at {} (group {})", props.getTopic(), props.getBootstrap(),
-        props.getGroupId());
+    LOG.info("consuming gate events from {} at {} (group {})", props.topic(), props.bootstrap(),
+        props.groupId());
   }
 
   private void run() {
     KafkaConsumer<String, String> c = consumer;
     try (c) {
-      c.subscribe(List.of(props.getTopic()));
+      c.subscribe(List.of(props.topic()));
       while (running) {
-        ConsumerRecords<String, String> records = c.poll(props.getPollTimeout());
+        ConsumerRecords<String, String> records = c.poll(props.pollTimeout());
         if (!records.isEmpty()) {
           handle(c, records);
         }
@@ -93,7 +93,7 @@ final class GateEventConsumer implements SmartLifecycle {
         events.add(parser.parse(r.value(), r.partition(), r.offset()));
       } catch (GateEventParser.Rejected e) {
         rejected.increment();
-        LOG.warn("skipping record {}-{}@{} of {}: {}", r.topic(), r.partition(), r.offset(), props.getTopic(),
+        LOG.warn("skipping record {}-{}@{} of {}: {}", r.topic(), r.partition(), r.offset(), props.topic(),
             e.getMessage());
       }
     }
@@ -107,11 +107,11 @@ final class GateEventConsumer implements SmartLifecycle {
     } catch (StoreGateway.Unavailable e) {
       storeFailures.increment();
       LOG.warn("could not store {} gate events ({}): retrying in {} ms", events.size(), e.getMessage(),
-          props.getRetryBackoff().toMillis());
+          props.retryBackoff().toMillis());
       for (TopicPartition tp : records.partitions()) {
         c.seek(tp, records.records(tp).get(0).offset());
       }
-      sleep(props.getRetryBackoff());
+      sleep(props.retryBackoff());
     }
   }
 

@@ -36,20 +36,20 @@ class OutcomeConfiguration {
 
   @Bean(destroyMethod = "close")
   AlertWebhook alertWebhook(TierAlertProperties p, MeterRegistry meters) {
-    return new AlertWebhook(p.getWebhookUrl(), p.getWebhookTimeout(), p.getWebhookAttempts(), p.getWebhookBackoff(),
-        p.getWebhookQueue(), meters);
+    return new AlertWebhook(p.webhookUrl(), p.webhookTimeout(), p.webhookAttempts(), p.webhookBackoff(),
+        p.webhookQueue(), meters);
   }
 
   @Bean
   OutcomeService outcomeService(OutcomeStore store, StoreGateway gateway, TierOutcomeProperties outcomes,
       TierAlertProperties p, AlertWebhook webhook, MeterRegistry meters, Clock clock) {
-    return new OutcomeService(StoreAccess.through(gateway, outcomes.getStoreTimeout(), store), outcomes, p, webhook,
+    return new OutcomeService(StoreAccess.through(gateway, outcomes.storeTimeout(), store), outcomes, p, webhook,
         meters, clock);
   }
 
   @Bean(destroyMethod = "close")
   OutcomeBackground outcomeBackground(OutcomeService service, OutcomeStore store, TierOutcomeProperties outcomes) {
-    return new OutcomeBackground(service, StoreAccess.direct(store), RESTORE_RETRY, outcomes.getPruneInterval())
+    return new OutcomeBackground(service, StoreAccess.direct(store), RESTORE_RETRY, outcomes.pruneInterval())
         .start();
   }
 }

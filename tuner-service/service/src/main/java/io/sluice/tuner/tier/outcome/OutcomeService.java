@@ -66,13 +66,13 @@ public final class OutcomeService {
       AlertWebhook webhook, MeterRegistry meters, Clock clock) {
     outcomes.check(props);
     this.store = store;
-    this.retention = outcomes.getRetention();
+    this.retention = outcomes.retention();
     this.props = props;
     this.webhook = webhook;
     this.meters = meters;
     this.clock = clock;
-    this.queueTags = new TagValues(java.util.Set.copyOf(outcomes.getMetricQueues()), outcomes.getMaxMetricQueues());
-    this.reasonTags = new TagValues(java.util.Set.of(), outcomes.getMaxMetricReasons());
+    this.queueTags = new TagValues(java.util.Set.copyOf(outcomes.metricQueues()), outcomes.maxMetricQueues());
+    this.reasonTags = new TagValues(java.util.Set.of(), outcomes.maxMetricReasons());
     props.fallbackRule(); // fail start-up on an invalid rule, naming the value
     props.failureRule();
   }
@@ -185,7 +185,7 @@ public final class OutcomeService {
   }
 
   private void check(OutcomeStore store, AlertRule rule, OutcomeMerge.Count c, RunOutcome o, long now) {
-    if (!props.isEnabled()) {
+    if (!props.enabled()) {
       return;
     }
     long since = now - rule.window().toMillis();

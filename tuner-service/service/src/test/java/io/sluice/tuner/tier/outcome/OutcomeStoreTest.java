@@ -11,9 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.assertj.core.groups.Tuple;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.springframework.boot.context.properties.bind.Binder;
+import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 
 /**
  * {@link OutcomeService} over a real H2 file: counts, runs and alerts survive reopening, and the service's
@@ -27,10 +30,13 @@ class OutcomeStoreTest {
   static final Clock CLOCK = Clock.fixed(Instant.parse("2026-11-22T04:00:00Z"), ZoneOffset.UTC);
 
   static TierAlertProperties props() {
-    TierAlertProperties p = new TierAlertProperties();
-    p.setFallbackMinCount(1);
-    p.setFailureMinCount(1);
-    return p;
+    return bind("sluice.tier.alerts", TierAlertProperties.class,
+        Map.of("sluice.tier.alerts.fallback-min-count", "1", "sluice.tier.alerts.failure-min-count", "1"));
+  }
+
+  /** Properties as the service binds them: the records' defaults, then {@code props}. */
+  static <T> T bind(String prefix, Class<T> type, Map<String, String> props) {
+    return new Binder(new MapConfigurationPropertySource(props)).bindOrCreate(prefix, type);
   }
 
   OutcomeService service(OutcomeStore store, SimpleMeterRegistry meters, AlertWebhook webhook) {
@@ -38,7 +44,7 @@ class OutcomeStoreTest {
   }
 
   OutcomeService service(OutcomeStore store, SimpleMeterRegistry meters, AlertWebhook webhook, Clock clock) {
-    return new OutcomeService(StoreAccess.direct(store), new TierOutcomeProperties(), props(), webhook, meters, clock);
+    return new OutcomeService(StoreAccess.direct(store), bind("sluice.tier.outcomes", TierOutcomeProperties.class, Map.of()), props(), webhook, meters, clock);
   }
 
   static double counted(SimpleMeterRegistry meters, String tier, String outcome) {
@@ -98,8 +104,8 @@ class OutcomeStoreTest {
 
   @Test
   void aRetentionShorterThanTheAlertRulesNeedFailsNamingTheValue() {
-    TierOutcomeProperties p = new TierOutcomeProperties();
-    p.setRetention(Duration.ofMinutes(20));
+    TierOutcomeProperties p = bind("sluice.tier.outcomes", TierOutcomeProperties.class,
+        Map.of("sluice.tier.outcomes.retention", "20m"));
     org.assertj.core.api.Assertions.assertThatThrownBy(() -> p.check(props()))
         .hasMessage("sluice.tier.outcomes.retention must be at least the alert window and cool-down (PT1H), "
             + "was PT20M");
