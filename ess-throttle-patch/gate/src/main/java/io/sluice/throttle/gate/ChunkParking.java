@@ -9,13 +9,10 @@ import java.util.function.Predicate;
  * lock, the fleet simulation on its single thread).
  *
  * <p>The node has server threads ({@link Loop}: a Netty event loop) and connections pinned to them
- * ({@link Channel}). A paced chunk may go when its thread has room:
- * <ul>
- *   <li>{@code nodeMax} 0 (the threads are the bottleneck): at most one paced chunk out per thread, and none while
- *       that thread has chunks of unpaced apps queued or being read; other threads keep serving paced chunks;</li>
- *   <li>{@code nodeMax} &gt; 0 (one device behind every thread): at most that many paced chunks out on the node, and
- *       none while any thread has unpaced chunks.</li>
- * </ul>
+ * ({@link Channel}). A paced chunk may go only while no thread has chunks of unpaced apps queued or being read (the
+ * threads share the disks: a paced read on one thread delays an unpaced read on another), and then at most
+ * {@code nodeMax} paced chunks are out on the node, or with {@code nodeMax} 0 at most one per thread (spread over the
+ * threads, so the paced app keeps every thread busy when nobody else needs the node).
  * Parked chunks go one at a time in turns between the connections of a thread (round robin, oldest parked first
  * within a connection, so a stream's chunks keep their order), never all of one connection before the next.
  *
@@ -61,7 +58,7 @@ public final class ChunkParking<T> {
       return pacedOut;
     }
 
-    /** Unpaced chunks queued or being read on this thread. */
+      /** Unpaced chunks queued or being read on this thread. */
     public int unpaced() {
       return unpaced;
     }
@@ -174,9 +171,10 @@ public final class ChunkParking<T> {
       Channel<T> c = (Channel<T>) d.channel;
       turn(c, now, go);
     }
-    for (int k = loops.size(); k > 0; k--) {
-      Loop l = loops.pollFirst();
-      loops.addLast(l); // the thread served first rotates, for turns between threads under a node-wide cap
+    if (loops.size() > 1) {
+      loops.addLast(loops.pollFirst()); // the thread served first rotates: turns between threads under a node cap
+    }
+    for (Loop l : loops) {
       while (!l.ring.isEmpty() && room(l)) {
         @SuppressWarnings("unchecked")
         Channel<T> c = (Channel<T>) l.ring.pollFirst();
@@ -239,7 +237,7 @@ public final class ChunkParking<T> {
   }
 
   private boolean room(Loop l) {
-    return nodeMax == 0 ? l.pacedOut < 1 && l.unpaced <= 0 : pacedOut < nodeMax && unpaced <= 0;
+    return unpaced <= 0 && (nodeMax == 0 ? l.pacedOut < 1 : pacedOut < nodeMax);
   }
 
   private void out(Loop l) {

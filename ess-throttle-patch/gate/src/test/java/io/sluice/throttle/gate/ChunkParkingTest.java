@@ -22,27 +22,27 @@ class ChunkParkingTest {
   }
 
   @Test
-  void perThreadModeKeepsOnePacedChunkOutPerThreadAndServesOtherThreadsWhileOneHasUnpacedWork() {
+  void onePacedChunkOutPerThreadAndNoneWhileAnyThreadHasUnpacedWork() {
     ChunkParking<String> p = new ChunkParking<>(0, 10_000 * MS);
     ChunkParking.Loop t1 = p.loop();
     ChunkParking.Loop t2 = p.loop();
     ChunkParking.Channel<String> a = p.channel(t1);
     ChunkParking.Channel<String> b = p.channel(t2);
+    ChunkParking.Channel<String> b2 = p.channel(t2);
+    assertTrue(p.tryGo(b), "nothing unpaced, nothing out");
+    assertFalse(p.tryGo(b2), "one paced chunk per thread");
+    p.park(b2, "b2", 2, 0);
     p.unpaced(t1, 3); // a light app's three chunks queued on thread 1
-
-    assertFalse(p.tryGo(a), "thread 1 has unpaced work");
+    assertFalse(p.tryGo(a), "unpaced work on the node: the disks are shared");
     p.park(a, "a", 2, 0);
-    assertTrue(p.tryGo(b), "thread 2 has nothing unpaced and nothing paced out");
-    assertFalse(p.tryGo(b), "one paced chunk per thread");
-    p.park(b, "b", 1, 0);
-    assertEquals(List.of(), pump(p, 1));
-
-    p.unpaced(t1, -3);
-    assertEquals(List.of("a"), pump(p, 2), "thread 1 free: one chunk, thread 2 still has one out");
     p.done(t2);
-    assertEquals(List.of("b"), pump(p, 3));
+    assertEquals(List.of(), pump(p, 1));
+    p.unpaced(t1, -3);
+    assertEquals(List.of("a", "b2"), pump(p, 2), "one chunk on each thread");
+    assertEquals(List.of(), pump(p, 3));
     p.done(t1);
-    assertEquals(List.of("a"), pump(p, 4));
+    p.done(t2);
+    assertEquals(List.of("a", "b2"), pump(p, 4));
     assertEquals(0, p.parked());
     assertEquals(2, p.pacedOut());
   }
@@ -99,15 +99,15 @@ class ChunkParkingTest {
     ChunkParking.Channel<String> a = p.channel(t1);
     ChunkParking.Channel<String> b = p.channel(t2);
     p.unpaced(t1, 1);
-    assertFalse(p.tryGo(b), "unpaced work on another thread holds this one too: one device");
+    assertFalse(p.tryGo(b), "unpaced work on another thread holds this one too");
     p.park(b, "b", 2, 0);
     p.park(a, "a", 1, 0);
     p.unpaced(t1, -1);
-    assertEquals(List.of("a"), pump(p, 1), "one at a time on the node");
-    p.done(t1);
-    assertFalse(p.tryGo(a), "b is parked on the other thread: a newcomer does not jump it");
-    assertEquals(List.of("b"), pump(p, 2), "the threads take turns");
+    assertEquals(List.of("b"), pump(p, 1), "one at a time on the node");
     p.done(t2);
+    assertFalse(p.tryGo(a), "a is parked: a newcomer does not jump it");
+    assertEquals(List.of("a"), pump(p, 2), "the threads take turns");
+    p.done(t1);
     assertEquals(List.of("b"), pump(p, 3));
   }
 

@@ -57,9 +57,9 @@ public final class EssNode implements ShuffleServer {
 
   /**
    * Chunk pacing as the ESS adapter does it (ChunkPacer), with the shipped {@link ChunkParking}: a chunk of an app the
-   * gate paces is parked (per connection, in turns between a thread's connections) while its thread has unpaced
-   * chunks queued or being read, or already a paced one out ({@code pace.inFlight} 0; with {@code pace.inFlight} N:
-   * while any thread has unpaced chunks, or N paced ones are out on the node); a connection parked for
+   * gate paces is parked (per connection, in turns between a thread's connections) while any thread has unpaced
+   * chunks queued or being read, or its thread already has a paced one out ({@code pace.inFlight} 0; with
+   * {@code pace.inFlight} N: while N paced ones are out on the node); a connection parked for
    * {@code pace.parkMaxMs} since its last turn gets one chunk out whatever the others do. (The adapter sees a chunk
    * request once Netty has read it off the channel; here a request counts as soon as it reaches its thread's queue.)
    */
