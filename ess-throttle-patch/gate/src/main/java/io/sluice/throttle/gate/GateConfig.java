@@ -132,9 +132,9 @@ public final class GateConfig {
           + "paced for this long after it was last over range (also after the node turned NORMAL, so that the "
           + "recovered node is not refilled at once). A paced app's chunk fetches wait while chunks of unpaced apps "
           + "are being read on the node. 0 (the default): no chunk pacing (decisions per request only). Opt-in for now: "
-          + "on the fleet simulation 120000 doubles high-priority completion on hot nodes but slows the throttled "
-          + "jobs 1.2x and lets some paced connections reach the client's idle timeout (retried), until a limit per "
-          + "connection exists.");
+          + "on the fleet simulation 120000 halves high-priority completion on hot nodes and ends every hot-node "
+          + "episode within 2 minutes without client timeouts, but the throttled jobs take 1.05-1.08x their stock "
+          + "time.");
   public static final Knob<Long> PACE_IN_FLIGHT = Knob.longKnob("pace.inFlight", COUNT, 0, 0, 1_000,
       "Chunk pacing: chunks of paced apps being read or sent on the node at once (all paced apps together); an "
           + "unpaced app's read waits behind at most this many of theirs. 0: one per server thread, spread over the "
