@@ -1,15 +1,19 @@
 package io.sluice.throttle.ess;
 
-import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.IntSupplier;
 
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelHandlerContext;
+import io.netty.util.Attribute;
+import io.netty.util.AttributeKey;
+import io.netty.util.concurrent.EventExecutor;
+import io.sluice.throttle.gate.ChunkParking;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.ThrottleGate;
 
@@ -17,40 +21,40 @@ import io.sluice.throttle.gate.ThrottleGate;
  * Chunk pacing for one node: gives the disk to the apps the gate does not pace. The gate decides per request when
  * work starts; a heavy app's admitted requests still put their chunk reads in the disk's queue one after another,
  * and every read of a light neighbour waits behind them. Here each chunk fetch of a paced app
- * ({@link ThrottleGate#paced}) waits, parked in a node-wide FIFO without holding a server thread, while chunks of
- * unpaced apps are being read or sent on the node; at most {@code pace.inFlight} paced chunks are out at once (0: one
- * per server thread), so an unpaced read waits behind at most that many. A parked chunk that has waited
- * {@code pace.parkMaxMs} goes at once whatever the others do, so no chunk waits longer and a connection never stays
- * quiet long enough for the client's idle timeout. Parked chunks go on, in order, on their own channel's event loop.
+ * ({@link ThrottleGate#paced}) goes through the gate core's {@link ChunkParking}, keyed by the channel's event loop and
+ * the channel: it is parked (without holding a server thread) while its event loop has chunks of unpaced apps queued
+ * or being sent or already has a paced one out ({@code pace.inFlight} 0), or, with {@code pace.inFlight} N, while any
+ * event loop has unpaced chunks or N paced ones are out on the node. Parked chunks go in turns between the channels
+ * of an event loop; a channel parked for {@code pace.parkMaxMs} since its last turn gets one chunk out whatever the
+ * others do, so parking never leaves a connection quiet for long (far inside the client's idle timeout). Parked chunks
+ * go on, in order, on their own channel's event loop.
  *
  * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link TimedStreamManager.Tracked} (paced or
  * not); {@link #chunkDone} takes one off when Spark reports it sent, {@link #streamGone} the rest when the stream
- * failed or its connection closed. Everything here is O(1) per chunk; the lock guards the queue and the paced count.
+ * failed or its connection closed. One lock guards the books; everything is O(1) per chunk but the turn order.
  * Meter: {@code sluice.throttle.chunks.parked} (chunk fetches parked).
  */
 final class ChunkPacer {
+  private static final AttributeKey<ChunkParking.Channel<Parked>> PARKING =
+      AttributeKey.valueOf("sluice.throttle.chunkParking");
+
   private final ThrottleGate gate;
-  /** pace.inFlight; 0: one per server thread ({@link #threads}). */
-  private final int configuredInFlight;
-  private final IntSupplier threads;
-  private final long parkMaxNanos;
-  /** Chunks of unpaced apps passed on to Spark and not yet sent. */
-  private final AtomicInteger unpaced = new AtomicInteger();
-  /** Chunks of paced apps passed on to Spark and not yet sent (guarded by this). */
-  private int pacedInFlight;
-  private final ArrayDeque<Parked> parked = new ArrayDeque<>();
+  /** The books (guarded by this). */
+  private final ChunkParking<Parked> parking;
+  /** One per event loop (guarded by this). */
+  private final Map<EventExecutor, ChunkParking.Loop> loops = new HashMap<>();
+  /** Where the wake-up for the next due turn runs (the event loop of the last chunk parked; guarded by this). */
+  private EventExecutor timerLoop;
   private boolean timerArmed;
   private final Counter parkedTotal;
 
-  /** @param threads the server threads seen so far (for pace.inFlight=0) */
-  ChunkPacer(ThrottleGate gate, IntSupplier threads) {
+  ChunkPacer(ThrottleGate gate) {
     this.gate = gate;
-    this.threads = threads;
     this.parkedTotal = Counter.builder("sluice.throttle.chunks.parked")
         .description("Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
         .register(gate.meters().registry());
-    this.configuredInFlight = (int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT);
-    this.parkMaxNanos = gate.config().nanos(GateConfig.PACE_PARK_MAX_MS);
+    this.parking = new ChunkParking<>((int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT),
+        gate.config().nanos(GateConfig.PACE_PARK_MAX_MS));
   }
 
   /** Whether chunk pacing is on for {@code gate} (ENFORCE and pace.lingerMs &gt; 0). */
@@ -65,19 +69,22 @@ final class ChunkPacer {
    */
   boolean onChunk(ChannelHandlerContext ctx, Object msg, TimedStreamManager.Tracked t) {
     // Spark serves a stream's chunks only in order: behind a parked chunk of its stream a chunk parks too
-    if (t.parkedNow.get() == 0 && !gate.paced(t.appId)) {
-      unpaced.incrementAndGet();
-      t.unpacedOut.incrementAndGet();
-      return true;
-    }
+    boolean paced = t.parkedNow.get() > 0 || gate.paced(t.appId);
     synchronized (this) {
-      if (parked.isEmpty() && pacedInFlight < maxInFlight() && unpaced.get() == 0) {
-        pacedInFlight++;
+      ChunkParking.Loop loop = loop(t);
+      if (!paced) {
+        parking.unpaced(loop, 1);
+        t.unpacedOut.incrementAndGet();
+        return true;
+      }
+      ChunkParking.Channel<Parked> channel = channel(ctx, loop);
+      if (parking.tryGo(channel)) {
         t.pacedOut.incrementAndGet();
         return true;
       }
       t.parkedNow.incrementAndGet();
-      parked.addLast(new Parked(ctx, msg, t, System.nanoTime()));
+      parking.park(channel, new Parked(ctx, msg, t), 1, System.nanoTime());
+      timerLoop = ctx.executor();
     }
     parkedTotal.increment();
     t.ticket.chunkParked();
@@ -89,11 +96,19 @@ final class ChunkPacer {
   void chunkDone(TimedStreamManager.Tracked t) {
     if (takeOne(t.pacedOut)) {
       synchronized (this) {
-        pacedInFlight--;
+        parking.done(loop(t));
       }
       pump();
-    } else if (takeOne(t.unpacedOut) && unpaced.decrementAndGet() == 0) {
-      pump();
+    } else if (takeOne(t.unpacedOut)) {
+      boolean drained;
+      synchronized (this) {
+        ChunkParking.Loop loop = loop(t);
+        parking.unpaced(loop, -1);
+        drained = loop.unpaced() == 0 || parking.unpaced() == 0;
+      }
+      if (drained) {
+        pump();
+      }
     }
   }
 
@@ -101,22 +116,21 @@ final class ChunkPacer {
   void streamGone(TimedStreamManager.Tracked t) {
     int p = t.pacedOut.getAndSet(0);
     int u = t.unpacedOut.getAndSet(0);
-    if (p > 0) {
-      synchronized (this) {
-        pacedInFlight -= p;
-      }
-    }
-    if (u > 0) {
-      unpaced.addAndGet(-u);
-    }
     if (p + u > 0) {
+      synchronized (this) {
+        ChunkParking.Loop loop = loop(t);
+        for (int i = 0; i < p; i++) {
+          parking.done(loop);
+        }
+        parking.unpaced(loop, -u);
+      }
       pump();
     }
   }
 
   /** Chunks passed on and not yet reported sent, paced and not (0 once the node is quiet: nothing leaks). */
   synchronized int outstanding() {
-    return pacedInFlight + unpaced.get();
+    return parking.pacedOut() + parking.unpaced();
   }
 
   /** Chunk fetches parked so far. */
@@ -126,27 +140,19 @@ final class ChunkPacer {
 
   /** Chunks parked right now. */
   synchronized int parkedChunks() {
-    return parked.size();
+    return parking.parked();
   }
 
-  /** Sends on what may go now; arms a timer for the oldest parked chunk's deadline. */
+  /** Sends on what may go now; arms a timer for the next connection's turn. */
   void pump() {
-    List<Parked> refused = null;
+    List<Parked> refused = new ArrayList<>(0);
     synchronized (this) {
       long now = System.nanoTime();
-      int max = maxInFlight();
-      while (!parked.isEmpty()) {
-        Parked p = parked.peekFirst();
-        boolean overdue = now - p.at >= parkMaxNanos;
-        if (!overdue && (pacedInFlight >= max || unpaced.get() > 0)) {
-          break;
-        }
-        parked.pollFirst();
+      parking.pump(now, p -> {
         if (!p.ctx.channel().isActive()) {
           p.t.parkedNow.decrementAndGet();
-          continue; // its connection closed: the stream manager finishes its ticket
+          return false; // its connection closed: the stream manager finishes its ticket
         }
-        pacedInFlight++;
         p.t.pacedOut.incrementAndGet();
         // handed to the channel's event loop under the lock: a stream's chunks reach it in the order they were
         // parked (Spark serves a stream's chunks only in order)
@@ -157,24 +163,22 @@ final class ChunkPacer {
           });
         } catch (RejectedExecutionException e) {
           p.t.parkedNow.decrementAndGet();
-          (refused == null ? refused = new ArrayList<>() : refused).add(p); // shutting down
+          refused.add(p); // shutting down
         }
-      }
-      Parked head = parked.peekFirst();
-      if (head != null && !timerArmed && now - head.at < parkMaxNanos) {
-        // waiting for unpaced work to drain: wake up at the head's deadline (a chunk done wakes us earlier)
+        return true;
+      });
+      long due = parking.nextDue();
+      if (due != Long.MAX_VALUE && !timerArmed && timerLoop != null) {
         timerArmed = true;
         try {
-          head.ctx.executor().schedule(this::timer, head.at + parkMaxNanos - now, TimeUnit.NANOSECONDS);
+          timerLoop.schedule(this::timer, Math.max(0, due - now), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
           timerArmed = false; // shutting down
         }
       }
     }
-    if (refused != null) {
-      for (Parked p : refused) {
-        chunkDone(p.t);
-      }
+    for (Parked p : refused) {
+      chunkDone(p.t);
     }
   }
 
@@ -185,8 +189,18 @@ final class ChunkPacer {
     pump();
   }
 
-  private int maxInFlight() {
-    return configuredInFlight > 0 ? configuredInFlight : Math.max(1, threads.getAsInt());
+  private ChunkParking.Loop loop(TimedStreamManager.Tracked t) {
+    return loops.computeIfAbsent(t.channel.eventLoop(), e -> parking.loop());
+  }
+
+  private ChunkParking.Channel<Parked> channel(ChannelHandlerContext ctx, ChunkParking.Loop loop) {
+    Attribute<ChunkParking.Channel<Parked>> a = ctx.channel().attr(PARKING);
+    ChunkParking.Channel<Parked> c = a.get();
+    if (c == null) {
+      c = parking.channel(loop);
+      a.set(c);
+    }
+    return c;
   }
 
   private static boolean takeOne(AtomicInteger n) {
@@ -201,5 +215,5 @@ final class ChunkPacer {
     }
   }
 
-  private record Parked(ChannelHandlerContext ctx, Object msg, TimedStreamManager.Tracked t, long at) {}
+  private record Parked(ChannelHandlerContext ctx, Object msg, TimedStreamManager.Tracked t) {}
 }

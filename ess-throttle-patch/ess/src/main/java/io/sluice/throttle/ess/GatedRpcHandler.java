@@ -90,7 +90,7 @@ public final class GatedRpcHandler extends RpcHandler {
         EmulatedDisk.of(gate.config().get(GateConfig.TEST_IO_MODEL), ioDelayMillis));
     this.registrations = new ExecutorRegistrations(gate.meters().registry());
     this.hellos = new ShimHellos(gate.meters().registry(), ShimHellos.DEFAULT_MAX_APPS);
-    this.pacer = ChunkPacer.enabled(gate) ? new ChunkPacer(gate, lanes::size) : null;
+    this.pacer = ChunkPacer.enabled(gate) ? new ChunkPacer(gate) : null;
     this.pacing = pacer != null ? new PacingHandler(pacer, streams) : null;
     streams.pacer(pacer);
   }

@@ -79,13 +79,17 @@ final class AppBooks {
       r.startedAt = now; // its wait for the server counts from its release
     }
     r.state = GateTicket.ADMITTED;
+    // its wait is distress only when spent behind other clients' work: it started alone on its connection (without
+    // one: its app had nothing in flight), and its app was not throttled (other requests held, or chunks paced) — a
+    // throttled app queueing behind its own work is the gate's doing and must not keep the node ABNORMAL
+    boolean throttled = held > 0 || paced;
     if (r.conn != null) {
-      r.alone = r.conn.inFlight.getAndIncrement() == 0;
+      r.alone = r.conn.inFlight.getAndIncrement() == 0 && !throttled;
       if (r.conn.lane != null) {
         r.conn.lane.inFlight.incrementAndGet();
       }
     } else {
-      r.alone = outstandingReq == 0;
+      r.alone = outstandingReq == 0 && !throttled;
     }
     r.admittedAt = now;
     outstandingReq++;

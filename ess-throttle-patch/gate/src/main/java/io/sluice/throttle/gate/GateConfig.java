@@ -134,18 +134,21 @@ public final class GateConfig {
           + "paced for this long after it was last over range (also after the node turned NORMAL, so that the "
           + "recovered node is not refilled at once). A paced app's chunk fetches wait while chunks of unpaced apps "
           + "are being read on the node. 0 (the default): no chunk pacing (decisions per request only). Opt-in for now: "
-          + "on the fleet simulation 120000 doubles high-priority completion on hot nodes but slows the throttled "
-          + "jobs 1.2x and lets some paced connections reach the client's idle timeout (retried), until a limit per "
-          + "connection exists.");
+          + "on the fleet simulation 120000 halves high-priority completion on hot nodes and ends every hot-node "
+          + "episode within 2 minutes without client timeouts, but the throttled jobs take 1.05-1.08x their stock "
+          + "time.");
   public static final Knob<Long> PACE_IN_FLIGHT = Knob.longKnob("pace.inFlight", COUNT, 0, 0, 1_000,
       "Chunk pacing: chunks of paced apps being read or sent on the node at once (all paced apps together); an "
-          + "unpaced app's read waits behind at most this many of theirs. 0: one per server thread (a thread then "
-          + "has at most one paced read ahead of an unpaced one). On a node whose shuffle files sit on one disk, 1 "
-          + "keeps the unpaced app's reads behind at most one paced read at that disk.");
+          + "unpaced app's read waits behind at most this many of theirs. 0: one per server thread, spread over the "
+          + "threads (a thread then has at most one paced read ahead of an unpaced one, and the paced app keeps every "
+          + "thread busy while nobody else needs the node). On a node whose shuffle files sit on one disk, 1 keeps "
+          + "the unpaced app's reads behind at most one paced read at that disk.");
   public static final Knob<Long> PACE_PARK_MAX_MS = Knob.longKnob("pace.parkMaxMs", MILLIS, 10_000, 1, 60_000,
-      "Chunk pacing: the longest a paced chunk fetch waits; after that it goes at once, whatever the others do and "
-          + "whatever is in flight (starvation freedom: its connection never stays quiet near the client's 120 s "
-          + "spark.network.timeout).");
+      "Chunk pacing: the park budget of one connection: a connection whose chunk fetches stay parked gets a turn "
+          + "(one chunk goes at once, whatever the others do and whatever is in flight) once this long has passed "
+          + "since its last turn or its first parked chunk; then its clock starts again. So parking never leaves a "
+          + "connection without a byte for longer than this plus one read, far inside the client's 120 s "
+          + "spark.network.timeout, and an overdue request's chunks go one at a time instead of flooding its thread.");
   public static final Knob<Long> SLEEP_MIN_MS = Knob.longKnob("sleep.minMs", MILLIS, 200, 1, 600_000,
       "Shortest SLEEP directive (an app just over its range).");
   public static final Knob<Long> SLEEP_MAX_MS = Knob.longKnob("sleep.maxMs", MILLIS, 5_000, 1, 600_000,

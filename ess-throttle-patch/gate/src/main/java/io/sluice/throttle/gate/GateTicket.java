@@ -30,7 +30,10 @@ final class GateTicket implements Ticket {
   long admittedAt;
   /** When the server could start on it: its arrival, or its release from a hold. */
   long startedAt;
-  /** Whether its connection (without one: its app) had nothing else in flight when it started. */
+  /**
+   * Whether its wait feeds the queueing signal: its connection (without one: its app) had nothing else in flight when
+   * it started, and its app was not being throttled (nothing else held, not paced).
+   */
   boolean alone;
   volatile long servedAt = -1;
   volatile long firstChunkAt = -1;

@@ -2,8 +2,7 @@ package io.sluice.throttle.gate;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,8 +43,11 @@ final class HoldScheduler {
   private final boolean below;
   private final GateMeters meters;
   private final GateEvents events;
-  /** Server threads seen on requests (adapters have a handful: one per event loop). */
-  private final Set<Lane> lanes = ConcurrentHashMap.newKeySet();
+  /**
+   * Server threads seen on requests, in the order first seen (adapters have a handful: one per event loop; a list, so
+   * the visiting order does not depend on identity hash codes and a simulated run is a function of its seed).
+   */
+  private final List<Lane> lanes = new CopyOnWriteArrayList<>();
   private final AtomicInteger heldCount = new AtomicInteger();
   private final AtomicLong heldBytes = new AtomicLong();
 
@@ -71,8 +73,12 @@ final class HoldScheduler {
   void seen(Connection conn) {
     Lane lane = conn.lane;
     if (lane != null && !lane.listed) {
-      lane.listed = true;
-      lanes.add(lane);
+      synchronized (lanes) {
+        if (!lane.listed) {
+          lanes.add(lane);
+          lane.listed = true;
+        }
+      }
     }
   }
 

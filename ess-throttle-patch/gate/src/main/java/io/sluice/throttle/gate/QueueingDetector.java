@@ -7,9 +7,12 @@ package io.sluice.throttle.gate;
  * <ul>
  *   <li><b>Wait.</b> Per request, from when the server could start on it (its arrival as the adapter saw it, or its
  *       release from a hold) to its first chunk sent, recorded only for requests that started <em>alone</em> on
- *       their connection: their wait was spent behind other clients' work (other connections' turns on the server
- *       thread, other reads queued at the disk), not behind their own. A heavy app's large requests take long to
- *       serve but do not make anyone wait by being large; a node serving only them stays NORMAL.</li>
+ *       their connection and whose app the gate was not throttling (nothing else of it held, its chunks not paced):
+ *       their wait was spent behind other clients' work (other connections' turns on the server thread, other reads
+ *       queued at the disk), not behind their own. A heavy app's large requests take long to serve but do not make
+ *       anyone wait by being large; a node serving only them stays NORMAL. And once the gate holds a heavy app, that
+ *       app queueing behind its own released work does not keep the node ABNORMAL: recovery means the held work no
+ *       longer hurts the others.</li>
  *   <li><b>Baseline.</b> Per-block service time (served → last chunk, over the request's blocks) feeds
  *       {@link HealthyBaseline}: the lowest p50 seen over {@code baseline.ms}.</li>
  *   <li><b>Thresholds.</b> ABNORMAL when the window holds at least {@code window.minSamples} waits and their p99

@@ -106,9 +106,12 @@ public final class ThrottleDoc {
         + "), is paced until " + linger + " after it was last over range, also after the "
         + "node turned NORMAL. The ESS adapter parks a paced app's chunk fetches (without holding a server thread) "
         + "while chunks of unpaced apps are being read or sent, lets at most " + k(GateConfig.PACE_IN_FLIGHT)
-        + " paced chunks out at once (0: one per server thread) and lets a chunk go at once, whatever the others "
-        + "do, once it has waited " + k(GateConfig.PACE_PARK_MAX_MS) + ". A request whose chunk was parked does not feed "
-        + "the signal: that wait is the gate's doing. Meter `sluice.throttle.chunks.parked`.\n";
+        + " paced chunks out at once (0: one per server thread, spread over the threads), in turns between the "
+        + "connections of a thread, and gives a connection one chunk at once, whatever the others do, once "
+        + k(GateConfig.PACE_PARK_MAX_MS) + " has passed since its last turn (the park budget of a connection: it is "
+        + "never left without a byte near the client's idle timeout). A request whose chunk was parked does not feed "
+        + "the signal, nor does a request of an app the gate throttles (other requests of it held, or its chunks "
+        + "paced): those waits are the gate's doing or the app's own. Meter `sluice.throttle.chunks.parked`.\n";
   }
 
   private static String signal() {
@@ -119,8 +122,10 @@ public final class ThrottleDoc {
         + "O(1) lock-free recording, bounded memory, old samples forgotten by time.";
     String q = "- **Signal (" + k(GateConfig.SIGNAL) + ").** " + common + " QUEUEING follows how long requests "
         + "wait before the server starts on them: from arrival (or release from a hold) to the first chunk sent, "
-        + "for requests that started alone on their connection, so the wait was spent behind other clients' work. "
-        + "Large requests served promptly do not count as distress. The threshold is relative to the node's own "
+        + "for requests that started alone on their connection and whose app the gate was not throttling (nothing "
+        + "else of it held, its chunks not paced), so the wait was spent behind other clients' work. Large requests "
+        + "served promptly do not count as distress, and a held app queueing behind its own released work does not "
+        + "keep the node ABNORMAL. The threshold is relative to the node's own "
         + "healthy per-block service time (the lowest p50 over " + k(GateConfig.BASELINE_MS) + "): T = max("
         + k(GateConfig.QUEUE_MIN_MS) + ", " + k(GateConfig.QUEUE_FACTOR) + " × baseline), at most "
         + k(GateConfig.ABNORMAL_P99_MS) + ".\n"

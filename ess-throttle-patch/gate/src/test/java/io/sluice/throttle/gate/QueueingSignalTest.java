@@ -124,6 +124,50 @@ class QueueingSignalTest {
   }
 
   @Test
+  void aHeldAppQueueingBehindItsOwnReleasedWorkDoesNotKeepTheNodeAbnormal() {
+    light(3, 5);
+    List<GateHarness.Req> first = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      first.add(h.fetch("heavy", 100, heavyConn));
+    }
+    serve(h, "light", lightConn, 1, 800, 10);
+    serve(h, "light", lightConn, 1, 800, 10);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+
+    // the heavy app asks on 60 more connections: over its range, held; the light app is gone, and the heavy app's
+    // first requests end
+    List<GateHarness.Req> more = new ArrayList<>();
+    for (int i = 0; i < 60; i++) {
+      more.add(h.fetch("heavy", 100, new Connection()));
+    }
+    assertThat(more).allMatch(r -> r.decision() == Decision.HOLD);
+    first.forEach(GateHarness.Req::finish);
+
+    // each request the gate releases waits 800 ms behind the heavy app's own work (alone on its connection), then
+    // is served; those waits are the throttled app's own and do not count
+    List<GateHarness.Req> done = new ArrayList<>();
+    long start = h.clock.millis();
+    while (h.gate.state() == NodeState.ABNORMAL && h.clock.millis() - start < 30_000) {
+      h.run(100);
+      for (GateHarness.Req r : more) {
+        if (r.runs == 1 && !done.contains(r) && h.clock.millis() - r.proceededMs >= 800) {
+          for (int b = 0; b < 100; b++) {
+            r.ticket.chunkSent();
+          }
+          r.finish();
+          done.add(r);
+        }
+      }
+    }
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+    // the light app's 800 ms waits leave the 10 s window; nothing else was recorded as a wait
+    assertThat(h.clock.millis() - start).isBetween(8_000L, 10_100L);
+    assertThat(done).as("the heavy app kept running through the episode").isNotEmpty();
+    assertThat(h.gate.heldCount()).as("and still has work held when the node turns NORMAL").isPositive();
+  }
+
+  @Test
   void theThresholdFollowsTheNodesOwnSpeedUpToTheCeiling() {
     GateHarness slow = new GateHarness(CFG.with(GateConfig.NORMAL_P99_MS, 1_000L)
         .with(GateConfig.ABNORMAL_P99_MS, 2_000L), PRIOS);

@@ -6,6 +6,7 @@ import io.sluice.bench.throttlesim.client.Connection;
 import io.sluice.bench.throttlesim.client.ShuffleClient;
 import io.sluice.bench.throttlesim.client.ShuffleServer;
 import io.sluice.bench.throttlesim.engine.EventLoop;
+import io.sluice.throttle.gate.ChunkParking;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -55,77 +56,38 @@ public final class EssNode implements ShuffleServer {
   }
 
   /**
-   * Chunk pacing as the ESS adapter does it (ChunkPacer): a chunk of an app the gate paces waits, parked in a
-   * node-wide FIFO, while unpaced apps have chunks queued on the node's threads or being read; at most
-   * {@code pace.inFlight} paced chunks are read at once (0: one per thread); a chunk parked {@code pace.parkMaxMs} goes at once whatever the
-   * others do and whatever is in flight. (The adapter sees a chunk request once Netty has read it off the channel; here a request counts as soon as it
-   * reaches its thread's queue.)
+   * Chunk pacing as the ESS adapter does it (ChunkPacer), with the shipped {@link ChunkParking}: a chunk of an app the
+   * gate paces is parked (per connection, in turns between a thread's connections) while any thread has unpaced
+   * chunks queued or being read, or its thread already has a paced one out ({@code pace.inFlight} 0; with
+   * {@code pace.inFlight} N: while N paced ones are out on the node); a connection parked for
+   * {@code pace.parkMaxMs} since its last turn gets one chunk out whatever the others do. (The adapter sees a chunk
+   * request once Netty has read it off the channel; here a request counts as soon as it reaches its thread's queue.)
    */
-  private final class Pacer {
-    final int max;
-    final long parkMax;
-    final ArrayDeque<long[]> parkedAt = new ArrayDeque<>();
-    final ArrayDeque<Work> parked = new ArrayDeque<>();
-    /** Per parked work: chunks not yet let go (same order as {@link #parked}). */
-    final ArrayDeque<int[]> toGrant = new ArrayDeque<>();
-    int unpaced;
-    int pacedOut;
-    boolean armed;
-
-    Pacer(long[] limits) {
-      this.max = limits[0] > 0 ? (int) limits[0] : params.threads(); // pace.inFlight 0: one per server thread
-      this.parkMax = limits[1];
-    }
-
-    boolean mayGoNow() {
-      return parked.isEmpty() && pacedOut < max && unpaced == 0;
-    }
-
-    void park(Work w) {
-      parked.add(w);
-      parkedAt.add(new long[] {loop.now()});
-      toGrant.add(new int[] {w.left});
-      stats.chunksParked += w.left;
-      pump();
-    }
-
-    void pump() {
-      long now = loop.now();
-      while (!parked.isEmpty()) {
-        Work w = parked.peek();
-        if (!w.a.conn.open() || w.a.serverFinished) {
-          parked.poll();
-          parkedAt.poll();
-          toGrant.poll();
-          continue;
-        }
-        boolean overdue = now - parkedAt.peek()[0] >= parkMax;
-        if (!overdue && (pacedOut >= max || unpaced > 0)) {
-          break;
-        }
-        int[] g = toGrant.peek();
-        if (--g[0] <= 0) {
-          parked.poll();
-          parkedAt.poll();
-          toGrant.poll();
-        }
-        pacedOut++;
-        Work task = new Work(PACED, w.a, 0);
-        task.of = w;
-        // handed to the thread as a task from a fresh event: pump() may run inside that thread's runNext()
-        loop.after(0, () -> threads[w.a.conn.thread].add(task));
+  private void pump() {
+    parking.pump(loop.now(), w -> {
+      if (!w.a.conn.open() || w.a.serverFinished) {
+        return false;
       }
-      if (!parked.isEmpty() && !armed && now - parkedAt.peek()[0] < parkMax) {
-        armed = true;
-        loop.after(parkedAt.peek()[0] + parkMax - now, () -> {
-          armed = false;
-          pump();
-        });
-      }
+      Work task = new Work(PACED, w.a, 0);
+      task.of = w;
+      // handed to the thread as a task from a fresh event: pump() may run inside that thread's runNext()
+      loop.after(0, () -> threads[w.a.conn.thread].add(task));
+      return true;
+    });
+    long next = parking.nextDue();
+    if (next != Long.MAX_VALUE && !pumpArmed) {
+      pumpArmed = true;
+      loop.at(Math.max(loop.now(), next), () -> {
+        pumpArmed = false;
+        pump();
+      });
     }
+  }
 
-    void uncount(Work w) {
-      unpaced -= w.counted;
+  /** Chunk pacing: {@code w}'s chunks are no longer counted as unpaced work on its thread. */
+  private void uncount(Work w) {
+    if (w.counted != 0) {
+      parking.unpaced(threads[w.a.conn.thread].pl, -w.counted);
       w.counted = 0;
     }
   }
@@ -137,6 +99,8 @@ public final class EssNode implements ShuffleServer {
    * request the gate released) run before the next connection's turn.
    */
   private final class LoopThread {
+    /** This thread in the chunk pacing's books (null without pacing). */
+    final ChunkParking.Loop pl = parking != null ? parking.loop() : null;
     final ArrayDeque<Work> tasks = new ArrayDeque<>();
     final ArrayDeque<ConnQueue> ready = new ArrayDeque<>();
     boolean busy;
@@ -164,8 +128,8 @@ public final class EssNode implements ShuffleServer {
         if (task != null && task.kind == PACED) {
           Work of = task.of;
           if (!of.a.conn.open() || of.a.serverFinished) {
-            pacer.pacedOut--;
-            pacer.pump();
+            parking.done(pl);
+            pump();
             continue;
           }
           busy = true;
@@ -209,28 +173,29 @@ public final class EssNode implements ShuffleServer {
         }
         if (!w.a.conn.open() || w.a.serverFinished) {
           q.work.poll();
-          if (pacer != null) {
-            pacer.uncount(w);
-            pacer.pump();
+          if (parking != null) {
+            uncount(w);
+            pump();
           }
           continue;
         }
         boolean pacedRead = false;
-        if (pacer != null) {
+        if (parking != null) {
           if (admission.paced(w.a.app())) {
-            pacer.uncount(w);
-            if (pacer.mayGoNow()) {
-              pacer.pacedOut++;
+            uncount(w);
+            if (parking.tryGo(q.channel(parking, pl))) {
               pacedRead = true;
             } else {
               q.work.poll();
               pass(w.a).chunkParked();
-              pacer.park(w);
+              stats.chunksParked += w.left;
+              parking.park(q.channel(parking, pl), w, w.left, loop.now());
+              pump();
               continue;
             }
           } else if (w.counted == 0) {
             w.counted = w.left;
-            pacer.unpaced += w.left;
+            parking.unpaced(pl, w.left);
           }
         }
         batch++;
@@ -246,6 +211,15 @@ public final class EssNode implements ShuffleServer {
   private static final class ConnQueue {
     final ArrayDeque<Work> work = new ArrayDeque<>();
     boolean listed;
+    /** The connection in the chunk pacing's books (made on its first paced chunk). */
+    ChunkParking.Channel<Work> parked;
+
+    ChunkParking.Channel<Work> channel(ChunkParking<Work> parking, ChunkParking.Loop loop) {
+      if (parked == null) {
+        parked = parking.channel(loop);
+      }
+      return parked;
+    }
   }
 
   private static ConnQueue queueOf(Connection c) {
@@ -290,7 +264,8 @@ public final class EssNode implements ShuffleServer {
   private final LoopThread[] threads;
   private final Disk[] disks;
   /** Chunk pacing; null without it (stock, monitor-only, pace.lingerMs=0). */
-  private final Pacer pacer;
+  private final ChunkParking<Work> parking;
+  private boolean pumpArmed;
   private final LatencyWindow serviceWindow;
   private final LatencyWindow nodeWindow;
   private final long tickPeriod;
@@ -318,6 +293,9 @@ public final class EssNode implements ShuffleServer {
     this.params = params;
     this.stats = stats;
     this.rnd = new SplittableRandom(seed);
+    long[] pacing = admission.pacing();
+    // pace.inFlight 0: one paced chunk per server thread
+    this.parking = pacing != null ? new ChunkParking<>((int) pacing[0], pacing[1]) : null;
     this.threads = new LoopThread[params.threads()];
     for (int i = 0; i < threads.length; i++) {
       threads[i] = new LoopThread();
@@ -326,7 +304,6 @@ public final class EssNode implements ShuffleServer {
     for (int i = 0; i < disks.length; i++) {
       disks[i] = new Disk();
     }
-    this.pacer = admission.pacing() != null ? new Pacer(admission.pacing()) : null;
     this.serviceWindow = new LatencyWindow(params.observerWindowNanos(), params.observerSlots());
     this.nodeWindow = new LatencyWindow(params.observerWindowNanos(), params.observerSlots());
     long gateTick = admission.tickNanos();
@@ -371,9 +348,9 @@ public final class EssNode implements ShuffleServer {
       return;
     }
     Work w = new Work(CHUNKS, a, a.blocks);
-    if (pacer != null && !admission.paced(a.app())) {
+    if (parking != null && !admission.paced(a.app())) {
       w.counted = w.left;
-      pacer.unpaced += w.left;
+      parking.unpaced(threads[a.conn.thread].pl, w.left);
     }
     threads[a.conn.thread].add(w);
   }
@@ -430,12 +407,12 @@ public final class EssNode implements ShuffleServer {
   /** A chunk of {@code w} was read: {@code q} is its connection's queue, null for a chunk pacing let go. */
   private void chunkRead(LoopThread t, ConnQueue q, Work w, boolean paced) {
     Attempt a = w.a;
-    if (pacer != null) {
+    if (parking != null) {
       if (paced) {
-        pacer.pacedOut--;
+        parking.done(t.pl);
       } else if (w.counted > 0) {
         w.counted--;
-        pacer.unpaced--;
+        parking.unpaced(t.pl, -1);
       }
     }
     if (a.conn.open() && !a.serverFinished) {
@@ -460,12 +437,12 @@ public final class EssNode implements ShuffleServer {
       }
     } else if (q != null) {
       q.work.poll();
-      if (pacer != null) {
-        pacer.uncount(w);
+      if (parking != null) {
+        uncount(w);
       }
     }
-    if (pacer != null) {
-      pacer.pump();
+    if (parking != null) {
+      pump();
     }
     t.runNext();
   }

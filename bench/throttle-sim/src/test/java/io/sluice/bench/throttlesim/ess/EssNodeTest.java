@@ -26,14 +26,19 @@ class EssNodeTest {
   }
 
   long[] run(int threads, int disks) {
+    return run(threads, disks, Admission.STOCK, new NodeStats(1), 1);
+  }
+
+  long[] run(int threads, int disks, Admission admission, NodeStats stats, int lightBlocks) {
     EventLoop loop = new EventLoop();
     ShuffleClient client = new ShuffleClient(loop, NET0);
     EssNode.Params p = new EssNode.Params(threads, disks, 0, TEN_MS, 30_000 * MS, 6, 10_000 * MS, 5_000 * MS, 20,
         60_000 * MS);
-    EssNode node = new EssNode(0, loop, client, Admission.STOCK, p, new NodeStats(1), 1);
+    EssNode node = new EssNode(0, loop, client, admission, p, stats, 1);
     long[] done = new long[2];
     BlockFetch big = new BlockFetch(heavy, new ClientExecutor(heavy, 5), node, 100, 0, listener(loop, done, 0));
-    BlockFetch small = new BlockFetch(light, new ClientExecutor(light, 6), node, 1, 0, listener(loop, done, 1));
+    BlockFetch small = new BlockFetch(light, new ClientExecutor(light, 6), node, lightBlocks, 0,
+        listener(loop, done, 1));
     client.start(big);
     loop.at(MS, () -> client.start(small));
     loop.runUntil(600_000 * MS);
@@ -80,5 +85,42 @@ class EssNodeTest {
     long[] done = run(2, 1);
     assertThat(done[1]).isEqualTo(20 * MS);
     assertThat(done[0]).isEqualTo(1010 * MS);
+  }
+
+  /** Stock admission, but the heavy app's chunks paced (pace.inFlight 0, pace.parkMaxMs 10 s). */
+  static Admission pacingHeavy() {
+    return new Admission() {
+      @Override
+      public Pass onFetch(AppRef app, io.sluice.bench.throttlesim.client.Connection conn, int blocks,
+          long arrivalNanos, Runnable proceed) {
+        return ADMITTED;
+      }
+
+      @Override
+      public boolean paced(AppRef app) {
+        return "heavy".equals(app.kind());
+      }
+
+      @Override
+      public long[] pacing() {
+        return new long[] {0, 10_000 * MS};
+      }
+    };
+  }
+
+  @Test
+  void onOneSharedDiskPacingLetsTheLightReadsGoFirstAndTheHeavyRequestLosesNoMoreThanThem() {
+    // stock: the light request's five reads alternate with the heavy thread's at the one device (each waits for one
+    // heavy read: done at 20, 40, ..., 100 ms). Paced: the heavy read under way at 1 ms goes on (0-10 ms); the heavy
+    // request's next chunk finds the light chunks queued and parks with its other 98; the light reads go back to
+    // back (10-60 ms), then the heavy ones, one paced chunk per thread. The heavy request ends at 1,050 ms either way.
+    long[] stock = run(2, 1, Admission.STOCK, new NodeStats(1), 5);
+    assertThat(stock[1]).isEqualTo(100 * MS);
+    assertThat(stock[0]).isEqualTo(1050 * MS);
+    NodeStats stats = new NodeStats(1);
+    long[] paced = run(2, 1, pacingHeavy(), stats, 5);
+    assertThat(paced[1]).isEqualTo(60 * MS);
+    assertThat(paced[0]).isEqualTo(1050 * MS);
+    assertThat(stats.chunksParked).isEqualTo(99);
   }
 }
