@@ -70,14 +70,18 @@ final class ReplayCache {
     return Optional.empty();
   }
 
-  /** Keeps a replay made from these inputs (replacing the key's entry), then drops the least recently read to fit. */
+  /**
+   * Keeps a replay made from these inputs (replacing the key's entry), then drops the least recently read to fit. A
+   * replay of no runs (an unknown job: cheap to make again, and any key can be asked for) or of more runs than the
+   * whole bound is not kept.
+   */
   synchronized void put(Key key, Inputs inputs, JobTuning.Replay replay) {
-    int weight = Math.max(1, replay.snapshot().runs().size());
+    int weight = replay.snapshot().runs().size();
     Entry old = entries.remove(key);
     if (old != null) {
       held -= old.weight();
     }
-    if (weight > maxRuns) {
+    if (weight == 0 || weight > maxRuns) {
       return;
     }
     entries.put(key, new Entry(inputs, replay, weight));

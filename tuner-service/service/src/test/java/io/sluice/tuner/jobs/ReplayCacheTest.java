@@ -91,8 +91,10 @@ class ReplayCacheTest {
 
     cache.put(new ReplayCache.Key("big", 200), in, replay(11)); // larger than the whole cache: not kept
     assertThat(cache.size()).isEqualTo(2);
-    cache.put(a, in, replay(0)); // a job without runs weighs one
-    assertThat(cache.runsHeld()).isEqualTo(5);
+    cache.put(a, in, replay(0)); // a job without runs (any key may be asked for): not kept, and a's entry is gone
+    assertThat(cache.get(a, in)).isEmpty();
+    assertThat(cache.size()).isEqualTo(1);
+    assertThat(cache.runsHeld()).isEqualTo(4);
   }
 
   @Test
