@@ -1,29 +1,31 @@
 #!/usr/bin/env bash
 # The web UI's in-browser load times (docs/benchmarks.md, "Web UI: page load in the browser and bundle size").
-#   bench/ui/run-ui-load.sh [--iterations 31] [--rounds 1] [--build DIR]...
+#   bench/ui/run-ui-load.sh [--iterations 31] [--rounds 1] [--build DIR]... [--service-jar JAR]
 # Starts tuner-service's boot jar on the store bench/ui/run-ui-bench.sh filled (bench/ui/target/work), with its
 # authentication on and one VIEWER user made for this run, and runs bench/ui/ui-load.mjs against it (the UI the jar
 # serves). With --build DIR (a built UI, e.g. `SLUICE_UI_OUT=/tmp/ui-before npm run build` in ui/), each build is
 # served by `vite preview` with /api proxied to the same service instead, and the builds are measured one after the
 # other, --rounds times, so builds compare side by side. Prints ui-load.mjs's JSON per measurement and the load
-# average; writes the output to bench/ui/results/ui-load-<time>.txt.
+# average; writes the output to bench/ui/results/ui-load-<time>.txt. --service-jar runs another build of the
+# service's boot jar (e.g. a copy kept from before a change) instead of the one in tuner-service/service/target.
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/ui"
-iterations=31 rounds=1
+iterations=31 rounds=1 service_jar=
 builds=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --iterations) iterations="$2"; shift 2 ;;
     --rounds) rounds="$2"; shift 2 ;;
     --build) builds+=("$(cd "$2" && pwd)"); shift 2 ;;
-    -h|--help) sed -n '2,9p' "$0"; exit 0 ;;
+    --service-jar) service_jar="$(cd "$(dirname "$2")" && pwd)/$(basename "$2")"; shift 2 ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "run-ui-load: unknown argument $1" >&2; exit 2 ;;
   esac
 done
 store="$here/target/work/sluice-history"
 [ -f "$store.mv.db" ] || { echo "run-ui-load: no store at $store.mv.db; run bench/ui/run-ui-bench.sh first" >&2; exit 1; }
-jar="$(ls "$root"/tuner-service/service/target/sluice-tuner-service-*.jar | grep -v original | head -1)"
+jar="${service_jar:-$(ls "$root"/tuner-service/service/target/sluice-tuner-service-*.jar | grep -v original | head -1)}"
 free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",0)); print(s.getsockname()[1])'; }
 wait_http() { # url, pid: until the url answers (any HTTP status) or the process exits; 180 s at most
   for _ in $(seq 1 600); do
@@ -70,6 +72,7 @@ mkdir -p "$here/results"
 out="$here/results/ui-load-$(date -u +%Y%m%dT%H%M%SZ).txt"
 {
   echo "# $(date -u +%FT%TZ) HEAD $(cd "$root" && git rev-parse --short HEAD) $(nproc) cores, iterations $iterations"
+  echo "# service jar $jar, sha256 $(sha256sum "$jar" | cut -c1-12)"
   for r in $(seq 1 "$rounds"); do
     for t in "${targets[@]}"; do
       url="${t%%|*}" assets="${t#*|}"

@@ -33,6 +33,12 @@ public interface HistoryStore extends JobIndex, GateEventLog, AutoCloseable {
   /** The latest versions of the runs of one recurring job, newest first (by startTime, then appId), at most limit. */
   List<AppRun> runsOfJob(String jobKey, int limit);
 
+  /**
+   * The version of the runs of one recurring job: changes whenever one of them is stored, replaced by a newer version
+   * or removed; {@link RunsVersion#NONE} when it has none. For caches of what is derived from a job's runs.
+   */
+  RunsVersion runsVersion(String jobKey);
+
   /** The latest versions of every stored attempt of one application, by attempt id; empty when unknown. */
   List<AppRun> attempts(String cluster, String appId);
 

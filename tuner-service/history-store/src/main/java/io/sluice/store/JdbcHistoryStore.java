@@ -388,6 +388,18 @@ abstract class JdbcHistoryStore implements HistoryStore {
   }
 
   @Override
+  public synchronized RunsVersion runsVersion(String jobKey) {
+    if (jobKey == null) {
+      return RunsVersion.NONE;
+    }
+    // SUM of BIGINT is a NUMERIC in H2: read it as a decimal and keep its low 64 bits, as ClickHouse's Int64 sum does
+    return query("reading the version of job " + jobKey + "'s runs from",
+        "SELECT COUNT(*), MAX(updated_at), SUM(updated_at) FROM " + runsSource() + " WHERE job_key = ?",
+        rs -> new RunsVersion(rs.getLong(1), rs.getLong(2),
+            rs.getBigDecimal(3) == null ? 0 : rs.getBigDecimal(3).toBigInteger().longValue()), jobKey).get(0);
+  }
+
+  @Override
   public synchronized List<AppRun> recentRuns(int limit) {
     if (Runs.checkLimit(limit) == 0) {
       return List.of();

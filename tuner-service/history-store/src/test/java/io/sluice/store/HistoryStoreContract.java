@@ -190,6 +190,29 @@ abstract class HistoryStoreContract {
   }
 
   @Test
+  void runsVersionMovesWithEveryStoredReplacedMovedOrPrunedRunOfTheJob() {
+    assertThat(store.runsVersion("job-v")).isEqualTo(RunsVersion.NONE);
+    AppRun a = Fixtures.run(C, "app-v1", "job-v", 1_000, 1, 100);
+    AppRun b = Fixtures.run(C, "app-v2", "job-v", 2_000, 1, 500);
+    store.upsert(List.of(a, b, Fixtures.run(C, "app-w1", "job-w", 3_000, 1, 900)));
+    assertThat(store.runsVersion("job-v")).isEqualTo(new RunsVersion(2, 500, 600));
+
+    // a newer version of a run that is not the most recently updated one: the greatest updatedAt stays, the sum moves
+    store.upsert(List.of(Fixtures.version(a, "FAILED", "job-v", a.stages(), 200)));
+    assertThat(store.runsVersion("job-v")).isEqualTo(new RunsVersion(2, 500, 700));
+    store.upsert(List.of(a)); // a late replay of the older version changes nothing
+    assertThat(store.runsVersion("job-v")).isEqualTo(new RunsVersion(2, 500, 700));
+
+    store.upsert(List.of(Fixtures.version(b, "SUCCEEDED", "job-w", b.stages(), 600))); // moved to another job
+    assertThat(store.runsVersion("job-v")).isEqualTo(new RunsVersion(1, 200, 200));
+    assertThat(store.runsVersion("job-w")).isEqualTo(new RunsVersion(2, 900, 1_500));
+
+    store.pruneRuns(300);
+    assertThat(store.runsVersion("job-v")).isEqualTo(RunsVersion.NONE);
+    assertThat(store.runsVersion("job-w")).isEqualTo(new RunsVersion(2, 900, 1_500));
+  }
+
+  @Test
   void unknownKeysGiveEmpty() {
     store.upsert(List.of(Fixtures.run(C, "application_1700000000000_0201", "job-g", 1_700_000_000_000L, 1, 1)));
     assertThat(store.find(C, "application_1700000000000_9999", "1")).isEmpty();

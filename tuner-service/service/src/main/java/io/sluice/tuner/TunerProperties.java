@@ -126,6 +126,14 @@ public class TunerProperties {
   @Max(10_000)
   private int storeQueue = 64;
 
+  /**
+   * Replays of jobs kept for reads (the UI's job page, history and recommendation views), bounded by the runs they hold
+   * together; the least recently read go first. 0 turns the cache off. Default 1000.
+   */
+  @Min(0)
+  @Max(1_000_000)
+  private int replayCacheRuns = 1_000;
+
   public PolicyConfig policyConfig() {
     return PolicyConfig.builder().maxChangesPerIteration(maxChangesPerIteration).maxStepFactor(maxStepFactor)
         .minImprovement(minImprovement).blockedNoiseMs(blockedNoiseMs).wallNoiseMs(wallNoiseMs)
@@ -301,5 +309,13 @@ public class TunerProperties {
 
   public void setStoreQueue(int storeQueue) {
     this.storeQueue = storeQueue;
+  }
+
+  public int getReplayCacheRuns() {
+    return replayCacheRuns;
+  }
+
+  public void setReplayCacheRuns(int replayCacheRuns) {
+    this.replayCacheRuns = replayCacheRuns;
   }
 }

@@ -23,8 +23,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Publishes gate events as JSON to Kafka topic {@code sluice.throttle-events} (key: the application id, or the node
  * for node-level events). The gate calls it from event-loop threads, so a call only offers the event to a bounded
- * queue; one daemon thread drains it into the producer. When Kafka is slow or down the queue fills and events are
- * dropped and counted ({@link #dropped()}): the ESS never waits for Kafka.
+ * queue; one daemon thread drains it into the producer. That thread hands a record to the producer only once the
+ * producer knows the topic's partitions (the first metadata fetch at start-up, or again after Kafka was lost), so no
+ * event is lost while the fetch is pending: until then events wait in the queue. When Kafka is slow or down long
+ * enough for the queue to fill, further events are dropped and counted ({@link #dropped()}, of which
+ * {@link #overflowed()} for a full queue): the ESS never waits for Kafka.
  *
  * <p>Event fields: {@code type} (stateChanged | held | released | directive | degraded), {@code cluster},
  * {@code node}, {@code at} (epoch ms), and per type: {@code from, to, p99Millis, samples} / {@code appId, priority,
@@ -43,6 +46,9 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   private final Thread publisher;
   private final AtomicLong dropped = new AtomicLong();
   private final AtomicLong sent = new AtomicLong();
+  private final AtomicLong overflowed = new AtomicLong();
+  private final AtomicLong metadataWaits = new AtomicLong();
+  private volatile boolean awaitingMetadata = true;
   private volatile boolean running = true;
 
   public KafkaGateEvents(String bootstrap, String topic, String cluster, String node, int queueCapacity) {
@@ -72,6 +78,21 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   /** Events dropped because the queue was full or Kafka refused them. */
   public long dropped() {
     return dropped.get();
+  }
+
+  /** Events dropped because the queue was full (included in {@link #dropped()}). */
+  public long overflowed() {
+    return overflowed.get();
+  }
+
+  /** Whether the publisher is waiting for the topic's metadata (events wait in the queue meanwhile). */
+  public boolean awaitingMetadata() {
+    return awaitingMetadata;
+  }
+
+  /** Metadata fetches that timed out or failed, each after at most {@code max.block.ms}. */
+  public long metadataWaits() {
+    return metadataWaits.get();
   }
 
   /** Events Kafka acknowledged. */
@@ -113,23 +134,38 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   }
 
   private void offer(String key, ObjectNode event) {
-    if (!running || !queue.offer(new ProducerRecord<>(topic, key, event.toString()))) {
+    if (!running) {
+      dropped.incrementAndGet();
+    } else if (!queue.offer(new ProducerRecord<>(topic, key, event.toString()))) {
+      overflowed.incrementAndGet();
       dropped.incrementAndGet();
     }
   }
 
   private void drain() {
-    while (running || !queue.isEmpty()) {
-      ProducerRecord<String, String> r;
-      try {
-        r = queue.poll(200, TimeUnit.MILLISECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        return;
+    ProducerRecord<String, String> next = null; // taken from the queue, not handed to the producer yet
+    while (running || next != null || !queue.isEmpty()) {
+      if (next == null) {
+        try {
+          next = queue.poll(200, TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+        if (next == null) {
+          continue;
+        }
       }
-      if (r == null) {
-        continue;
+      if (!metadataReady()) {
+        if (!running) { // closing without Kafka: what is left cannot be sent
+          dropped.addAndGet(1 + queue.size());
+          queue.clear();
+          return;
+        }
+        continue; // keep the record; the queue holds the events that arrive meanwhile
       }
+      ProducerRecord<String, String> r = next;
+      next = null;
       try {
         producer.send(r, (md, ex) -> {
           if (ex == null) {
@@ -145,9 +181,46 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
     }
   }
 
+  /**
+   * True once the producer knows the topic's partitions; else waits for them at most {@code max.block.ms} (the wait is
+   * the producer's own, on this thread only) and answers false.
+   */
+  private boolean metadataReady() {
+    try {
+      producer.partitionsFor(topic);
+      if (awaitingMetadata) {
+        awaitingMetadata = false;
+        LOG.info("gate events: topic {} ready after {} metadata waits", topic, metadataWaits.get());
+      }
+      return true;
+    } catch (RuntimeException e) {
+      awaitingMetadata = true;
+      if (metadataWaits.incrementAndGet() == 1) {
+        LOG.warn("gate events: no metadata for topic {} yet ({}); events wait in the queue (capacity {})", topic,
+            e.toString(), queue.size() + queue.remainingCapacity());
+      }
+      if (!(e instanceof org.apache.kafka.common.errors.TimeoutException)) {
+        pause(); // a failure that did not wait (e.g. not authorised): do not spin
+      }
+      return false;
+    }
+  }
+
+  private static void pause() {
+    try {
+      Thread.sleep(METADATA_RETRY_MS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** The pause before asking again for metadata after a failure that returned at once. */
+  static final long METADATA_RETRY_MS = 200;
+
   /** A snapshot of the counters for the HTTP endpoint. */
   public Map<String, Long> counters() {
-    return Map.of("sent", sent.get(), "dropped", dropped.get(), "queued", (long) queue.size());
+    return Map.of("sent", sent.get(), "dropped", dropped.get(), "overflowed", overflowed.get(), "queued",
+        (long) queue.size(), "metadataWaits", metadataWaits.get());
   }
 
   @Override

@@ -30,8 +30,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The gate's surroundings on an ESS host with a real Kafka broker (in-JVM KRaft) and real HTTP: events land on
- * {@code sluice.throttle-events} as JSON keyed by app (or node); with Kafka unreachable nothing waits and events are
- * dropped and counted; the metrics endpoint serves Prometheus text and the gate's snapshot.
+ * {@code sluice.throttle-events} as JSON keyed by app (or node); with Kafka unreachable nothing waits, events wait
+ * in the bounded queue until the broker first answers and what overflows it is dropped and counted; the metrics
+ * endpoint serves Prometheus text and the gate's snapshot.
  */
 class GateRuntimeITCase {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -92,6 +93,40 @@ class GateRuntimeITCase {
       assertThat(events.dropped()).as("queue of 2, publisher stuck on metadata: most events dropped")
           .isGreaterThanOrEqualTo(40);
       assertThat(events.sent()).isZero();
+    }
+  }
+
+  @Test
+  void eventsPublishedBeforeTheBrokerAnswersWaitForItAndOnlyWhatOverflowsTheQueueIsDropped() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      port = s.getLocalPort();
+    }
+    String topic = "sluice.throttle-events." + UUID.randomUUID();
+    LocalKafka late = null;
+    try (KafkaGateEvents events = new KafkaGateEvents("127.0.0.1:" + port, topic, "c1", "node-1", 4)) {
+      events.held("app-0", 1, 1);
+      // the publisher has taken app-0 and waits for the topic's metadata: nothing is queued, nothing dropped
+      Await.until(() -> events.metadataWaits() >= 1 && events.counters().get("queued") == 0,
+          Duration.ofSeconds(60), () -> "a metadata wait: " + events.counters());
+      assertThat(events.awaitingMetadata()).isTrue();
+      for (int i = 1; i <= 5; i++) {
+        events.held("app-" + i, 1, 1);
+      }
+      assertThat(events.counters()).containsEntry("queued", 4L).containsEntry("overflowed", 1L)
+          .containsEntry("dropped", 1L).containsEntry("sent", 0L);
+
+      late = LocalKafka.builder().port(port).build().start();
+      late.createTopics(1, topic);
+      List<ConsumerRecord<String, String>> got = consume(late.bootstrapServers(), topic, 5);
+      assertThat(got).extracting(ConsumerRecord::key).containsExactly("app-0", "app-1", "app-2", "app-3", "app-4");
+      Await.until(() -> events.sent() == 5, Duration.ofSeconds(30), () -> "acks: " + events.counters());
+      assertThat(events.dropped()).isEqualTo(1);
+      assertThat(events.awaitingMetadata()).isFalse();
+    } finally {
+      if (late != null) {
+        late.close();
+      }
     }
   }
 
@@ -159,8 +194,13 @@ class GateRuntimeITCase {
   }
 
   private static List<ConsumerRecord<String, String>> consume(String topic, int n) throws InterruptedException {
+    return consume(kafka.bootstrapServers(), topic, n);
+  }
+
+  private static List<ConsumerRecord<String, String>> consume(String bootstrap, String topic, int n)
+      throws InterruptedException {
     Properties p = new Properties();
-    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
+    p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     List<ConsumerRecord<String, String>> got = new ArrayList<>();
     try (KafkaConsumer<String, String> c = new KafkaConsumer<>(p, new StringDeserializer(), new StringDeserializer())) {

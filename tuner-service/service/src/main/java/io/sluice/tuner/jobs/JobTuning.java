@@ -1,5 +1,6 @@
 package io.sluice.tuner.jobs;
 
+import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.model.AppRun;
 import io.sluice.rules.RuleEngine;
 import io.sluice.tuner.TunerMetrics;
@@ -12,6 +13,7 @@ import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.Rejection;
 import io.sluice.tuner.policy.TuningPolicy;
 import io.sluice.store.HistoryStore;
+import io.sluice.store.RunsVersion;
 import io.sluice.tuner.store.DecisionLog;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
@@ -27,15 +29,20 @@ import org.springframework.stereotype.Service;
 /**
  * A job's portrait through the policy: reads the newest runs (re-diagnosed with the service's rules unless
  * {@code sluice.tuner.rediagnose=false}), the decision log and the freeze flag, decides, and logs the new
- * decisions and the job's state in the job index — all in one guarded store call. {@link #view} and
- * {@link #replay} decide the same way and write nothing, for reads.
+ * decisions and the job's state in the job index — all in one guarded store call. {@link #view}, {@link #read} and
+ * {@link #replay} decide the same way and write nothing, for reads; the first two keep their replays in a
+ * {@link ReplayCache}.
  */
 @Service
 public class JobTuning {
   private static final Logger LOG = LoggerFactory.getLogger(JobTuning.class);
 
   /** What the policy decided, with the runs it saw (newest first). */
-  public record Snapshot(Outcome outcome, List<AppRun> runs, boolean frozen) {}
+  public record Snapshot(Outcome outcome, List<AppRun> runs, boolean frozen) {
+    public Snapshot {
+      runs = List.copyOf(runs);
+    }
+  }
 
   private final StoreGateway gateway;
   private final TuningPolicy policy;
@@ -43,9 +50,11 @@ public class JobTuning {
   private final TunerProperties props;
   private final TunerMetrics metrics;
   private final Clock clock;
+  private final ReplayCache cache;
 
   public JobTuning(StoreGateway gateway, TuningPolicy policy, RuleEngine rules, TunerProperties props,
-      TunerMetrics metrics, Clock clock) {
+      TunerMetrics metrics, Clock clock, MeterRegistry meters) {
+    this.cache = new ReplayCache(props.getReplayCacheRuns(), meters);
     this.gateway = gateway;
     this.policy = policy;
     this.rules = rules;
@@ -80,23 +89,55 @@ public class JobTuning {
    */
   public Snapshot view(String op, StoreGateway.Budget budget, String jobKey, int window,
       Map<String, String> operatorTrial) {
-    return gateway.call(op, budget,
-        (store, log) -> replay(store, log, jobKey, window, Map.of(), operatorTrial).snapshot());
+    return gateway.call(op, budget, (store, log) -> read(store, log, jobKey, window, operatorTrial).snapshot());
+  }
+
+  /**
+   * As {@link #replay} without a user conf, for read-only views, answered from the {@link ReplayCache} while the job's
+   * runs, logged decisions, frozen flag and the operator trial are the ones the kept replay was made from (the runs'
+   * {@link RunsVersion} and the log are read on every call). Runs on a store thread.
+   */
+  public Replay read(HistoryStore store, DecisionLog log, String jobKey, int window,
+      Map<String, String> operatorTrial) {
+    int limit = Math.max(window, props.getPortraitSize());
+    // the version first: a run stored while this replay is made is newer than the version, so the next read misses
+    RunsVersion version = store.runsVersion(jobKey);
+    List<Decision> logged = log.decisions(jobKey);
+    boolean frozen = log.frozen(jobKey);
+    ReplayCache.Key key = new ReplayCache.Key(jobKey, limit);
+    ReplayCache.Inputs inputs = new ReplayCache.Inputs(version, logged, frozen, operatorTrial);
+    return cache.get(key, inputs).orElseGet(() -> {
+      Replay r = replay(store, jobKey, limit, Map.of(), operatorTrial, logged, frozen);
+      cache.put(key, inputs, r);
+      return r;
+    });
   }
 
   /** A replay of the job's portrait, with the decisions the log held before it. */
-  public record Replay(Snapshot snapshot, List<Decision> logged) {}
+  public record Replay(Snapshot snapshot, List<Decision> logged) {
+    public Replay {
+      logged = List.copyOf(logged);
+    }
+  }
 
   /**
-   * The policy over the job's newest runs, the decision log and the freeze flag, writing nothing: for read-only
-   * views. Runs on a store thread (inside a {@link StoreGateway} call).
+   * The policy over the job's newest runs, the decision log and the freeze flag, writing nothing and keeping nothing
+   * (the writing paths replay with it; read-only views use {@link #read}). Runs on a store thread (inside a {@link
+   * StoreGateway} call).
    *
    * @param window how many newest runs to replay (at least the portrait size)
    * @param userConf the Spark confs the user set explicitly (empty for views)
    */
   public Replay replay(HistoryStore store, DecisionLog log, String jobKey, int window, Map<String, String> userConf,
       Map<String, String> operatorTrial) {
-    List<AppRun> runs = owned(store.runsOfJob(jobKey, Math.max(window, props.getPortraitSize())));
+    return replay(store, jobKey, Math.max(window, props.getPortraitSize()), userConf, operatorTrial,
+        log.decisions(jobKey), log.frozen(jobKey));
+  }
+
+  /** The policy over the job's newest {@code limit} runs, with the log's decisions and freeze flag as given. */
+  private Replay replay(HistoryStore store, String jobKey, int limit, Map<String, String> userConf,
+      Map<String, String> operatorTrial, List<Decision> logged, boolean frozen) {
+    List<AppRun> runs = owned(store.runsOfJob(jobKey, limit));
     if (props.isRediagnose()) {
       List<AppRun> diagnosed = new ArrayList<>(runs.size());
       for (AppRun r : runs) {
@@ -104,10 +145,8 @@ public class JobTuning {
       }
       runs = diagnosed;
     }
-    boolean frozen = log.frozen(jobKey);
     TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
         : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
-    List<Decision> logged = log.decisions(jobKey);
     Outcome o = policy.decide(runs, memory(logged), userConf, mode, operatorTrial);
     return new Replay(new Snapshot(o, runs, frozen), logged);
   }

@@ -15,7 +15,8 @@ import org.springframework.stereotype.Service;
 
 /**
  * The UI's reads of jobs and runs, each one guarded store call ({@code sluice.tuner.read-timeout}); nothing here
- * writes. A job page replays the tuning policy without logging anything.
+ * writes. A job page replays the tuning policy without logging anything (kept while the job is unchanged: {@link
+ * JobTuning#read}).
  */
 @Service
 class UiReads {
@@ -41,7 +42,7 @@ class UiReads {
   UiViews.JobPage job(String jobKey) {
     Map<String, String> trial = trials.peek(jobKey);
     UiViews.JobPage page = gateway.call("ui.job", StoreGateway.Budget.READ, (store, log) -> {
-      JobTuning.Replay r = tuning.replay(store, log, jobKey, JobPages.MAX_RUNS, Map.of(), trial);
+      JobTuning.Replay r = tuning.read(store, log, jobKey, JobPages.MAX_RUNS, trial);
       if (r.snapshot().runs().isEmpty()) {
         return null;
       }
