@@ -58,8 +58,11 @@ public final class SparkEventParser {
       "SparkListenerStageCompleted", "SparkListenerJobStart", "SparkListenerJobEnd", "SparkListenerEnvironmentUpdate",
       "SparkListenerApplicationStart", "SparkListenerApplicationEnd", "SparkListenerLogStart");
 
-  /** What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose it). */
-  private static final JsonScan.Keep TASK_END_KEEP = JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
+  /**
+   * What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose it). The
+   * collectors prune task ends with the same set before publishing them ({@link EventPruner}).
+   */
+  static final JsonScan.Keep TASK_END_KEEP = JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
       .with("Task End Reason", JsonScan.Keep.keys("Reason"))
       .with("Task Info", JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
       .with("Task Metrics", JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
