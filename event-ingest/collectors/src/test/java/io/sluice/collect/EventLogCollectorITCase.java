@@ -162,7 +162,7 @@ class EventLogCollectorITCase {
         assertThat(events).hasSize((int) total);
         assertExactlyOnce(seen(events, "c1"), expected);
 
-        // the plain log's lines arrive at their line index, task ends pruned to what the profile reads
+        // the plain log's lines arrive at their line index, pruned to what the profile reads
         Path plain = dir.resolve("app-20261121223352-0001");
         List<String> lines = Files.readAllLines(plain, StandardCharsets.UTF_8);
         Map<Long, String> bySeq = new HashMap<>();
@@ -179,8 +179,6 @@ class EventLogCollectorITCase {
             if (lines.get(i).startsWith("{\"Event\":\"SparkListenerTaskEnd\"")) {
                 taskEnds++;
                 assertThat(published.length()).isLessThan(lines.get(i).length());
-            } else {
-                assertThat(published).isEqualTo(lines.get(i).strip());
             }
         }
         assertThat(taskEnds).isPositive();

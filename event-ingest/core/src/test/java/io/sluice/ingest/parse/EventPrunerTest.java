@@ -39,9 +39,19 @@ class EventPrunerTest {
   }
 
   @Test
-  void otherObjectsPassAsTheyAreAndNonObjectsAreRefused() {
+  void otherEventsKeepWhatIsFoldedAndNonObjectsAreRefused() {
     assertThat(prune("{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":1,\"Task Info\":{\"Accumulables\":[]}}"))
-        .isEqualTo("{\"Event\":\"SparkListenerTaskStart\",\"Stage ID\":1,\"Task Info\":{\"Accumulables\":[]}}");
+        .as("not folded: its name only").isEqualTo("{\"Event\":\"SparkListenerTaskStart\"}");
+    assertThat(prune("{\"Event\":\"SparkListenerEnvironmentUpdate\",\"JVM Information\":{\"a\":\"b\"},"
+        + "\"Spark Properties\":{\"spark.app.name\":\"x\"},\"Classpath Entries\":{\"/a.jar\":\"System\"}}"))
+        .isEqualTo("{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":{\"spark.app.name\":\"x\"}}");
+    assertThat(prune("{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":{\"Stage ID\":2,\"Accumulables\":[]},"
+        + "\"Properties\":{\"spark.job.description\":\"long\"}}"))
+        .isEqualTo("{\"Event\":\"SparkListenerStageSubmitted\",\"Stage Info\":{\"Stage ID\":2,\"Accumulables\":[]}}");
+    assertThat(prune("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}"))
+        .as("small events the profile reads whole").isEqualTo("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}");
+    assertThat(prune("{\"Stage ID\":1,\"Event\":\"SparkListenerTaskStart\"}")).as("name not first: as it is")
+        .isEqualTo("{\"Stage ID\":1,\"Event\":\"SparkListenerTaskStart\"}");
     assertThat(prune(" {\"a\":1} ")).isEqualTo("{\"a\":1}");
     // beyond the scan's stricter limits (a 600-digit number) Jackson decides: still one object
     String longNumber = "{\"Event\":\"X\",\"n\":" + "1".repeat(600) + "}";
