@@ -43,13 +43,12 @@ public final class CollectCommand implements Callable<Integer> {
   @Option(names = "--no-progress", description = "Do not draw a progress bar.")
   boolean noProgress;
 
-  @Option(names = "--prune", arity = "1", defaultValue = "true", description = "Publish task ends cut down to the "
-      + "fields the profile reads (about a fifth of their bytes); false publishes every line as written "
-      + "(default: ${DEFAULT-VALUE}).")
-  boolean prune;
+  @Option(names = "--whole-events", description = "Publish every line as written instead of cut down to the fields "
+      + "the profile reads (a task end keeps about a fifth of its bytes).")
+  boolean wholeEvents;
 
   @Option(names = "--batch-events", defaultValue = "" + EnvelopeBatch.DEFAULT_MAX_EVENTS, description = "At most this "
-      + "many consecutive lines of one log per Kafka record; 1 with --prune false publishes one envelope per line, "
+      + "many consecutive lines of one log per Kafka record; 1 with --whole-events publishes one envelope per line, "
       + "as the Spark listener does (default: ${DEFAULT-VALUE}).")
   int batchEvents;
 
@@ -66,7 +65,7 @@ public final class CollectCommand implements Callable<Integer> {
     EventLogCollector.Config cfg = EventLogCollector.Config.of(paths, bootstrap)
         .withCluster(cluster).withTopic(topic).withOffsetsFile(offsets).withFollow(follow)
         .withPollInterval(Duration.ofSeconds(pollSeconds)).withProgress(!noProgress)
-        .withPrune(prune).withBatchEvents(batchEvents).withBatchBytes(batchBytes);
+        .withPrune(!wholeEvents).withBatchEvents(batchEvents).withBatchBytes(batchBytes);
     EventLogCollector collector = new EventLogCollector(cfg);
     Thread stop = new Thread(collector::close, "sluice-collect-stop");
     Runtime.getRuntime().addShutdownHook(stop);
