@@ -4,27 +4,29 @@
 # synthetic app ids. One fresh JVM per measurement; rounds are interleaved; medians are printed.
 #
 #   bench/flink/run-flink-bench.sh [--rounds 3] [--events 1000000] [--apps 50] [--parallelism "1 2 4"]
-#                                  [--baseline-jars DIR] [--skip-build] [--out FILE]
+#                                  [--envelopes "single batched"] [--baseline-jars DIR] [--skip-build] [--out FILE]
 #
 # Scenarios per round, all at the job's default settings (checkpoint 10 s, store.batch.size 100,
-# store.flush-interval.ms 1000): throughput at each parallelism; with --baseline-jars DIR also throughput at
+# store.flush-interval.ms 1000): throughput at each parallelism and record format (single: one envelope per event
+# as the listener sends; batched: pruned batches as the event-log collector sends); with --baseline-jars DIR also throughput at
 # parallelism 2 with the sluice-*.jar files in DIR ahead of the built ones (an older build, side by side in the same
 # rounds); latency with the defaults, and unbuffered (batch 1: the sink upserts every run at once).
 # Prerequisite (done by the script unless --skip-build): mvn -pl event-ingest/flink-job -am install -DskipTests
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/flink"
-rounds=3 events=1000000 apps=50 build=1 out="" parallelism="1 2 4" baseline=""
+rounds=3 events=1000000 apps=50 build=1 out="" parallelism="1 2 4" baseline="" envelopes="single batched"
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --events) events="$2"; shift 2 ;;
     --apps) apps="$2"; shift 2 ;;
     --parallelism) parallelism="$2"; shift 2 ;;
+    --envelopes) envelopes="$2"; shift 2 ;;
     --baseline-jars) baseline="$(cd "$2" && pwd)"; shift 2 ;;
     --skip-build) build=0; shift ;;
     --out) out="$2"; shift 2 ;;
-    -h|--help) sed -n '2,14p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "run-flink-bench: unknown option $1" >&2; exit 2 ;;
   esac
 done
@@ -62,7 +64,10 @@ run() { # label lib-dir-or-empty args...
 }
 for ((r = 1; r <= rounds; r++)); do
   for p in $parallelism; do
-    run "throughput p=$p" "" throughput --events "$events" --checkpoint-ms 10000 --batch 100 --parallelism "$p"
+    for e in $envelopes; do
+      run "throughput p=$p $e" "" throughput --events "$events" --checkpoint-ms 10000 --batch 100 --parallelism "$p" \
+        --envelopes "$e"
+    done
   done
   if [ -n "$baseline" ]; then
     run "baseline throughput" "$baseline" throughput --events "$events" --checkpoint-ms 10000 --batch 100 --parallelism 2
@@ -79,10 +84,11 @@ def med(rs, k, fmt="%.0f"):
     return (fmt + " (%s)") % (statistics.median(v), ", ".join(fmt % x for x in v)) if v else "-"
 tp = [r for r in rows if r['mode'] == 'throughput']
 for lib in ('current', 'baseline'):
-    for p in sorted({r.get('parallelism', '2') for r in tp if r.get('lib') == lib}, key=int):
-        rs = [r for r in tp if r.get('lib') == lib and r.get('parallelism', '2') == p]
-        print("# throughput %s parallelism=%s: events=%s apps=%s; median (all rounds)" % (lib, p, rs[0]['events'],
-              rs[0]['apps']))
+    for p, e in sorted({(r.get('parallelism', '2'), r.get('envelopes', 'single')) for r in tp if r.get('lib') == lib}):
+        rs = [r for r in tp if r.get('lib') == lib and r.get('parallelism', '2') == p
+              and r.get('envelopes', 'single') == e]
+        print("# throughput %s parallelism=%s envelopes=%s: events=%s apps=%s; median (all rounds)" % (lib, p, e,
+              rs[0]['events'], rs[0]['apps']))
         for k in ('sustainedEventsPerS', 'overallEventsPerS', 'totalS'):
             print("#   %s: %s" % (k, med(rs, k)))
         for k in sorted(k for k in rs[0] if k.startswith('cpuUsPerEvent')):

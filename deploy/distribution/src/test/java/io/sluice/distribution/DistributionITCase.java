@@ -120,7 +120,7 @@ class DistributionITCase {
         for (ConsumerRecord<String, String> r : consumer.poll(Duration.ofMillis(500))) {
           assertThat(r.key()).isEqualTo("app-20261121223352-0001");
           assertThat(JSON.readTree(r.value()).get("cluster").asText()).isEqualTo("dist-test");
-          seqs.add(seq(r.value()));
+          seqs.addAll(seqs(r.value()));
         }
         return seqs.size() == lines;
       });
@@ -182,9 +182,16 @@ class DistributionITCase {
     return new KafkaConsumer<>(props, new StringDeserializer(), new StringDeserializer());
   }
 
-  private static long seq(String envelope) throws IOException {
-    JsonNode seq = JSON.readTree(envelope).get("seq");
-    assertThat(seq).as("envelope has a seq: %s", envelope).isNotNull();
-    return seq.asLong();
+  /** The seqs a record carries: its own (an envelope) or first seq onwards, one per event (a batch). */
+  private static List<Long> seqs(String record) throws IOException {
+    JsonNode tree = JSON.readTree(record);
+    JsonNode seq = tree.get("seq");
+    assertThat(seq).as("record has a seq: %s", record).isNotNull();
+    int n = tree.has("events") ? tree.get("events").size() : 1;
+    List<Long> out = new java.util.ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      out.add(seq.asLong() + i);
+    }
+    return out;
   }
 }

@@ -2,6 +2,7 @@ package io.sluice.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.ingest.envelope.EnvelopeCodec;
 import io.sluice.kafka.LocalKafkaExtension;
 import java.io.IOException;
 import java.io.PrintWriter;
@@ -59,24 +60,27 @@ class CollectCommandITCase {
     assertThat(exec(args)).isZero();
 
     Set<Long> seqs = new HashSet<>();
-    long records = 0;
+    long events = 0;
     try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
         "bootstrap.servers", KAFKA.bootstrapServers(), "group.id", "collect-itc", "auto.offset.reset", "earliest"),
         new StringDeserializer(), new ByteArrayDeserializer())) {
       consumer.subscribe(List.of("sluice.spark-events"));
       long deadline = System.currentTimeMillis() + 30_000;
-      while (records < lines && System.currentTimeMillis() < deadline) {
+      while (events < lines && System.currentTimeMillis() < deadline) {
         for (ConsumerRecord<String, byte[]> r : consumer.poll(Duration.ofMillis(500))) {
-          records++;
-          String v = new String(r.value(), java.nio.charset.StandardCharsets.UTF_8);
-          assertThat(v).startsWith("{\"cluster\":\"itc\",\"appId\":\"" + r.key() + "\"");
-          seqs.add(Long.parseLong(v.replaceAll(".*?\"seq\":(\\d+).*", "$1")));
+          EnvelopeCodec.Events record = EnvelopeCodec.decodeRecord(r.value());
+          assertThat(record.cluster()).isEqualTo("itc");
+          assertThat(record.appId()).isEqualTo(r.key());
+          for (int i = 0; i < record.events().size(); i++) {
+            seqs.add(record.firstSeq() + i);
+            events++;
+          }
         }
       }
       // Nothing more arrives: the second run published nothing.
       assertThat(consumer.poll(Duration.ofSeconds(2)).count()).isZero();
     }
-    assertThat(records).isEqualTo(lines);
+    assertThat(events).isEqualTo(lines);
     assertThat(seqs).hasSize((int) lines);
   }
 }

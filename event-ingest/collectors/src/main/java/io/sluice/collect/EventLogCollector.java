@@ -19,7 +19,10 @@ import java.util.regex.Pattern;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.ingest.envelope.EnvelopeBatch;
 import io.sluice.ingest.envelope.EnvelopeCodec;
+import io.sluice.ingest.parse.EventPruner;
+import io.sluice.ingest.parse.JsonObjects;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
@@ -73,10 +76,17 @@ public final class EventLogCollector implements AutoCloseable {
      * @param progress      show a progress bar on stderr during the backfill
      * @param hadoopForLocal read local paths through Hadoop's LocalFileSystem too (mainly for tests)
      * @param producer      extra Kafka producer properties
+     * @param prune         publish task ends pruned to the fields the profile reads ({@link EventPruner}); default on
+     * @param batchEvents   at most this many consecutive lines of a log per record (a batch, {@link EnvelopeBatch});
+     *                      default {@value EnvelopeBatch#DEFAULT_MAX_EVENTS}; 1 without {@code prune} publishes
+     *                      one single-event envelope per line, lines as written
+     * @param batchBytes    at most this many bytes of events per batch unless one line is larger; default
+     *                      {@value EnvelopeBatch#DEFAULT_MAX_BYTES}; keep it under the topic's max.message.bytes
      */
     public record Config(List<String> paths, String bootstrap, String topic, String cluster, Path offsetsFile,
                          boolean follow, Duration pollInterval, int commitEvery, boolean progress,
-                         boolean hadoopForLocal, Map<String, String> producer) {
+                         boolean hadoopForLocal, Map<String, String> producer, boolean prune, int batchEvents,
+                         int batchBytes) {
         public static final String DEFAULT_TOPIC = Topics.SPARK_EVENTS;
 
         public Config {
@@ -86,21 +96,31 @@ public final class EventLogCollector implements AutoCloseable {
             pollInterval = pollInterval == null ? Duration.ofSeconds(5) : pollInterval;
             commitEvery = commitEvery <= 0 ? 5_000 : commitEvery;
             producer = producer == null ? Map.of() : Map.copyOf(producer);
+            batchEvents = batchEvents <= 0 ? EnvelopeBatch.DEFAULT_MAX_EVENTS : batchEvents;
+            batchBytes = batchBytes <= 0 ? EnvelopeBatch.DEFAULT_MAX_BYTES : batchBytes;
         }
 
         public static Config of(List<String> paths, String bootstrap) {
-            return new Config(paths, bootstrap, null, null, null, false, null, 0, false, false, null);
+            return new Config(paths, bootstrap, null, null, null, false, null, 0, false, false, null, true, 0, 0);
         }
 
-        public Config withTopic(String t) { return new Config(paths, bootstrap, t, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
-        public Config withCluster(String c) { return new Config(paths, bootstrap, topic, c, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
-        public Config withOffsetsFile(Path f) { return new Config(paths, bootstrap, topic, cluster, f, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
-        public Config withFollow(boolean f) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, f, pollInterval, commitEvery, progress, hadoopForLocal, producer); }
-        public Config withPollInterval(Duration d) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, d, commitEvery, progress, hadoopForLocal, producer); }
-        public Config withCommitEvery(int n) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, n, progress, hadoopForLocal, producer); }
-        public Config withProgress(boolean p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, p, hadoopForLocal, producer); }
-        public Config withHadoopForLocal(boolean h) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, h, producer); }
-        public Config withProducer(Map<String, String> p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, p); }
+        /** False when every line goes out as it is written, in a single-event envelope of its own. */
+        public boolean batching() {
+            return prune || batchEvents > 1;
+        }
+
+        public Config withTopic(String t) { return new Config(paths, bootstrap, t, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withCluster(String c) { return new Config(paths, bootstrap, topic, c, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withOffsetsFile(Path f) { return new Config(paths, bootstrap, topic, cluster, f, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withFollow(boolean f) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, f, pollInterval, commitEvery, progress, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withPollInterval(Duration d) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, d, commitEvery, progress, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withCommitEvery(int n) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, n, progress, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withProgress(boolean p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, p, hadoopForLocal, producer, prune, batchEvents, batchBytes); }
+        public Config withHadoopForLocal(boolean h) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, h, producer, prune, batchEvents, batchBytes); }
+        public Config withProducer(Map<String, String> p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, p, prune, batchEvents, batchBytes); }
+        public Config withPrune(boolean p) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer, p, batchEvents, batchBytes); }
+        public Config withBatchEvents(int n) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer, prune, n, batchBytes); }
+        public Config withBatchBytes(int n) { return new Config(paths, bootstrap, topic, cluster, offsetsFile, follow, pollInterval, commitEvery, progress, hadoopForLocal, producer, prune, batchEvents, n); }
     }
 
     /**
@@ -279,6 +299,9 @@ public final class EventLogCollector implements AutoCloseable {
         LineLedger ledger = new LineLedger(s.name(), entry.lines(), linesSkipped);
         long sinceSave = 0;
         boolean atEnd = false;
+        EnvelopeBatch batch = config.batching()
+                ? new EnvelopeBatch(config.cluster(), entry.appId(), entry.appAttemptId(), config.batchEvents(), config.batchBytes())
+                : null;
         try (LineReader r = s.open(entry.lines())) {
             while (!closing && ledger.failure() == null) {
                 byte[] line = r.next();
@@ -288,22 +311,29 @@ public final class EventLogCollector implements AutoCloseable {
                 }
                 linesRead.incrementAndGet();
                 long seq = r.linesRead() - 1;
-                byte[] value;
-                try {
-                    value = EnvelopeCodec.encode(new EventEnvelope(config.cluster(), entry.appId(), entry.appAttemptId(), seq,
-                            System.currentTimeMillis(), new String(line, StandardCharsets.UTF_8)));
-                } catch (IllegalArgumentException notJson) {
-                    badLines.incrementAndGet();
-                    ledger.pass(seq);
-                    continue;
+                if (batch == null) {
+                    if (!sendEnvelope(entry, key, seq, line, ledger)) {
+                        continue;
+                    }
+                } else {
+                    byte[] event = config.prune() ? EventPruner.prune(line) : wholeObject(line);
+                    if (event == null) {
+                        badLines.incrementAndGet();
+                        ledger.pass(seq);
+                        continue;
+                    }
+                    if (!batch.add(seq, event)) {
+                        sendBatch(batch, key, ledger);
+                        batch.add(seq, event);
+                    }
                 }
-                publisher.send(config.topic(), key, value, ledger, seq);
                 long n = linesPublished.incrementAndGet();
                 java.util.function.LongConsumer hook = afterSend;
                 if (hook != null) {
                     hook.accept(n);
                 }
                 if (++sinceSave >= config.commitEvery()) {
+                    sendBatch(batch, key, ledger);
                     entry = save(s.name(), entry, ledger, false);
                     saved = entry.lines();
                     sinceSave = 0;
@@ -312,6 +342,7 @@ public final class EventLogCollector implements AutoCloseable {
                     }
                 }
             }
+            sendBatch(batch, key, ledger);
             boolean completed = atEnd && !inProgress;
             if (r.linesRead() != saved || completed || offsets.get(s.name()) == null) {
                 entry = save(s.name(), entry, ledger, completed);
@@ -324,6 +355,38 @@ public final class EventLogCollector implements AutoCloseable {
             }
             return atEnd;
         }
+    }
+
+    /** Publishes one line as a single-event envelope (format 1); false when the line is not JSON (not sent). */
+    private boolean sendEnvelope(OffsetStore.Entry entry, byte[] key, long seq, byte[] line, LineLedger ledger) {
+        byte[] value;
+        try {
+            value = EnvelopeCodec.encode(new EventEnvelope(config.cluster(), entry.appId(), entry.appAttemptId(), seq,
+                    System.currentTimeMillis(), new String(line, StandardCharsets.UTF_8)));
+        } catch (IllegalArgumentException notJson) {
+            badLines.incrementAndGet();
+            ledger.pass(seq);
+            return false;
+        }
+        publisher.send(config.topic(), key, value, ledger, seq);
+        return true;
+    }
+
+    /** Publishes what the batch holds, if anything, as one record whose outcome counts for each of its lines. */
+    private void sendBatch(EnvelopeBatch batch, byte[] key, LineLedger ledger) {
+        if (batch == null || batch.isEmpty()) {
+            return;
+        }
+        publisher.send(config.topic(), key, batch.encode(System.currentTimeMillis()),
+                ledger.lines(batch.firstSeq(), batch.lastSeq()), batch.firstSeq());
+        batch.clear();
+    }
+
+    /** The line without surrounding whitespace when it is one JSON object, else null. */
+    private static byte[] wholeObject(byte[] line) {
+        String s = new String(line, StandardCharsets.UTF_8).strip();
+        byte[] b = s.getBytes(StandardCharsets.UTF_8);
+        return JsonObjects.isOne(b, 0, b.length) ? b : null;
     }
 
     /**

@@ -49,6 +49,39 @@ final class LineLedger implements KafkaPublisher.Receipts {
         }
     }
 
+    /**
+     * The receipts of one record that carries lines {@code first..last} (a batch): its outcome is each line's. A batch
+     * Kafka can never take skips all its lines, counted one by one.
+     */
+    KafkaPublisher.Receipts lines(long first, long last) {
+        return new KafkaPublisher.Receipts() {
+            @Override
+            public void acked(long index) {
+                synchronized (LineLedger.this) {
+                    for (long i = first; i <= last; i++) {
+                        done(i);
+                    }
+                }
+            }
+
+            @Override
+            public void failed(long index, Exception e) {
+                synchronized (LineLedger.this) {
+                    if (e instanceof RecordTooLargeException) {
+                        skippedCounter.addAndGet(last - first + 1);
+                        LOG.warn("skipping lines {}..{} of {}: Kafka cannot take their record ({})", first, last, log,
+                                e.getMessage());
+                        for (long i = first; i <= last; i++) {
+                            done(i);
+                        }
+                    } else if (failure == null) {
+                        failure = e;
+                    }
+                }
+            }
+        };
+    }
+
     /** Marks a line that is not sent (not an event) as done. */
     synchronized void pass(long index) {
         done(index);

@@ -55,12 +55,11 @@ class CollectorKafkaFaultsITCase {
     }
 
     /** seq -> how often it arrived, for one application. */
-    private static Map<Long, Integer> seqs(List<ConsumerRecord<String, String>> records, String appId) throws Exception {
+    private static Map<Long, Integer> seqs(List<KafkaTopics.Event> events, String appId) {
         Map<Long, Integer> out = new TreeMap<>();
-        for (ConsumerRecord<String, String> r : records) {
-            JsonNode env = M.readTree(r.value());
-            assertThat(env.get("appId").asText()).isEqualTo(appId);
-            out.merge(env.get("seq").asLong(), 1, Integer::sum);
+        for (KafkaTopics.Event e : events) {
+            assertThat(e.appId()).isEqualTo(appId);
+            out.merge(e.seq(), 1, Integer::sum);
         }
         return out;
     }
@@ -108,8 +107,7 @@ class CollectorKafkaFaultsITCase {
                 runner.join(30_000);
             }
             restarter.get().join(30_000);
-            List<ConsumerRecord<String, String>> records = KafkaTopics.readAll(kafka.bootstrapServers(), topic, lines, 2_000);
-            Map<Long, Integer> seen = seqs(records, appId);
+            Map<Long, Integer> seen = seqs(KafkaTopics.readEvents(kafka.bootstrapServers(), topic, lines, 2_000), appId);
             assertThat(seen.keySet()).as("every seq").hasSize(lines).allMatch(s -> s >= 0 && s < lines);
             assertThat(seen.entrySet()).as("each seq once").allMatch(e -> e.getValue() == 1);
         }
@@ -146,7 +144,7 @@ class CollectorKafkaFaultsITCase {
             c.run();
             assertThat(c.stats().linesPublished()).as("nothing left to publish").isZero();
         }
-        Map<Long, Integer> seen = seqs(KafkaTopics.readAll(KAFKA.bootstrapServers(), topic, lines - 1, 2_000), appId);
+        Map<Long, Integer> seen = seqs(KafkaTopics.readEvents(KAFKA.bootstrapServers(), topic, lines - 1, 2_000), appId);
         assertThat(seen).hasSize(lines - 1).doesNotContainKey(50L);
         assertThat(seen.values()).allMatch(n -> n == 1);
     }

@@ -20,6 +20,7 @@ import java.util.stream.Stream;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.ingest.eventlog.EventLogSource;
+import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
 import io.sluice.ingest.eventlog.ReadReport;
@@ -111,15 +112,14 @@ class EventLogCollectorITCase {
         }
     }
 
-    /** (appId → seq → times seen), checking the envelope shape on the way. */
-    private static Map<String, Map<Long, Integer>> seen(List<ConsumerRecord<String, String>> records, String cluster) {
+    /** (appId → seq → times seen), checking the record shape on the way. */
+    private static Map<String, Map<Long, Integer>> seen(List<KafkaTopics.Event> events, String cluster) {
         Map<String, Map<Long, Integer>> out = new TreeMap<>();
-        for (ConsumerRecord<String, String> r : records) {
-            JsonNode env = readTree(r.value());
-            assertThat(env.get("appId").asText()).isEqualTo(r.key());
-            assertThat(env.get("cluster").asText()).isEqualTo(cluster);
-            assertThat(env.get("event").get("Event").isTextual()).isTrue();
-            out.computeIfAbsent(r.key(), k -> new TreeMap<>()).merge(env.get("seq").asLong(), 1, Integer::sum);
+        for (KafkaTopics.Event e : events) {
+            assertThat(e.appId()).isEqualTo(e.key());
+            assertThat(e.cluster()).isEqualTo(cluster);
+            assertThat(e.event().get("Event").isTextual()).isTrue();
+            out.computeIfAbsent(e.key(), k -> new TreeMap<>()).merge(e.seq(), 1, Integer::sum);
         }
         return out;
     }
@@ -158,23 +158,30 @@ class EventLogCollectorITCase {
             c.run();
             assertThat(c.stats().linesPublished()).isZero();
         }
-        List<ConsumerRecord<String, String>> records = KafkaTopics.readAll(KAFKA.bootstrapServers(), topic, (int) total, 2_000);
-        assertThat(records).hasSize((int) total);
-        assertExactlyOnce(seen(records, "c1"), expected);
+        List<KafkaTopics.Event> events = KafkaTopics.readEvents(KAFKA.bootstrapServers(), topic, (int) total, 2_000);
+        assertThat(events).hasSize((int) total);
+        assertExactlyOnce(seen(events, "c1"), expected);
 
-        // the plain log's lines arrive verbatim, at their line index
+        // the plain log's lines arrive at their line index, pruned to what the profile reads
         Path plain = dir.resolve("app-20261121223352-0001");
         List<String> lines = Files.readAllLines(plain, StandardCharsets.UTF_8);
         Map<Long, String> bySeq = new HashMap<>();
-        for (ConsumerRecord<String, String> r : records) {
-            if (r.key().equals("app-20261121223352-0001")) {
-                JsonNode env = readTree(r.value());
-                bySeq.put(env.get("seq").asLong(), M.writeValueAsString(env.get("event")));
+        for (KafkaTopics.Event e : events) {
+            if (e.key().equals("app-20261121223352-0001")) {
+                bySeq.put(e.seq(), M.writeValueAsString(e.event()));
             }
         }
+        int taskEnds = 0;
         for (int i = 0; i < lines.size(); i++) {
-            assertThat(bySeq.get((long) i)).isEqualTo(M.writeValueAsString(readTree(lines.get(i))));
+            String published = new String(EventPruner.prune(lines.get(i).getBytes(StandardCharsets.UTF_8)),
+                    StandardCharsets.UTF_8);
+            assertThat(bySeq.get((long) i)).isEqualTo(M.writeValueAsString(readTree(published)));
+            if (lines.get(i).startsWith("{\"Event\":\"SparkListenerTaskEnd\"")) {
+                taskEnds++;
+                assertThat(published.length()).isLessThan(lines.get(i).length());
+            }
         }
+        assertThat(taskEnds).isPositive();
         JsonNode state = M.readTree(offsets.toFile());
         assertThat(state.size()).isEqualTo(finishedFixtureCount());
         state.forEach(e -> assertThat(e.get("completed").asBoolean()).isTrue());
@@ -207,9 +214,9 @@ class EventLogCollectorITCase {
             c.run();
             assertThat(c.stats().linesPublished()).isEqualTo(total - stopAt);
         }
-        List<ConsumerRecord<String, String>> records = KafkaTopics.readAll(KAFKA.bootstrapServers(), topic, (int) total, 2_000);
-        assertThat(records).hasSize((int) total);
-        assertExactlyOnce(seen(records, "default"), expected);
+        List<KafkaTopics.Event> events = KafkaTopics.readEvents(KAFKA.bootstrapServers(), topic, (int) total, 2_000);
+        assertThat(events).hasSize((int) total);
+        assertExactlyOnce(seen(events, "default"), expected);
     }
 
     @Test
@@ -272,8 +279,8 @@ class EventLogCollectorITCase {
             c.close();
             t.join(TimeUnit.SECONDS.toMillis(30));
         }
-        List<ConsumerRecord<String, String>> records = KafkaTopics.readAll(KAFKA.bootstrapServers(), topic, lines.size(), 1_500);
-        assertExactlyOnce(seen(records, "default"), Map.of("app-20261121223352-0001", (long) lines.size()));
+        List<KafkaTopics.Event> events = KafkaTopics.readEvents(KAFKA.bootstrapServers(), topic, lines.size(), 1_500);
+        assertExactlyOnce(seen(events, "default"), Map.of("app-20261121223352-0001", (long) lines.size()));
     }
 
     @Test
@@ -284,14 +291,16 @@ class EventLogCollectorITCase {
         String topic = "hadoop";
         KAFKA.kafka().createTopics(2, topic);
         EventLogCollector.Config cfg = EventLogCollector.Config.of(List.of(dir.toUri().toString()), KAFKA.bootstrapServers())
-                .withTopic(topic).withOffsetsFile(tmp.resolve("h.json")).withHadoopForLocal(true);
+                .withTopic(topic).withOffsetsFile(tmp.resolve("h.json")).withHadoopForLocal(true)
+                .withPrune(false).withBatchEvents(1); // and one envelope per line, lines as written
         try (EventLogCollector c = new EventLogCollector(cfg)) {
             c.run();
             assertThat(c.stats().logsCompleted()).isEqualTo(finishedFixtureCount());
         }
         List<ConsumerRecord<String, String>> records = KafkaTopics.readAll(KAFKA.bootstrapServers(), topic, (int) total, 2_000);
-        assertThat(records).hasSize((int) total);
-        assertExactlyOnce(seen(records, "default"), expected);
+        assertThat(records).hasSize((int) total).allMatch(r -> readTree(r.value()).has("event"));
+        List<KafkaTopics.Event> events = KafkaTopics.readEvents(KAFKA.bootstrapServers(), topic, (int) total, 2_000);
+        assertExactlyOnce(seen(events, "default"), expected);
     }
 
     private static void waitFor(java.util.function.BooleanSupplier cond, long timeoutMs) throws InterruptedException {

@@ -38,4 +38,22 @@ class LineLedgerTest {
         assertThat(l.frontier()).isEqualTo(3);
         assertThat(l.failure()).isSameAs(expired);
     }
+
+    @Test
+    void aBatchCountsForEachOfItsLines() {
+        AtomicLong skipped = new AtomicLong();
+        LineLedger l = new LineLedger("log", 0, skipped);
+        l.lines(3, 5).acked(3);
+        assertThat(l.frontier()).as("lines 0..2 still open").isZero();
+        l.lines(0, 2).acked(0);
+        assertThat(l.frontier()).isEqualTo(6);
+        l.lines(6, 9).failed(6, new RecordTooLargeException("too large"));
+        assertThat(skipped.get()).isEqualTo(4);
+        assertThat(l.frontier()).isEqualTo(10);
+        TimeoutException expired = new TimeoutException("expired");
+        l.lines(10, 12).failed(10, expired);
+        l.lines(13, 14).acked(13);
+        assertThat(l.frontier()).isEqualTo(10);
+        assertThat(l.failure()).isSameAs(expired);
+    }
 }

@@ -48,7 +48,7 @@ public class KafkaPayloadDeserializer implements KafkaRecordDeserializationSchem
     String appId = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8).trim();
     if (appId == null || appId.isEmpty()) {
       try {
-        appId = kind == Kind.EVENTS ? EnvelopeCodec.decode(value).appId()
+        appId = kind == Kind.EVENTS ? EnvelopeCodec.decodeRecord(value).appId()
             : Json.read(new String(value, StandardCharsets.UTF_8), YarnAppRecord.class).appId();
       } catch (RuntimeException e) {
         countGarbage(record, "no key and an unreadable value: " + e);

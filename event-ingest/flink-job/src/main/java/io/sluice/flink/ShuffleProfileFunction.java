@@ -3,6 +3,7 @@ package io.sluice.flink;
 import io.sluice.ingest.envelope.EnvelopeCodec;
 import io.sluice.ingest.fold.AppFolder;
 import io.sluice.ingest.fold.YarnJoin;
+import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.yarn.YarnAppRecord;
 import io.sluice.model.AppRun;
 import io.sluice.model.Json;
@@ -27,7 +28,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The heart of the job: keyed by application id, input 1 = Spark event envelopes, input 2 = YARN app records.
+ * The heart of the job: keyed by application id, input 1 = records of the events topic (one envelope or a batch of
+ * consecutive events of one attempt), input 2 = YARN app records.
  *
  * <p>State per key (application): {@code attempts} maps each application attempt to an {@link AttemptState}
  * (its {@link AppFolder}, the highest seq applied, when it ended); {@code yarn} holds the newest YARN record
@@ -123,57 +125,66 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
 
   @Override
   public void processElement1(KafkaPayload in, Context ctx, Collector<RunUpdate> out) throws Exception {
-    EnvelopeCodec.Decoded d;
+    EnvelopeCodec.Events d;
     try {
-      d = EnvelopeCodec.decode(in.value);
+      d = EnvelopeCodec.decodeRecord(in.value);
     } catch (RuntimeException e) {
       garbage(in, "undecodable envelope", e);
       return;
     }
-    if (d == null || d.event() == null) {
-      garbage(in, "envelope without an event", null);
-      return;
-    }
-    if (d.appId() != null && !d.appId().equals(ctx.getCurrentKey())) {
+    if (!d.appId().equals(ctx.getCurrentKey())) {
       garbage(in, "envelope of " + d.appId() + " under key " + ctx.getCurrentKey(), null);
       return;
     }
-    String attemptId = d.appAttemptId() == null ? "" : d.appAttemptId();
+    // One state lookup per record: a batch's events are folded into the same attempt's state.
+    String attemptId = d.appAttemptId();
     AttemptState st = attempts.get(attemptId);
     boolean fresh = st == null;
     if (fresh) {
-      String cluster = d.cluster() == null || d.cluster().isBlank() ? defaultCluster : d.cluster();
+      String cluster = d.cluster().isBlank() ? defaultCluster : d.cluster();
       AppFolder folder = new AppFolder(cluster);
       folder.fallbackAppId(d.appId()); // identifies the run even if its ApplicationStart is never seen
       st = new AttemptState(folder);
     }
-    if (d.seq() <= st.maxSeq) {
-      replaysSkipped.inc();
+    long now = ctx.timerService().currentProcessingTime();
+    boolean applied = false;
+    for (int i = 0; i < d.events().size(); i++) {
+      long seq = d.firstSeq() + i;
+      if (seq <= st.maxSeq) {
+        replaysSkipped.inc();
+        continue;
+      }
+      st.maxSeq = seq;
+      applied = true;
+      fold(ctx, attemptId, st, d.events().get(i), d.emittedAt(), now, out);
+    }
+    if (!applied) {
       return;
     }
-    st.maxSeq = d.seq();
-    boolean wasEnded = st.ended();
-    st.folder.accept(d.event());
-    eventsProcessed.inc();
-    long now = ctx.timerService().currentProcessingTime();
     st.touchedAt = now;
+    attempts.put(attemptId, st);
+    if (fresh) {
+      schedule(ctx, now + idleTtlMs);
+    }
+  }
+
+  /** Folds one event into an attempt's state; emits the run when this event ends it, or a part when due. */
+  private void fold(Context ctx, String attemptId, AttemptState st, SparkEvent event, long emittedAt, long now,
+      Collector<RunUpdate> out) throws Exception {
+    boolean wasEnded = st.ended();
+    st.folder.accept(event);
+    eventsProcessed.inc();
     if (wasEnded) {
       // Spark writes ApplicationEnd last; anything later is folded but does not re-open the emitted run.
       eventsAfterEnd.inc();
     } else if (st.folder.ended()) {
       long endTime = st.folder.toAppRun(0).endTime();
-      st.endedAt = endTime > 0 ? endTime : Math.max(1, d.emittedAt());
-      attempts.put(attemptId, st);
+      st.endedAt = endTime > 0 ? endTime : Math.max(1, emittedAt);
+      st.touchedAt = now;
       emit(ctx.getCurrentKey(), attemptId, st, currentYarn(), out);
       schedule(ctx, now + endedRetentionMs);
-      return;
-    }
-    if (maxStagesPerAttempt > 0 && st.folder.completedStageAttempts() >= maxStagesPerAttempt) {
+    } else if (maxStagesPerAttempt > 0 && st.folder.completedStageAttempts() >= maxStagesPerAttempt) {
       emitPart(ctx.getCurrentKey(), attemptId, st, out);
-    }
-    attempts.put(attemptId, st);
-    if (fresh) {
-      schedule(ctx, now + idleTtlMs);
     }
   }
 

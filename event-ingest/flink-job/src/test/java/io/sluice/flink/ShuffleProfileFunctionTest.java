@@ -164,6 +164,29 @@ class ShuffleProfileFunctionTest {
   }
 
   @Test
+  void batchesOfPrunedEventsGiveTheRunThatSingleEnvelopesGive() throws Exception {
+    List<byte[]> batches = TestLogs.batches(log, 16);
+    assertThat(batches).hasSize((envelopes.size() + 15) / 16);
+    for (byte[] b : batches) {
+      harness.processElement1(new KafkaPayload(appId, b), 0L);
+    }
+    assertThat(runs()).containsExactly(expectedWithoutYarn());
+    assertThat(fn.eventsProcessed.getCount()).isEqualTo(envelopes.size());
+    assertThat(fn.replaysSkipped.getCount()).isZero();
+  }
+
+  @Test
+  void aBatchReplayedOverSingleEnvelopesSkipsOnlyTheEventsAlreadyApplied() throws Exception {
+    events(0, 21); // today's envelopes, seq 1..21
+    for (byte[] b : TestLogs.batches(log, 16)) { // a collector that restarted from the log's start, batching
+      harness.processElement1(new KafkaPayload(appId, b), 0L);
+    }
+    assertThat(runs()).containsExactly(expectedWithoutYarn());
+    assertThat(fn.replaysSkipped.getCount()).isEqualTo(21);
+    assertThat(fn.eventsProcessed.getCount()).isEqualTo(envelopes.size());
+  }
+
+  @Test
   void snapshotAndRestoreRoundTripTheFolderState() throws Exception {
     int half = envelopes.size() / 2;
     events(0, half);

@@ -67,7 +67,7 @@ class ShuffleProfileJobITCase {
   static final MiniClusterExtension FLINK = JobHarness.miniCluster();
 
 
-  /** One fixture application: its envelopes, YARN record and the run the job must store for it. */
+  /** One fixture application: its records (envelopes or batches), YARN record and the run the job must store. */
   record App(String appId, List<byte[]> envelopes, YarnAppRecord yarn, boolean yarnFirst, AppRun expected) {}
 
   private static List<App> apps;
@@ -89,7 +89,9 @@ class ShuffleProfileJobITCase {
       AppRun joined = YarnJoin.join(direct.toAppRun(end), yarn, Math.max(end + 1, yarn.observedAt()));
       AppRun expected = joined.withDiagnoses(rules.diagnose(joined));
       assertThat(expected.stages()).as(FIXTURES.get(i) + " has stages").isNotEmpty();
-      apps.add(new App(direct.appId(), TestLogs.envelopes(log), yarn, yarnFirst, expected));
+      // a third of the applications arrive as the event-log collector sends them: pruned, in batches
+      List<byte[]> records = i % 3 == 1 ? TestLogs.batches(log, 25) : TestLogs.envelopes(log);
+      apps.add(new App(direct.appId(), records, yarn, yarnFirst, expected));
     }
     LOG.info("fixtures: {}", apps.stream().map(a -> a.appId + "=" + a.envelopes.size() + " events, "
         + a.expected.stages().size() + " stages").toList());

@@ -3,7 +3,9 @@ package io.sluice.flink;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.contracts.kafka.EventEnvelope;
+import io.sluice.ingest.envelope.EnvelopeBatch;
 import io.sluice.ingest.envelope.EnvelopeCodec;
+import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
@@ -85,6 +87,26 @@ final class TestLogs {
     for (int i = 0; i < lines.size(); i++) {
       out.add(EnvelopeCodec.encode(new EventEnvelope(CLUSTER, appId(source), "", i + 1, 1_000L + i, lines.get(i))));
     }
+    return out;
+  }
+
+  /**
+   * The log's lines as the event-log collector publishes them: pruned, in batches of at most {@code maxEvents},
+   * line i with seq i + 1 as in {@link #envelopes}.
+   */
+  static List<byte[]> batches(EventLogSource source, int maxEvents) {
+    List<String> lines = lines(source);
+    List<byte[]> out = new ArrayList<>();
+    EnvelopeBatch batch = new EnvelopeBatch(CLUSTER, appId(source), "", maxEvents, EnvelopeBatch.DEFAULT_MAX_BYTES);
+    for (int i = 0; i < lines.size(); i++) {
+      byte[] event = EventPruner.prune(lines.get(i).getBytes(StandardCharsets.UTF_8));
+      if (!batch.add(i + 1, event)) {
+        out.add(batch.encode(1_000L + batch.firstSeq()));
+        batch.clear();
+        batch.add(i + 1, event);
+      }
+    }
+    out.add(batch.encode(1_000L + batch.firstSeq()));
     return out;
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.bench.flink;
 
+import io.sluice.ingest.envelope.EnvelopeBatch;
 import io.sluice.ingest.envelope.EnvelopeCodec;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
@@ -10,14 +11,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CPU cost of decoding one event envelope ({@link EnvelopeCodec#decode}, what the profile operator does first with
- * every record), on the bench's input: the envelopes of the 13 fixture logs. Thread CPU time of this thread only,
- * so a loaded machine slows it down without changing the figure much; run it with two builds' jars side by side.
+ * CPU cost per event of decoding the records of the events topic ({@link EnvelopeCodec#decodeRecord}, what the
+ * profile operator does first with every record), on the bench's input, the 13 fixture logs, in both formats side
+ * by side in every round: one envelope per event (as the listener sends) and pruned batches (as the event-log
+ * collector sends). Thread CPU time of this thread only, so a loaded machine slows it down without changing the
+ * figure much.
  *
  * <pre>
  * DecodeBench --root REPO [--seconds 20] [--rounds 5]
  * </pre>
- * Prints {@code DECODE_BENCH nsPerEvent=<median> rounds=<all> mbPerCpuS=...}.
+ * Prints {@code DECODE_BENCH envelopes=<format> nsPerEvent=<median> rounds=<all> ...} per format.
  */
 public final class DecodeBench {
   private DecodeBench() {}
@@ -34,36 +37,49 @@ public final class DecodeBench {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
+    int perBatch = EnvelopeBatch.DEFAULT_MAX_EVENTS;
     List<byte[]> envelopes = new ArrayList<>();
+    List<byte[]> batches = new ArrayList<>();
     for (FlinkBench.Log log : FlinkBench.logs(Path.of(root), FlinkBench.DEFAULT_FIXTURES)) {
       for (int k = 0; k < log.lines().size(); k++) {
         envelopes.add(FlinkBench.envelope(log, "app-decode-0001", k));
       }
+      for (int k = 0; k < log.lines().size(); k += perBatch) {
+        batches.add(FlinkBench.batch(log, "app-decode-0001", k, perBatch));
+      }
     }
-    long bytes = envelopes.stream().mapToLong(b -> b.length).sum();
+    int events = envelopes.size();
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
-    double[] ns = new double[rounds];
+    double[][] ns = new double[2][rounds];
     long sink = 0;
     for (int r = -1; r < rounds; r++) { // round -1 warms the JIT up
-      long passes = 0;
-      long c0 = cpu.getCurrentThreadCpuTime();
-      long until = c0 + seconds * 1_000_000_000L / (r < 0 ? 2 : 1);
-      while (cpu.getCurrentThreadCpuTime() < until) {
-        for (byte[] e : envelopes) {
-          sink += EnvelopeCodec.decode(e).seq();
+      for (int f = 0; f < 2; f++) { // the two formats one after the other in every round
+        List<byte[]> records = f == 0 ? envelopes : batches;
+        long passes = 0;
+        long c0 = cpu.getCurrentThreadCpuTime();
+        long until = c0 + seconds * 1_000_000_000L / (r < 0 ? 2 : 1);
+        while (cpu.getCurrentThreadCpuTime() < until) {
+          for (byte[] e : records) {
+            sink += EnvelopeCodec.decodeRecord(e).events().size();
+          }
+          passes++;
         }
-        passes++;
-      }
-      if (r >= 0) {
-        ns[r] = (double) (cpu.getCurrentThreadCpuTime() - c0) / (passes * envelopes.size());
+        if (r >= 0) {
+          ns[f][r] = (double) (cpu.getCurrentThreadCpuTime() - c0) / (passes * events);
+        }
       }
     }
-    double[] sorted = ns.clone();
-    Arrays.sort(sorted);
-    double median = sorted[rounds / 2];
-    System.out.printf(Locale.ROOT, "DECODE_BENCH nsPerEvent=%.0f rounds=%s envelopes=%d bytesPerEnvelope=%.0f "
-            + "mbPerCpuS=%.0f check=%d%n", median, Arrays.toString(Arrays.stream(ns).map(Math::rint).toArray()),
-        envelopes.size(), (double) bytes / envelopes.size(), bytes / (double) envelopes.size() / median * 1e3,
-        sink % 7);
+    String[] names = {"single", "batched-" + perBatch};
+    for (int f = 0; f < 2; f++) {
+      List<byte[]> records = f == 0 ? envelopes : batches;
+      long bytes = records.stream().mapToLong(x -> x.length).sum();
+      double[] sorted = ns[f].clone();
+      Arrays.sort(sorted);
+      double median = sorted[rounds / 2];
+      System.out.printf(Locale.ROOT, "DECODE_BENCH envelopes=%s nsPerEvent=%.0f rounds=%s records=%d events=%d "
+              + "bytesPerEvent=%.0f mbPerCpuS=%.0f check=%d%n", names[f], median,
+          Arrays.toString(Arrays.stream(ns[f]).map(Math::rint).toArray()), records.size(), events,
+          (double) bytes / events, bytes / (double) events / median * 1e3, sink % 7);
+    }
   }
 }

@@ -3,7 +3,9 @@ package io.sluice.bench.flink;
 import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.flink.JobConfig;
 import io.sluice.flink.ShuffleProfileJob;
+import io.sluice.ingest.envelope.EnvelopeBatch;
 import io.sluice.ingest.envelope.EnvelopeCodec;
+import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
@@ -47,6 +49,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <pre>
  * FlinkBench throughput --root REPO --work DIR [--events 2000000] [--group 16] [--checkpoint-ms 1000] [--batch 100]
+ *   [--envelopes single|batched] [--batch-events 200]
  *   (both modes: [--fixtures VERSION/NAME,...] [--parallelism 2] [--flush-ms N]; default: the 13 finished fixture
  *   logs and the job's own store.flush-interval.ms)
  *   The topic is filled first; then the job starts. Apps are produced in consecutive groups (interleaved inside a
@@ -117,6 +120,14 @@ public final class FlinkBench {
     int group = (int) num("group", 16);
     long checkpointMs = num("checkpoint-ms", 1_000);
     int batch = (int) num("batch", 100);
+    // "single": one envelope per event as the live listener sends; "batched": pruned events in batches of
+    // --batch-events as the event-log collector sends
+    boolean batched = switch (opts.getOrDefault("envelopes", "single")) {
+      case "single" -> false;
+      case "batched" -> true;
+      default -> throw new IllegalArgumentException("--envelopes is single or batched, not " + opts.get("envelopes"));
+    };
+    int perRecord = batched ? (int) num("batch-events", EnvelopeBatch.DEFAULT_MAX_EVENTS) : 1;
 
     // apps in a fixed shuffled order (mixes the kinds of logs in every group)
     List<int[]> apps = new ArrayList<>(); // {replica, log}
@@ -133,18 +144,20 @@ public final class FlinkBench {
       ShuffleProfileJob.createTopics(config);
       long tp0 = System.nanoTime();
       long bytes = 0;
+      long records = 0;
       try (KafkaProducer<byte[], byte[]> producer = producer(kafka, false)) {
         String topic = config.get(JobConfig.TOPIC_EVENTS);
         for (int g = 0; g < apps.size(); g += group) {
           List<int[]> members = apps.subList(g, Math.min(apps.size(), g + group));
           int longest = members.stream().mapToInt(a -> logs.get(a[1]).lines.size()).max().orElse(0);
-          for (int k = 0; k < longest; k++) {
+          for (int k = 0; k < longest; k += perRecord) {
             for (int[] a : members) {
               Log log = logs.get(a[1]);
               if (k < log.lines.size()) {
                 String id = syntheticId(a[0], a[1]);
-                byte[] value = envelope(log, id, k);
+                byte[] value = perRecord == 1 && !batched ? envelope(log, id, k) : batch(log, id, k, perRecord);
                 bytes += value.length;
+                records++;
                 producer.send(new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8), value));
               }
             }
@@ -153,7 +166,8 @@ public final class FlinkBench {
         producer.flush();
       }
       double produceS = (System.nanoTime() - tp0) / 1e9;
-      log("produced %d events (%d apps, %.0f MB of envelopes) in %.1f s", events, apps.size(), bytes / 1e6, produceS);
+      log("produced %d events in %d records (%d apps, %.0f MB) in %.1f s", events, records, apps.size(), bytes / 1e6,
+          produceS);
 
       try (HistoryStore store = HistoryStores.open(config.get(JobConfig.STORE_URL))) {
         long t0 = System.nanoTime();
@@ -193,10 +207,11 @@ public final class FlinkBench {
         double cpuEvents = events * ((double) (samples.get(i90)[1] - samples.get(i10)[1]) / apps.size());
         double total = (done - t0) / 1e9;
         double fromRunning = (done - running) / 1e9;
-        System.out.printf(Locale.ROOT, "FLINK_BENCH mode=throughput events=%d apps=%d logs=%d envelopeMB=%.0f "
+        System.out.printf(Locale.ROOT, "FLINK_BENCH mode=throughput envelopes=%s records=%d events=%d apps=%d logs=%d envelopeMB=%.0f "
                 + "checkpointMs=%d batch=%d sustainedEventsPerS=%.0f windowS=%.1f overallEventsPerS=%.0f "
                 + "totalS=%.1f toRunningS=%.1f firstRunS=%.1f produceEventsPerS=%.0f parallelism=%d%s%n",
-            events, apps.size(), logs.size(), bytes / 1e6, checkpointMs, batch, windowEvents / window, window,
+            batched ? "batched-" + perRecord : "single", records, events, apps.size(), logs.size(), bytes / 1e6,
+            checkpointMs, batch, windowEvents / window, window,
             events / fromRunning, total, (running - t0) / 1e9, firstRun, events / produceS,
             config.getInt(JobConfig.PARALLELISM), CpuMeter.perEvent(cpu.get(i10), cpu.get(i90), cpuEvents));
       }
@@ -422,6 +437,18 @@ public final class FlinkBench {
   static byte[] envelope(Log log, String id, int k) {
     String line = log.lines.get(k).replace(log.appId, id);
     return EnvelopeCodec.encode(new EventEnvelope(CLUSTER, id, "", k, System.currentTimeMillis(), line));
+  }
+
+  /** Lines k .. k + n - 1 of a log under another id, pruned and batched as the event-log collector publishes them. */
+  static byte[] batch(Log log, String id, int k, int n) {
+    EnvelopeBatch b = new EnvelopeBatch(CLUSTER, id, "", n, Integer.MAX_VALUE);
+    for (int i = k; i < Math.min(k + n, log.lines.size()); i++) {
+      byte[] event = EventPruner.prune(log.lines.get(i).replace(log.appId, id).getBytes(StandardCharsets.UTF_8));
+      if (!b.add(i, event)) {
+        throw new IllegalStateException("line " + i + " of " + log.name + " does not fit its batch");
+      }
+    }
+    return b.encode(System.currentTimeMillis());
   }
 
   /** The finished fixture logs replicated by default (in-progress ones left out): Spark 3.5.7 and 4.0.1. */

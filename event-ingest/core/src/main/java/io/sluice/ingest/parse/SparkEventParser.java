@@ -58,8 +58,11 @@ public final class SparkEventParser {
       "SparkListenerStageCompleted", "SparkListenerJobStart", "SparkListenerJobEnd", "SparkListenerEnvironmentUpdate",
       "SparkListenerApplicationStart", "SparkListenerApplicationEnd", "SparkListenerLogStart");
 
-  /** What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose it). */
-  private static final JsonScan.Keep TASK_END_KEEP = JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
+  /**
+   * What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose it); also what
+   * the collectors keep of a task end ({@link #PROFILE_FIELDS}).
+   */
+  static final JsonScan.Keep TASK_END_KEEP = JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
       .with("Task End Reason", JsonScan.Keep.keys("Reason"))
       .with("Task Info", JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
       .with("Task Metrics", JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
@@ -68,6 +71,24 @@ public final class SparkEventParser {
               "Fetch Wait Time", "Remote Bytes Read", "Local Bytes Read", "Total Records Read"))
           .with("Shuffle Write Metrics", JsonScan.Keep.keys("Shuffle Bytes Written", "Shuffle Write Time",
               "Shuffle Records Written")));
+
+  /**
+   * For each event the parser folds, the fields it reads, so that {@link EventPruner} can cut the rest before a
+   * collector publishes the event (small events it reads whole are not listed). An event the parser does not fold
+   * is read for its name only ({@link #NAME_ONLY}).
+   */
+  static final Map<String, JsonScan.Keep> PROFILE_FIELDS = Map.of(
+      TASK_END_EVENT, TASK_END_KEEP,
+      "SparkListenerStageSubmitted", JsonScan.Keep.keys("Event", "Stage Info"),
+      "SparkListenerStageCompleted", JsonScan.Keep.keys("Event", "Stage Info"),
+      "SparkListenerJobStart", JsonScan.Keep.keys("Event", "Job ID", "Submission Time", "Stage IDs", "Stage Infos"),
+      "SparkListenerEnvironmentUpdate", JsonScan.Keep.keys("Event", "Spark Properties"));
+  static final JsonScan.Keep NAME_ONLY = JsonScan.Keep.keys("Event");
+
+  /** Whether the parser folds events of this name (every other one becomes {@link SparkEvent.Unknown}). */
+  static boolean folds(String name) {
+    return DISPATCHED.contains(name);
+  }
 
   /** The fast path of {@link #parse(byte[])}, or null when the line must be parsed with Jackson as a whole. */
   SparkEvent parseFast(byte[] line) {
