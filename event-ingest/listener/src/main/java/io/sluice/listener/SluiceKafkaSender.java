@@ -111,10 +111,12 @@ final class SluiceKafkaSender implements AutoCloseable {
             }
             boolean ready = false;
             while (true) {
-                if (!ready && producer != null && !closing) {
+                if (!ready && producer != null && (!closing || System.nanoTime() < closeDeadlineNanos)) {
                     // Wait for the topic's metadata before taking events off the queue, so a broker
                     // that is slow to answer at start costs nothing; while it does not answer, the
-                    // queue fills up and further events are dropped and counted.
+                    // queue fills up and further events are dropped and counted. A close does not
+                    // end the wait: a broker that has not answered yet (a short application, a
+                    // loaded machine) still gets the close budget before the queue is dropped.
                     ready = awaitMetadata(producer);
                     if (!ready) {
                         continue;

@@ -44,6 +44,33 @@ class SluiceKafkaSenderITCase {
     }
 
     @Test
+    void aBrokerThatAnswersOnlyAfterTheCloseStillGetsTheQueue() throws Exception {
+        int port;
+        try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = ss.getLocalPort();
+        }
+        // nothing listens yet: the first metadata wait (max.block.ms 1 s) fails before the close
+        SluiceKafkaSender s = new SluiceKafkaSender(conf("127.0.0.1:" + port, "sender.late", 1000, 60_000), "t3");
+        for (int i = 0; i < 200; i++) {
+            assertThat(s.offer("k".getBytes(StandardCharsets.UTF_8), ("v" + i).getBytes(StandardCharsets.UTF_8))).isTrue();
+        }
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (s.lastError() == null) {
+            assertThat(System.nanoTime()).as("a failed metadata wait").isLessThan(deadline);
+            Thread.sleep(20);
+        }
+        Thread closer = new Thread(s::close);
+        closer.start();
+        try (io.sluice.kafka.LocalKafka late = io.sluice.kafka.LocalKafka.builder().port(port).build().start()) {
+            late.createTopics(1, "sender.late");
+            closer.join(120_000);
+            assertThat(closer.isAlive()).isFalse();
+            assertThat(s.sent.get()).as("sent after a late broker; last error %s", s.lastError()).isEqualTo(200);
+            assertThat(s.droppedAtClose.get() + s.queueFull.get() + s.unacknowledged()).isZero();
+        }
+    }
+
+    @Test
     void unreachableKafkaNeverBlocksOfferAndCloseIsBounded() throws Exception {
         int port;
         try (ServerSocket ss = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
