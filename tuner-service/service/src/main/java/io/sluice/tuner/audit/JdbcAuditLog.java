@@ -1,11 +1,11 @@
 package io.sluice.tuner.audit;
 
+import io.sluice.store.HistoryStores;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -13,17 +13,10 @@ import java.util.Properties;
 
 /**
  * The audit log as table {@code sluice_audit} of the history store's database: H2 (a plain table) or ClickHouse (a
- * MergeTree ordered by time; the database itself is created by the history store). One connection, opened lazily
+ * MergeTree ordered by time), created by the history store's schema migrations. One connection, opened lazily
  * and reopened after a failure; calls are serialised (actions are rare).
  */
 public final class JdbcAuditLog implements AuditLog {
-  private static final String H2_DDL = "CREATE TABLE IF NOT EXISTS sluice_audit (id VARCHAR(64) PRIMARY KEY, "
-      + "at BIGINT NOT NULL, actor VARCHAR(256) NOT NULL, action VARCHAR(64) NOT NULL, target VARCHAR(1024) NOT NULL, "
-      + "before_state CLOB, after_state CLOB)";
-  private static final String CLICKHOUSE_DDL = "CREATE TABLE IF NOT EXISTS sluice_audit (id String, at Int64, "
-      + "actor String, action String, target String, before_state Nullable(String), after_state Nullable(String)) "
-      + "ENGINE = MergeTree ORDER BY (at, id)";
-
   private final String url;
   private final boolean clickhouse;
   private Connection conn;
@@ -111,15 +104,9 @@ public final class JdbcAuditLog implements AuditLog {
       p.setProperty("connection_timeout", "5000");
       p.setProperty("socket_timeout", "30000");
     }
-    Connection c = DriverManager.getConnection(url, p);
-    try (Statement st = c.createStatement()) {
-      st.execute(clickhouse ? CLICKHOUSE_DDL : H2_DDL);
-    } catch (SQLException e) {
-      c.close();
-      throw e;
-    }
-    conn = c;
-    return c;
+    HistoryStores.migrate(url); // the table is in the store's schema (H2 V6, ClickHouse V7)
+    conn = DriverManager.getConnection(url, p);
+    return conn;
   }
 
   private String redacted() {

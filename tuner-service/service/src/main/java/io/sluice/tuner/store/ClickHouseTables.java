@@ -1,6 +1,6 @@
 package io.sluice.tuner.store;
 
-import io.sluice.store.ClickHouseHistoryStore;
+import io.sluice.store.HistoryStores;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
@@ -36,14 +36,8 @@ public final class ClickHouseTables {
       if (!lower.contains("socket_timeout=")) {
         p.setProperty("socket_timeout", Integer.toString(SOCKET_MS));
       }
-      Connection c = DriverManager.getConnection(url, p);
-      try {
-        ClickHouseHistoryStore.migrate(c);
-      } catch (SQLException | RuntimeException e) {
-        c.close();
-        throw e;
-      }
-      conn = c;
+      HistoryStores.migrate(url);
+      conn = DriverManager.getConnection(url, p);
     }
     return conn;
   }

@@ -13,10 +13,9 @@ import java.util.Set;
 
 /**
  * The decision log in the history store's own H2 database (tables {@code tuner_decisions}, {@code tuner_jobs},
- * DDL in {@code io/sluice/tuner/store/h2-decisions.sql}). One connection used under this object's lock.
+ * DDL in the store's migration {@code V6__tuner_control.sql}). One connection used under this object's lock.
  */
 final class H2DecisionLog implements DecisionLog {
-  private static final String DDL = "io/sluice/tuner/store/h2-decisions.sql";
 
   private final Connection conn;
   private final String where;
@@ -28,7 +27,7 @@ final class H2DecisionLog implements DecisionLog {
 
   static H2DecisionLog open(String url, String where) {
     try {
-      Connection c = H2Tables.open(url, DDL);
+      Connection c = H2Tables.open(url);
       return new H2DecisionLog(c, where);
     } catch (SQLException e) {
       throw new HistoryStoreException("cannot open the decision log at " + where + ": " + e.getMessage(), e);

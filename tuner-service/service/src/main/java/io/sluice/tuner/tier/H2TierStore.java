@@ -13,13 +13,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The tier store in the history store's own H2 database (DDL {@code io/sluice/tuner/tier/h2-tier.sql}). One
+ * The tier store in the history store's own H2 database (DDL in the store's migration {@code V6__tuner_control.sql}). One
  * connection, opened on first use and reopened after a failure, used under this object's lock. A job keeps its
  * newest {@value #DECISIONS_PER_JOB} decisions (older ones are deleted as new ones come).
  */
 final class H2TierStore implements TierStore {
   static final int DECISIONS_PER_JOB = 100;
-  private static final String DDL = "io/sluice/tuner/tier/h2-tier.sql";
 
   private final H2Tables tables;
   private final String where;
@@ -31,7 +30,7 @@ final class H2TierStore implements TierStore {
 
   /** @param keep decisions kept per job */
   H2TierStore(String url, String where, int keep) {
-    this.tables = new H2Tables(url, DDL);
+    this.tables = new H2Tables(url);
     this.where = where;
     this.keep = keep;
   }

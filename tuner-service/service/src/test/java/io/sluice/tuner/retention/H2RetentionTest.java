@@ -21,13 +21,13 @@ class H2RetentionTest extends RetentionContract {
 
   @Override
   protected Connection controlTables(String url) throws SQLException {
-    Connection c = H2Tables.open(url, "io/sluice/tuner/store/h2-decisions.sql");
+    Connection c = H2Tables.open(url);
     try (Statement st = c.createStatement()) {
       st.execute("CREATE TABLE IF NOT EXISTS tier_decisions (seq BIGINT AUTO_INCREMENT PRIMARY KEY, "
           + "job_key VARCHAR(1024) NOT NULL, decided_at BIGINT NOT NULL, json VARCHAR(16384) NOT NULL)");
     }
     c.close();
-    return H2Tables.open(url, "io/sluice/tuner/tier/h2-tier.sql");
+    return H2Tables.open(url);
   }
 
   @Override

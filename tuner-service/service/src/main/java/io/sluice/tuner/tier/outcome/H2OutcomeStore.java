@@ -12,19 +12,18 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The outcome tables (DDL {@code io/sluice/tuner/tier/outcome/h2-outcomes.sql}) in the history store's H2 database
+ * The outcome tables (DDL in the store's migration {@code V6__tuner_control.sql}) in the history store's H2 database
  * (so restarts keep the counts). One connection, opened on
  * first use and reopened after a failure, used under this object's lock. Failures are runtime exceptions naming the
  * operation.
  */
 public final class H2OutcomeStore implements OutcomeStore {
-  private static final String DDL = "io/sluice/tuner/tier/outcome/h2-outcomes.sql";
 
   private final H2Tables tables;
   private final String where;
 
   public H2OutcomeStore(String url, String where) {
-    this.tables = new H2Tables(url, DDL);
+    this.tables = new H2Tables(url);
     this.where = where;
   }
 
