@@ -33,10 +33,13 @@ public final class HistoryStores {
   /**
    * Creates or migrates the schema of the database behind {@code url} (the same scripts {@link #open} applies) without
    * opening a store: for the components that keep their own tables in that database (tuner-service's control state,
-   * the audit log) and may reach them before anyone opened the store. Fails with a {@link HistoryStoreException}
-   * naming the URL.
+   * the audit log) and may reach them before anyone opened the store; nothing to do once this JVM has migrated it.
+   * Fails with a {@link HistoryStoreException} naming the URL.
    */
   public static void migrate(String url) {
+    if (SchemaMigrations.migrated(url)) {
+      return;
+    }
     boolean h2 = url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:");
     if (!h2 && !isClickHouse(url)) {
       throw new IllegalArgumentException("unsupported history store URL " + Urls.redact(url)

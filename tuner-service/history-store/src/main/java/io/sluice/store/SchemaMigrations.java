@@ -7,6 +7,8 @@ import java.sql.Statement;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Properties;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.FlywayException;
 import org.flywaydb.core.api.output.MigrateResult;
@@ -28,6 +30,10 @@ final class SchemaMigrations {
   private static final Logger LOG = LoggerFactory.getLogger(SchemaMigrations.class);
   static final String HISTORY_TABLE = "flyway_schema_history";
   static final String LEGACY_TABLE = "schema_version";
+  /** One migration at a time in this JVM (ClickHouse has no lock Flyway could take; H2's is released by its DDL). */
+  private static final Object LOCK = new Object();
+  /** The URLs this JVM has migrated, so that components reaching their tables later need not ask Flyway again. */
+  private static final Set<String> MIGRATED = ConcurrentHashMap.newKeySet();
 
   private SchemaMigrations() {}
 
@@ -38,6 +44,20 @@ final class SchemaMigrations {
    * @param props the driver properties (credentials, timeouts) Flyway's own connection gets
    */
   static MigrateResult apply(String url, Properties props, Connection existing, String location) throws SQLException {
+    synchronized (LOCK) {
+      MigrateResult r = applyAlone(url, props, existing, location);
+      MIGRATED.add(url);
+      return r;
+    }
+  }
+
+  /** True once this JVM has migrated the database at {@code url}. */
+  static boolean migrated(String url) {
+    return MIGRATED.contains(url);
+  }
+
+  private static MigrateResult applyAlone(String url, Properties props, Connection existing, String location)
+      throws SQLException {
     int legacy = legacyVersion(existing);
     Map<String, String> jdbc = new HashMap<>();
     String user = null;
@@ -64,10 +84,13 @@ final class SchemaMigrations {
     try {
       return logged(flyway.migrate(), legacy);
     } catch (FlywayException first) {
-      // Another process (a Flink job, tuner-service) may have applied the same script at the same moment; the
-      // second attempt then finds it recorded. A real failure fails again, and is thrown.
-      LOG.debug("schema migration failed once, trying again: {}", first.getMessage());
+      // Another process (the Flink job, tuner-service) may have run the same script at the same moment: H2 commits
+      // DDL at once, so Flyway's lock does not hold across processes and the loser records the script as failed.
+      // Repair drops failed records (it never undoes applied scripts), and the second attempt then finds the
+      // winner's record. A real failure fails again, and is thrown.
+      LOG.warn("schema migration failed once, repairing the history and trying again: {}", first.getMessage());
       try {
+        flyway.repair();
         return logged(flyway.migrate(), legacy);
       } catch (FlywayException second) {
         second.addSuppressed(first);
