@@ -257,3 +257,17 @@ CREATE TABLE IF NOT EXISTS tier_alerts_local ON CLUSTER '{cluster}' (
 ORDER BY seq;
 CREATE TABLE IF NOT EXISTS tier_alerts ON CLUSTER '{cluster}' AS tier_alerts_local
 ENGINE = Distributed('{cluster}', currentDatabase(), 'tier_alerts_local', 0);
+
+-- sluice_audit: operator and admin actions, appended, read newest first; one shard.
+CREATE TABLE IF NOT EXISTS sluice_audit_local ON CLUSTER '{cluster}' (
+  id           String,
+  at           Int64,
+  actor        String,
+  action       String,
+  target       String,
+  before_state Nullable(String),
+  after_state  Nullable(String)
+) ENGINE = ReplicatedMergeTree('/clickhouse/tables/{shard}/{database}/sluice_audit', '{replica}')
+ORDER BY (at, id);
+CREATE TABLE IF NOT EXISTS sluice_audit ON CLUSTER '{cluster}' AS sluice_audit_local
+ENGINE = Distributed('{cluster}', currentDatabase(), 'sluice_audit_local', 0);

@@ -1,5 +1,7 @@
 package io.sluice.submit;
 
+import io.sluice.contracts.api.LaunchFailureReport;
+import io.sluice.contracts.api.RunReportRequest;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.JobKey;
 import io.sluice.submit.client.Advice;
@@ -123,7 +125,7 @@ public final class SluiceSubmit {
       PrintStream err) {
     try {
       Map<String, String> conf = SparkSubmitArgs.parse(launchedArgs).effectiveConf(env);
-      Optional<Map<String, Object>> report = LaunchFailures.report(conf, exit, detail);
+      Optional<LaunchFailureReport> report = LaunchFailures.report(conf, exit, detail);
       if (report.isEmpty()) {
         return;
       }
@@ -163,7 +165,7 @@ public final class SluiceSubmit {
    * and, when it failed (not stopped: {@link Rerun#rerunsAfter}), re-runs it once with the original conf, reports
    * that too and returns the re-run's exit code. Reports never fail or delay the job beyond their deadline.
    */
-  public static int supervise(Launch launch, Runner runner, Function<Map<String, Object>, String> sender,
+  public static int supervise(Launch launch, Runner runner, Function<RunReportRequest, String> sender,
       PrintStream err) {
     int exit = runner.run(launch.args());
     if (launch.rerun().isEmpty()) {
@@ -181,7 +183,7 @@ public final class SluiceSubmit {
     return again;
   }
 
-  private static void report(Optional<Map<String, Object>> report, Function<Map<String, Object>, String> sender,
+  private static void report(Optional<RunReportRequest> report, Function<RunReportRequest, String> sender,
       PrintStream err) {
     report.ifPresent(r -> {
       try {
@@ -193,7 +195,7 @@ public final class SluiceSubmit {
   }
 
   /** The sender of run reports: to the URL the launched conf (or the environment) names; a no-op without one. */
-  static Function<Map<String, Object>, String> senderFor(Launch launch, Map<String, String> env) {
+  static Function<RunReportRequest, String> senderFor(Launch launch, Map<String, String> env) {
     try {
       Map<String, String> conf = launch.rerun().map(Rerun::launched).orElse(Map.of());
       TunerSettings s = TunerSettings.resolve(conf, env);

@@ -1,5 +1,6 @@
 package io.sluice.submit;
 
+import io.sluice.contracts.api.RunReportRequest;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.contracts.Tier;
@@ -87,7 +88,7 @@ class RerunTest {
     List<String> launched = launchedArgs("spark://127.0.0.1:7077");
     SluiceSubmit.Launch launch = new SluiceSubmit.Launch(launched, rerun(launched));
     List<List<String>> runs = new ArrayList<>();
-    List<Map<String, Object>> reports = new ArrayList<>();
+    List<RunReportRequest> reports = new ArrayList<>();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     int exit = SluiceSubmit.supervise(launch, a -> {
       runs.add(a);
@@ -102,21 +103,18 @@ class RerunTest {
     assertThat(runs.get(0)).isEqualTo(launched);
     assertThat(runs.get(1)).isEqualTo(launch.rerun().get().args(1));
     assertThat(reports).hasSize(2);
-    assertThat(reports.get(0)).containsExactly(Map.entry("submissionId", "s-1"), Map.entry("attempt", 1),
-        Map.entry("source", "LAUNCHER"), Map.entry("cluster", "default"), Map.entry("queue", "root.etl"),
-        Map.entry("jobKey", "default/root.etl/bob/sales"), Map.entry("requestedTier", "CELEBORN"),
-        Map.entry("status", "FAILED"), Map.entry("exitCode", 1));
-    assertThat(reports.get(1)).containsEntry("attempt", 2).containsEntry("status", "FAILED")
-        .containsEntry("exitCode", 3).containsEntry("ranTier", "ESS")
-        .containsEntry("fallbackReason", "RERUN_AFTER_TIER_FAILURE")
-        .containsEntry("fallbackDetail", "exit 1 in CELEBORN");
+    assertThat(reports.get(0)).isEqualTo(new RunReportRequest("s-1", null, 1, "LAUNCHER", "default", "root.etl",
+        "default/root.etl/bob/sales", "CELEBORN", null, null, null, null, "FAILED", 1));
+    assertThat(reports.get(1)).isEqualTo(new RunReportRequest("s-1", null, 2, "LAUNCHER", "default", "root.etl",
+        "default/root.etl/bob/sales", "CELEBORN", "ESS", "RERUN_AFTER_TIER_FAILURE", "exit 1 in CELEBORN", null,
+        "FAILED", 3));
     assertThat(err.toString(StandardCharsets.UTF_8)).contains("exited with 1 on push tier CELEBORN; re-running once");
   }
 
   @Test
   void superviseRunsOnceWhenItSucceedsWasStoppedOrIsNotAPushTierLaunch() throws Exception {
     List<String> launched = launchedArgs("local[2]");
-    List<Map<String, Object>> reports = new ArrayList<>();
+    List<RunReportRequest> reports = new ArrayList<>();
     List<List<String>> runs = new ArrayList<>();
     PrintStream err = new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
     assertThat(SluiceSubmit.supervise(new SluiceSubmit.Launch(launched, rerun(launched)), a -> {
@@ -126,7 +124,7 @@ class RerunTest {
       reports.add(r);
       return "ok";
     }, err)).isZero();
-    assertThat(reports).singleElement().satisfies(r -> assertThat(r).containsEntry("status", "SUCCEEDED"));
+    assertThat(reports).singleElement().satisfies(r -> assertThat(r.status()).isEqualTo("SUCCEEDED"));
     assertThat(SluiceSubmit.supervise(new SluiceSubmit.Launch(launched, rerun(launched)), a -> {
       runs.add(a);
       return 143;
@@ -143,6 +141,7 @@ class RerunTest {
     }, err)).isEqualTo(1);
     assertThat(runs).hasSize(3);
     assertThat(reports).hasSize(2);
-    assertThat(reports.get(1)).containsEntry("status", "FAILED").containsEntry("exitCode", 143);
+    assertThat(reports.get(1)).extracting(RunReportRequest::status, RunReportRequest::exitCode)
+        .containsExactly("FAILED", 143);
   }
 }

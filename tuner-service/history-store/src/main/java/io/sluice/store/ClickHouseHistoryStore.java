@@ -22,8 +22,7 @@ import org.slf4j.LoggerFactory;
  * {@code jdbc:clickhouse://...}; driver properties go in the URL's query string, e.g. {@code ?compress=false}).
  * Tables are ReplacingMergeTree, so replays are idempotent; every read uses {@code FINAL} so it is correct
  * before background merges. The DDL is {@code deploy/clickhouse/V*.sql}, packed into this jar and applied on
- * open (idempotent statements; the applied version is recorded in {@code schema_version}). The database named
- * in the URL is created if missing.
+ * open by {@link SchemaMigrations} (Flyway). The database named in the URL is created if missing.
  *
  * <p>Write path: per upsert batch, stage rows first, then run rows, each as multi-row INSERTs of at most
  * {@link #RUNS_PER_INSERT} runs / {@link #STAGES_PER_INSERT} stages. All rows of one upsert carry one random
@@ -35,10 +34,8 @@ import org.slf4j.LoggerFactory;
 public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
-  static final List<String> MIGRATIONS = List.of("io/sluice/store/clickhouse/V1__history_store.sql",
-      "io/sluice/store/clickhouse/V2__stage_killed_tasks.sql",
-      "io/sluice/store/clickhouse/V3__job_index.sql", "io/sluice/store/clickhouse/V4__gate_events.sql",
-      "io/sluice/store/clickhouse/V5__tuner_control.sql", "io/sluice/store/clickhouse/V6__stage_input_bytes.sql");
+  /** The class-path location of the schema migrations: {@code deploy/clickhouse/V*.sql}, packed into this jar. */
+  static final String MIGRATIONS = "io/sluice/store/clickhouse";
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries AS s FINAL",
       "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j", "s.runs > 0");
@@ -56,23 +53,10 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   static ClickHouseHistoryStore open(String url) {
-    Properties props;
-    try {
-      props = StoreCredentials.jdbcFor(url); // from the environment or a file, unless the URL names its own
-    } catch (RuntimeException e) {
-      throw new HistoryStoreException("cannot connect to the ClickHouse history store at " + Urls.redact(url) + ": "
-          + e.getMessage(), e);
-    }
-    String lower = url.toLowerCase(Locale.ROOT);
-    if (!lower.contains("connection_timeout=")) {
-      props.setProperty("connection_timeout", "5000");
-    }
-    if (!lower.contains("socket_timeout=")) {
-      props.setProperty("socket_timeout", "120000");
-    }
+    Properties props = properties(url, 120_000);
     Connection c = connect(url, props, "cannot connect to the ClickHouse history store at");
     try {
-      migrate(c);
+      migrate(url, props, c);
       ClickHouseHistoryStore store = new ClickHouseHistoryStore(url, c);
       store.indexMissingJobs("job_summaries FINAL");
       LOG.info("history store open: ClickHouse at {}", Urls.redact(url));
@@ -84,40 +68,46 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   /**
-   * Creates the database if needed, then applies the migrations newer than schema_version. Public for the other
-   * components that keep tables in the same database (tuner-service's control state), which may be opened first.
+   * The driver properties of a connection to {@code url}: the store's credentials ({@link StoreCredentials}, from the
+   * environment or a file, unless the URL names its own) and, unless the URL sets them, a 5 s connect timeout and
+   * {@code socketMs} per call.
    */
-  public static void migrate(Connection c) throws SQLException {
+  public static Properties properties(String url, int socketMs) {
+    Properties props;
+    try {
+      props = StoreCredentials.jdbcFor(url);
+    } catch (RuntimeException e) {
+      throw new HistoryStoreException("cannot connect to the ClickHouse history store at " + Urls.redact(url) + ": "
+          + e.getMessage(), e);
+    }
+    String lower = url.toLowerCase(Locale.ROOT);
+    if (!lower.contains("connection_timeout=")) {
+      props.setProperty("connection_timeout", "5000");
+    }
+    if (!lower.contains("socket_timeout=")) {
+      props.setProperty("socket_timeout", Integer.toString(socketMs));
+    }
+    return props;
+  }
+
+  /**
+   * Creates the database if needed (on {@code c}, which is connected to it), then applies the migrations not applied
+   * yet ({@link SchemaMigrations}).
+   */
+  static void migrate(String url, Properties props, Connection c) throws SQLException {
     String db = c.getSchema();
-    try (Statement st = c.createStatement()) {
-      if (db != null && !db.isEmpty() && !db.equals("default")) {
-        if (!SAFE_DB.matcher(db).matches()) {
-          throw new SQLException("unsupported database name '" + db + "' (letters, digits, _)");
-        }
-        c.setSchema("default");
-        try {
-          st.execute("CREATE DATABASE IF NOT EXISTS `" + db + "`");
-        } finally {
-          c.setSchema(db);
-        }
+    if (db != null && !db.isEmpty() && !db.equals("default")) {
+      if (!SAFE_DB.matcher(db).matches()) {
+        throw new SQLException("unsupported database name '" + db + "' (letters, digits, _)");
       }
-      st.execute("CREATE TABLE IF NOT EXISTS schema_version (version UInt32, description String, "
-          + "applied_at DateTime DEFAULT now()) ENGINE = ReplacingMergeTree ORDER BY version");
-      int current;
-      try (ResultSet rs = st.executeQuery("SELECT max(version) FROM schema_version")) {
-        rs.next();
-        current = rs.getInt(1);
-      }
-      SchemaVersions.checkKnown(current, MIGRATIONS);
-      for (int v = current + 1; v <= MIGRATIONS.size(); v++) {
-        String resource = MIGRATIONS.get(v - 1);
-        for (String sql : SqlScripts.statements(SqlScripts.load(resource))) {
-          st.execute(sql);
-        }
-        SchemaVersions.record(c, v, resource);
-        LOG.info("ClickHouse history store schema migrated to version {}", v);
+      c.setSchema("default");
+      try (Statement st = c.createStatement()) {
+        st.execute("CREATE DATABASE IF NOT EXISTS `" + db + "`");
+      } finally {
+        c.setSchema(db);
       }
     }
+    SchemaMigrations.apply(url, props, c, MIGRATIONS);
   }
 
   @Override

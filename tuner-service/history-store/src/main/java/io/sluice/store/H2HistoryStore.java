@@ -19,7 +19,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The embedded history store: H2 in a local file ({@code jdbc:h2:file:/path/sluice-history}) or behind an H2
  * TCP server ({@code jdbc:h2:tcp://127.0.0.1:PORT/path}, see {@link EmbeddedStoreServer}). The schema is
- * versioned ({@code schema_version}) and migrated on open from {@code io/sluice/store/h2/V*.sql}.
+ * migrated on open from {@code io/sluice/store/h2/V*.sql} by {@link SchemaMigrations} (Flyway).
  *
  * <p>One connection, used under this object's lock: calls from several threads are serialised. An upsert is
  * one transaction: per run key the winning version replaces the stored row (MERGE) and all its stage rows,
@@ -28,11 +28,8 @@ import org.slf4j.LoggerFactory;
 public final class H2HistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(H2HistoryStore.class);
 
-  /** The schema migrations, in order; version N is the N-th entry. */
-  static final List<String> MIGRATIONS = List.of("io/sluice/store/h2/V1__history_store.sql",
-      "io/sluice/store/h2/V2__stage_killed_tasks.sql",
-      "io/sluice/store/h2/V3__job_index.sql", "io/sluice/store/h2/V4__gate_events.sql",
-      "io/sluice/store/h2/V5__stage_input_bytes.sql");
+  /** The class-path location of the schema migrations ({@link SchemaMigrations}). */
+  static final String MIGRATIONS = "io/sluice/store/h2";
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events");
   private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries s", "job_states j", null);
 
@@ -45,7 +42,7 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   static H2HistoryStore open(String url) {
     Connection c = connect(url, credentials(url), "cannot open the embedded history store at");
     try {
-      migrate(c);
+      migrate(url, credentials(url), c);
       c.setAutoCommit(false);
       H2HistoryStore store = new H2HistoryStore(url, c);
       store.indexMissingJobs("job_summaries");
@@ -68,53 +65,14 @@ public final class H2HistoryStore extends JdbcHistoryStore {
   }
 
   /**
-   * Applies the migrations newer than the recorded schema version, each with its version row. One opener at a
-   * time per JVM (Flink's sink subtasks open the same file store together): H2 commits DDL implicitly, so the
-   * version row alone does not keep a second opener from running a later migration before the first one's
-   * tables exist.
+   * Applies the migrations not applied yet ({@link SchemaMigrations}). One opener at a time per JVM (Flink's sink
+   * subtasks open the same file store together): H2 commits DDL implicitly, so Flyway's lock on its history table
+   * does not keep a second opener from running a script whose tables the first one is creating.
    */
-  static void migrate(Connection c) throws SQLException {
+  static void migrate(String url, Properties props, Connection c) throws SQLException {
     synchronized (H2HistoryStore.class) {
-      migrateAlone(c);
-    }
-  }
-
-  private static void migrateAlone(Connection c) throws SQLException {
-    c.setAutoCommit(true);
-    try (Statement st = c.createStatement()) {
-      st.execute("CREATE TABLE IF NOT EXISTS schema_version (version INTEGER PRIMARY KEY, "
-          + "description VARCHAR(256) NOT NULL, applied_at TIMESTAMP WITH TIME ZONE DEFAULT CURRENT_TIMESTAMP)");
-    }
-    int current = currentVersion(c);
-    SchemaVersions.checkKnown(current, MIGRATIONS);
-    for (int v = current + 1; v <= MIGRATIONS.size(); v++) {
-      String resource = MIGRATIONS.get(v - 1);
-      c.setAutoCommit(false);
-      try (Statement st = c.createStatement()) {
-        // Take the version first: a concurrent opener fails here on the primary key instead of half-applying.
-        SchemaVersions.record(c, v, resource);
-        for (String sql : SqlScripts.statements(SqlScripts.load(resource))) {
-          st.execute(sql);
-        }
-        c.commit();
-        LOG.info("history store schema migrated to version {}", v);
-      } catch (SQLException e) {
-        c.rollback();
-        if (currentVersion(c) >= v) {
-          continue; // someone else applied it meanwhile
-        }
-        throw e;
-      } finally {
-        c.setAutoCommit(true);
-      }
-    }
-  }
-
-  static int currentVersion(Connection c) throws SQLException {
-    try (Statement st = c.createStatement();
-        ResultSet rs = st.executeQuery("SELECT COALESCE(MAX(version), 0) FROM schema_version")) {
-      rs.next();
-      return rs.getInt(1);
+      c.setAutoCommit(true);
+      SchemaMigrations.apply(url, props, c, MIGRATIONS);
     }
   }
 

@@ -99,17 +99,64 @@ class ClickHouseHistoryStoreITCase extends HistoryStoreContract {
     assertThat(store.stagesOf(C, v1.appId(), "1")).isEqualTo(v2.stages());
   }
 
+  private List<String> history() throws Exception {
+    List<String> out = new java.util.ArrayList<>();
+    try (Statement st = ((ClickHouseHistoryStore) store).connection().createStatement();
+        ResultSet rs = st.executeQuery("SELECT version, type, success FROM flyway_schema_history "
+            + "WHERE version IS NOT NULL AND version != '' ORDER BY installed_rank")) {
+      while (rs.next()) {
+        out.add(rs.getString(1) + " " + rs.getString(2) + " " + rs.getBoolean(3));
+      }
+    }
+    return out;
+  }
+
   @Test
   void schemaVersionIsRecordedOnceAndTheDdlIsTheDeployCopy() throws Exception {
     reopen();
-    assertThat(rawCount("SELECT max(version) FROM schema_version")).isEqualTo(ClickHouseHistoryStore.MIGRATIONS.size());
-    assertThat(rawCount("SELECT uniqExact(version) FROM schema_version FINAL"))
-        .isEqualTo(ClickHouseHistoryStore.MIGRATIONS.size());
-    for (String resource : ClickHouseHistoryStore.MIGRATIONS) {
-      Path deployCopy = ChdbFront.repoRoot().resolve("deploy/clickhouse")
-          .resolve(resource.substring(resource.lastIndexOf('/') + 1));
-      assertThat(SqlScripts.load(resource)).isEqualTo(Files.readString(deployCopy));
+    List<Path> deploy;
+    try (var files = Files.list(ChdbFront.repoRoot().resolve("deploy/clickhouse"))) {
+      deploy = files.filter(f -> f.getFileName().toString().matches("V\\d+__.*\\.sql")).sorted().toList();
     }
+    assertThat(deploy).hasSize(7);
+    List<String> expected = new java.util.ArrayList<>();
+    for (int v = 1; v <= deploy.size(); v++) {
+      expected.add(v + " SQL true");
+    }
+    assertThat(history()).isEqualTo(expected);
+    reopen();
+    assertThat(history()).as("reopening applies nothing again").isEqualTo(expected);
+    for (Path deployCopy : deploy) {
+      String resource = ClickHouseHistoryStore.MIGRATIONS + "/" + deployCopy.getFileName();
+      try (var in = getClass().getClassLoader().getResourceAsStream(resource)) {
+        assertThat(in).as(resource).isNotNull();
+        assertThat(new String(in.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8))
+            .isEqualTo(Files.readString(deployCopy));
+      }
+    }
+  }
+
+  @Test
+  void aDatabaseMigratedBeforeFlywayIsBaselinedAtItsVersionAndKeepsItsData() throws Exception {
+    AppRun run = Fixtures.run(C, "application_1700000000000_0702", "job-u", 1_700_000_000_000L, 2, 10);
+    store.upsert(List.of(run));
+    try (Statement st = ((ClickHouseHistoryStore) store).connection().createStatement()) {
+      // What the hand-rolled migrations left at version 6: their version table, and no audit table yet.
+      st.execute("DROP TABLE flyway_schema_history");
+      st.execute("DROP TABLE sluice_audit");
+      st.execute("CREATE TABLE schema_version (version UInt32, description String, applied_at DateTime DEFAULT "
+          + "now()) ENGINE = ReplacingMergeTree ORDER BY version");
+      st.execute("INSERT INTO schema_version (version, description) VALUES (1, 'V1'), (2, 'V2'), (3, 'V3'), "
+          + "(4, 'V4'), (5, 'V5'), (6, 'V6')");
+      st.execute("INSERT INTO tuner_decisions (job_key, run_key, run_start, kind, conf_key, direction, conf_value, "
+          + "reason, evidence, decided_at) VALUES ('job-u', 'run-1', 1, 'KEPT', 'spark.k', 'up', '2', 'r', '{}', 5)");
+    }
+    reopen();
+    assertThat(history()).as("baselined at the recorded version, then only version 7 applied")
+        .containsExactly("6 BASELINE true", "7 SQL true");
+    assertThat(store.find(C, run.appId(), run.appAttemptId())).contains(run);
+    assertThat(rawCount("SELECT count() FROM tuner_decisions FINAL WHERE job_key = 'job-u'")).isEqualTo(1);
+    assertThat(rawCount("SELECT count() FROM sluice_audit")).isZero();
   }
 
   @Test

@@ -86,7 +86,7 @@ class ClusterSchemaITCase extends HistoryStoreContract {
   private static Map<String, String> columns(Connection c, String database) throws Exception {
     Map<String, String> out = new TreeMap<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT table, name, type FROM system.columns "
-        + "WHERE database = " + database + " AND table != 'schema_version'")) {
+        + "WHERE database = " + database + " AND table != 'flyway_schema_history'")) {
       while (rs.next()) {
         out.put(rs.getString(1) + "." + rs.getString(2), rs.getString(3));
       }

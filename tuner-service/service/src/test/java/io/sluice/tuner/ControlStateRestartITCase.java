@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.tuner.testing.Chdb;
 import io.sluice.tuner.testing.Http;
+import io.sluice.tuner.testing.ServiceReady;
 import io.sluice.tuner.testing.TestCredentials;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -85,9 +86,13 @@ class ControlStateRestartITCase {
     }
   }
 
+  /** A started service that is ready: the store answered (schema migrated) and the control state is loaded. */
   private static ConfigurableApplicationContext start(String storeUrl) {
-    return new SpringApplicationBuilder(TunerServiceApplication.class).run("--server.port=0",
-        "--server.address=127.0.0.1", "--sluice.tuner.store-url=" + storeUrl, "--spring.jmx.enabled=false");
+    ConfigurableApplicationContext ctx = new SpringApplicationBuilder(TunerServiceApplication.class).run(
+        "--server.port=0", "--server.address=127.0.0.1", "--sluice.tuner.store-url=" + storeUrl,
+        "--spring.jmx.enabled=false");
+    ServiceReady.await(Integer.parseInt(ctx.getEnvironment().getProperty("local.server.port")));
+    return ctx;
   }
 
   private static Http client(ConfigurableApplicationContext ctx) {

@@ -3,7 +3,6 @@ package io.sluice.submit.client;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
@@ -222,16 +221,8 @@ public final class ResponseParser {
 
   /** The request body as JSON. */
   public static byte[] requestJson(SubmissionRequest r) {
-    ObjectNode o = MAPPER.createObjectNode();
-    o.put("cluster", r.cluster());
-    o.put("queue", r.queue());
-    o.put("user", r.user());
-    o.put("appName", r.appName());
-    o.put("jobKey", r.jobKey());
-    ObjectNode conf = o.putObject("conf");
-    r.conf().forEach(conf::put);
     try {
-      return MAPPER.writeValueAsBytes(o);
+      return MAPPER.writeValueAsBytes(r);
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

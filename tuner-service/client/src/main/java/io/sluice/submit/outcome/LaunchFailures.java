@@ -1,8 +1,8 @@
 package io.sluice.submit.outcome;
 
+import io.sluice.contracts.api.LaunchFailureReport;
 import io.sluice.model.JobKey;
 import io.sluice.submit.Injection;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
@@ -22,7 +22,7 @@ public final class LaunchFailures {
    * @param launched the effective conf of the launch (with Sluice's markers)
    * @param exit spark-submit's exit status; 0 (success) and 128 or more (stopped by a signal) are not reported
    */
-  public static Optional<Map<String, Object>> report(Map<String, String> launched, int exit, String detail) {
+  public static Optional<LaunchFailureReport> report(Map<String, String> launched, int exit, String detail) {
     if (exit <= 0 || exit >= 128) {
       return Optional.empty();
     }
@@ -37,12 +37,6 @@ public final class LaunchFailures {
     if (id == null || id.isBlank() || job == null || job.isBlank() || overlay.isEmpty()) {
       return Optional.empty();
     }
-    Map<String, Object> r = new LinkedHashMap<>();
-    r.put("submissionId", id);
-    r.put("jobKey", job);
-    r.put("overlay", overlay);
-    r.put("exitCode", exit);
-    r.put("detail", detail == null ? "" : detail);
-    return Optional.of(r);
+    return Optional.of(new LaunchFailureReport(id, job, overlay, exit, detail == null ? "" : detail));
   }
 }

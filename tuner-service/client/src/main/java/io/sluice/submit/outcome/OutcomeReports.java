@@ -2,11 +2,12 @@ package io.sluice.submit.outcome;
 
 import io.sluice.contracts.Tier;
 import io.sluice.contracts.TierMarkers;
+import io.sluice.contracts.api.RunReportRequest;
+import io.sluice.fallback.conf.FallbackReason;
 import io.sluice.fallback.conf.TierKeys;
 import io.sluice.model.JobKey;
 import io.sluice.submit.Injection;
 import io.sluice.submit.client.TunerSettings;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Optional;
 
@@ -34,21 +35,18 @@ public final class OutcomeReports {
    *
    * @param attempt the application attempt (1 without YARN attempts)
    */
-  public static Optional<Map<String, Object>> driver(Map<String, String> conf, String appId, int attempt) {
+  public static Optional<RunReportRequest> driver(Map<String, String> conf, String appId, int attempt) {
     Optional<Tier> requested = requestedPushTier(conf);
     if (requested.isEmpty() || appId == null || appId.isBlank()) {
       return Optional.empty();
     }
-    Map<String, Object> r = common(conf, requested.get(), attempt, "DRIVER", "STARTED");
-    r.put("appId", appId);
-    Tier.parse(conf.get(TierKeys.OUTCOME)).ifPresent(t -> r.put("ranTier", t.wireName()));
-    putIfPresent(r, "fallbackReason", conf.get(TierKeys.FALLBACK_REASON));
-    putIfPresent(r, "fallbackDetail", conf.get(TierKeys.FALLBACK_DETAIL));
     String ms = conf.get(TierKeys.DECISION_MS);
-    if (ms != null && ms.trim().matches("\\d{1,12}")) {
-      r.put("decisionMs", Long.parseLong(ms.trim()));
-    }
-    return Optional.of(r);
+    Long decisionMs = ms != null && ms.trim().matches("\\d{1,12}") ? Long.valueOf(ms.trim()) : null;
+    return Optional.of(new RunReportRequest(present(conf.get(Injection.SUBMISSION_ID)), appId, attempt, "DRIVER",
+        cluster(conf), present(conf.get(QUEUE)), present(conf.get(JobKey.EXPLICIT_KEY)), requested.get().wireName(),
+        Tier.parse(conf.get(TierKeys.OUTCOME)).map(Tier::wireName).orElse(null),
+        present(conf.get(TierKeys.FALLBACK_REASON)), present(conf.get(TierKeys.FALLBACK_DETAIL)), decisionMs,
+        "STARTED", null));
   }
 
   /**
@@ -57,40 +55,29 @@ public final class OutcomeReports {
    *
    * @param launched the conf of the first launch (it names the requested tier and the submission)
    */
-  public static Optional<Map<String, Object>> launcher(Map<String, String> launched, int attempt, int exitCode,
+  public static Optional<RunReportRequest> launcher(Map<String, String> launched, int attempt, int exitCode,
       String rerunDetail) {
     Optional<Tier> requested = requestedPushTier(launched);
     if (requested.isEmpty() || launched.get(Injection.SUBMISSION_ID) == null) {
       return Optional.empty();
     }
-    Map<String, Object> r = common(launched, requested.get(), attempt, "LAUNCHER", exitCode == 0 ? "SUCCEEDED"
-        : "FAILED");
-    r.put("exitCode", exitCode);
-    if (rerunDetail != null) {
-      r.put("ranTier", Tier.ESS.wireName());
-      r.put("fallbackReason", io.sluice.fallback.conf.FallbackReason.RERUN_AFTER_TIER_FAILURE.name());
-      r.put("fallbackDetail", rerunDetail);
-    }
-    return Optional.of(r);
+    boolean rerun = rerunDetail != null;
+    return Optional.of(new RunReportRequest(present(launched.get(Injection.SUBMISSION_ID)), null, attempt, "LAUNCHER",
+        cluster(launched), present(launched.get(QUEUE)), present(launched.get(JobKey.EXPLICIT_KEY)),
+        requested.get().wireName(), rerun ? Tier.ESS.wireName() : null,
+        rerun ? FallbackReason.RERUN_AFTER_TIER_FAILURE.name() : null, rerun ? rerunDetail : null, null,
+        exitCode == 0 ? "SUCCEEDED" : "FAILED", exitCode));
   }
 
-  private static Map<String, Object> common(Map<String, String> conf, Tier requested, int attempt, String source,
-      String status) {
-    Map<String, Object> r = new LinkedHashMap<>();
-    putIfPresent(r, "submissionId", conf.get(Injection.SUBMISSION_ID));
-    r.put("attempt", attempt);
-    r.put("source", source);
-    r.put("cluster", conf.getOrDefault(TunerSettings.CLUSTER, TunerSettings.DEFAULT_CLUSTER));
-    putIfPresent(r, "queue", conf.get(QUEUE));
-    putIfPresent(r, "jobKey", conf.get(JobKey.EXPLICIT_KEY));
-    r.put("requestedTier", requested.wireName());
-    r.put("status", status);
-    return r;
+  private static String cluster(Map<String, String> conf) {
+    return conf.getOrDefault(TunerSettings.CLUSTER, TunerSettings.DEFAULT_CLUSTER);
   }
 
-  private static void putIfPresent(Map<String, Object> r, String k, String v) {
-    if (v != null && !v.isBlank()) {
-      r.put(k, v.length() > 2000 ? v.substring(0, 2000) : v);
+  /** The value cut to 2,000 characters, or null when absent or blank. */
+  private static String present(String v) {
+    if (v == null || v.isBlank()) {
+      return null;
     }
+    return v.length() > 2000 ? v.substring(0, 2000) : v;
   }
 }

@@ -1,13 +1,16 @@
 package io.sluice.submit.outcome;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.contracts.api.LaunchFailureReport;
+import io.sluice.contracts.api.RunReportRequest;
 import io.sluice.submit.client.TunerToken;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
-import java.util.Map;
 
 /**
  * Sends one run report to tuner-service within a deadline. Never throws: the answer is one line saying what
@@ -16,7 +19,9 @@ import java.util.Map;
 public final class OutcomeSender {
   /** Deadline of one report (connect + answer). */
   public static final Duration TIMEOUT = Duration.ofSeconds(3);
-  private static final ObjectMapper JSON = new ObjectMapper();
+  /** The contract records as JSON, absent (null) fields left out. */
+  private static final ObjectMapper JSON = new ObjectMapper()
+      .setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
   private final URI endpoint;
   private final Duration timeout;
@@ -38,19 +43,18 @@ public final class OutcomeSender {
     return endpoint;
   }
 
-  /** Posts the report; returns a one-line note. */
-  public String send(Map<String, Object> report) {
+  /** Posts the report (a contract record of {@code io.sluice.contracts.api}); returns a one-line note. */
+  public String send(Record report) {
     try {
       HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
           .followRedirects(HttpClient.Redirect.NEVER).build();
       HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(endpoint)).timeout(timeout).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(JSON.writeValueAsString(report))).build();
+          .POST(HttpRequest.BodyPublishers.ofString(json(report))).build();
       HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         return what + " not reported: " + endpoint + " answered HTTP " + r.statusCode();
       }
-      return report.containsKey("attempt") ? what + " reported (" + report.get("status") + ", attempt "
-          + report.get("attempt") + ")" : what + " reported (exit " + report.get("exitCode") + ")";
+      return what + " reported (" + summary(report) + ")";
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       return what + " not reported: interrupted";
@@ -60,5 +64,17 @@ public final class OutcomeSender {
       }
       return what + " not reported (" + t.getClass().getSimpleName() + ": " + t.getMessage() + ")";
     }
+  }
+
+  /** The body sent for {@code report}: its JSON without the absent fields. */
+  static String json(Record report) throws JsonProcessingException {
+    return JSON.writeValueAsString(report);
+  }
+
+  private static String summary(Record report) {
+    if (report instanceof RunReportRequest r) {
+      return r.status() + ", attempt " + r.attempt();
+    }
+    return report instanceof LaunchFailureReport f ? "exit " + f.exitCode() : report.getClass().getSimpleName();
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.submit.plugin;
 
+import io.sluice.contracts.api.RunReportRequest;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.submit.Injection;
 import io.sluice.submit.client.TunerSettings;
@@ -137,7 +138,7 @@ public class SluiceAppReporterPlugin implements SparkPlugin {
      */
     public Thread reportTier(String appId, int attempt, Map<String, String> conf) {
       try {
-        Optional<Map<String, Object>> report = OutcomeReports.driver(conf, appId, attempt);
+        Optional<RunReportRequest> report = OutcomeReports.driver(conf, appId, attempt);
         if (report.isEmpty()) {
           return null;
         }

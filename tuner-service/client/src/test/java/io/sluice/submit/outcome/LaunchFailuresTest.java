@@ -2,6 +2,7 @@ package io.sluice.submit.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.api.LaunchFailureReport;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -16,9 +17,8 @@ class LaunchFailuresTest {
 
   @Test
   void aTunedLaunchThatExitedNonZeroIsReportedWithItsOverlay() {
-    assertThat(LaunchFailures.report(TUNED, 1, "after 3 s")).hasValue(Map.of(
-        "submissionId", "s-1", "jobKey", "nightly", "exitCode", 1, "detail", "after 3 s",
-        "overlay", Map.of("spark.executor.memory", "8g", "spark.sql.shuffle.partitions", "50")));
+    assertThat(LaunchFailures.report(TUNED, 1, "after 3 s")).hasValue(new LaunchFailureReport("s-1", "nightly",
+        Map.of("spark.executor.memory", "8g", "spark.sql.shuffle.partitions", "50"), 1, "after 3 s"));
   }
 
   @Test

@@ -2,6 +2,7 @@ package io.sluice.submit.outcome;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.api.RunReportRequest;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -14,12 +15,18 @@ class OutcomeReportsTest {
         "no Celeborn master answered", "spark.sluice.tier.decisionMs", "12", "spark.sluice.submission.id", "s-7",
         "spark.yarn.queue", "root.etl", "spark.sluice.job.key", "prod/root.etl/bob/sales",
         "spark.sluice.cluster", "prod");
-    assertThat(OutcomeReports.driver(conf, "app-1", 2)).hasValueSatisfying(r -> assertThat(r).containsExactly(
-        Map.entry("submissionId", "s-7"), Map.entry("attempt", 2), Map.entry("source", "DRIVER"),
-        Map.entry("cluster", "prod"), Map.entry("queue", "root.etl"), Map.entry("jobKey", "prod/root.etl/bob/sales"),
-        Map.entry("requestedTier", "CELEBORN"), Map.entry("status", "STARTED"), Map.entry("appId", "app-1"),
-        Map.entry("ranTier", "ESS"), Map.entry("fallbackReason", "TIER_UNHEALTHY"),
-        Map.entry("fallbackDetail", "no Celeborn master answered"), Map.entry("decisionMs", 12L)));
+    RunReportRequest expected = new RunReportRequest("s-7", "app-1", 2, "DRIVER", "prod", "root.etl",
+        "prod/root.etl/bob/sales", "CELEBORN", "ESS", "TIER_UNHEALTHY", "no Celeborn master answered", 12L, "STARTED",
+        null);
+    assertThat(OutcomeReports.driver(conf, "app-1", 2)).hasValue(expected);
+  }
+
+  @Test
+  void theWireFormLeavesAbsentFieldsOut() throws Exception {
+    RunReportRequest launch = OutcomeReports.launcher(Map.of("spark.sluice.tier", "CELEBORN",
+        "spark.sluice.submission.id", "s-8"), 1, 0, null).orElseThrow();
+    assertThat(OutcomeSender.json(launch)).isEqualTo("{\"submissionId\":\"s-8\",\"attempt\":1,\"source\":\"LAUNCHER\","
+        + "\"cluster\":\"default\",\"requestedTier\":\"CELEBORN\",\"status\":\"SUCCEEDED\",\"exitCode\":0}");
   }
 
   @Test

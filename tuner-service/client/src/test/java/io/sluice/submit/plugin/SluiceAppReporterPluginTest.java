@@ -128,9 +128,9 @@ class SluiceAppReporterPluginTest {
         "spark.sluice.tier.outcome", "ESS", "spark.sluice.tier.fallbackReason", "LATER_ATTEMPT"));
     t.join(10_000);
     assertThat(t.isDaemon()).isTrue();
-    assertThat(bodies).containsExactly("POST /api/v1/tiers/outcomes {\"attempt\":2,\"source\":\"DRIVER\","
-        + "\"cluster\":\"default\",\"requestedTier\":\"UNIFFLE\",\"status\":\"STARTED\",\"appId\":\"app-5\","
-        + "\"ranTier\":\"ESS\",\"fallbackReason\":\"LATER_ATTEMPT\"}");
+    assertThat(bodies).containsExactly("POST /api/v1/tiers/outcomes {\"appId\":\"app-5\",\"attempt\":2,"
+        + "\"source\":\"DRIVER\",\"cluster\":\"default\",\"requestedTier\":\"UNIFFLE\",\"ranTier\":\"ESS\","
+        + "\"fallbackReason\":\"LATER_ATTEMPT\",\"status\":\"STARTED\"}");
     assertThat(err()).contains("app-5: tier outcome reported (STARTED, attempt 2)");
     assertThat(SluiceAppReporterPlugin.Driver.attempt("2")).isEqualTo(2);
     assertThat(SluiceAppReporterPlugin.Driver.attempt(null)).isEqualTo(1);

@@ -4,8 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
-import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.security.Caller;
+import io.sluice.tuner.store.ControlDatabase;
 import java.time.Clock;
 import java.util.List;
 import java.util.UUID;
@@ -27,8 +27,8 @@ public class Audit implements DisposableBean {
   private final ObjectMapper json;
   private final Counter failures;
 
-  public Audit(TunerProperties props, Clock clock, ObjectMapper json, MeterRegistry meters) {
-    this.log = new JdbcAuditLog(props.getStoreUrl());
+  public Audit(ControlDatabase control, Clock clock, ObjectMapper json, MeterRegistry meters) {
+    this.log = new JdbcAuditLog(control);
     this.clock = clock;
     this.json = json;
     this.failures = Counter.builder("sluice.tuner.audit.failures")

@@ -1,145 +1,64 @@
 package io.sluice.tuner.audit;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.sql.Statement;
+import io.sluice.tuner.store.ControlDatabase;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
-import java.util.Properties;
 
 /**
  * The audit log as table {@code sluice_audit} of the history store's database: H2 (a plain table) or ClickHouse (a
- * MergeTree ordered by time; the database itself is created by the history store). One connection, opened lazily
- * and reopened after a failure; calls are serialised (actions are rare).
+ * MergeTree ordered by time), created by the history store's schema migrations, reached through the
+ * {@link ControlDatabase} pool.
  */
 public final class JdbcAuditLog implements AuditLog {
-  private static final String H2_DDL = "CREATE TABLE IF NOT EXISTS sluice_audit (id VARCHAR(64) PRIMARY KEY, "
-      + "at BIGINT NOT NULL, actor VARCHAR(256) NOT NULL, action VARCHAR(64) NOT NULL, target VARCHAR(1024) NOT NULL, "
-      + "before_state CLOB, after_state CLOB)";
-  private static final String CLICKHOUSE_DDL = "CREATE TABLE IF NOT EXISTS sluice_audit (id String, at Int64, "
-      + "actor String, action String, target String, before_state Nullable(String), after_state Nullable(String)) "
-      + "ENGINE = MergeTree ORDER BY (at, id)";
+  private final ControlDatabase db;
 
-  private final String url;
-  private final boolean clickhouse;
-  private Connection conn;
+  public JdbcAuditLog(ControlDatabase db) {
+    this.db = db;
+  }
 
-  public JdbcAuditLog(String url) {
-    this.url = url;
-    String lower = url.toLowerCase(Locale.ROOT);
-    this.clickhouse = lower.startsWith("jdbc:clickhouse:") || lower.startsWith("jdbc:ch:");
-    if (!clickhouse && !lower.startsWith("jdbc:h2:")) {
-      throw new IllegalArgumentException("the audit log supports jdbc:h2:, jdbc:clickhouse: and jdbc:ch: URLs");
+  @Override
+  public void append(AuditRecord r) {
+    try {
+      db.jdbc().sql("INSERT INTO sluice_audit (id, at, actor, action, target, before_state, after_state) "
+              + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .params(r.id(), r.at(), r.actor(), r.action(), r.target(), r.before(), r.after())
+          .update();
+    } catch (RuntimeException e) {
+      throw failed(e);
     }
   }
 
   @Override
-  public synchronized void append(AuditRecord r) {
-    run(c -> {
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO sluice_audit (id, at, actor, action, target, "
-          + "before_state, after_state) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-        ps.setString(1, r.id());
-        ps.setLong(2, r.at());
-        ps.setString(3, r.actor());
-        ps.setString(4, r.action());
-        ps.setString(5, r.target());
-        ps.setString(6, r.before());
-        ps.setString(7, r.after());
-        ps.executeUpdate();
-      }
-      return null;
-    });
+  public List<AuditRecord> find(AuditQuery q) {
+    StringBuilder sql = new StringBuilder("SELECT id, at, actor, action, target, before_state, after_state FROM "
+        + "sluice_audit WHERE 1 = 1");
+    List<Object> args = new ArrayList<>();
+    filter(sql, args, "actor", q.actor());
+    filter(sql, args, "action", q.action());
+    filter(sql, args, "target", q.target());
+    sql.append(" ORDER BY at DESC, id DESC LIMIT ").append(q.limit()).append(" OFFSET ").append(q.offset());
+    try {
+      return db.jdbc().sql(sql.toString()).params(args)
+          .query((rs, n) -> new AuditRecord(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+              rs.getString(5), rs.getString(6), rs.getString(7)))
+          .list();
+    } catch (RuntimeException e) {
+      throw failed(e);
+    }
   }
 
-  @Override
-  public synchronized List<AuditRecord> find(AuditQuery q) {
-    return run(c -> {
-      StringBuilder sql = new StringBuilder("SELECT id, at, actor, action, target, before_state, after_state FROM "
-          + "sluice_audit WHERE 1 = 1");
-      List<String> args = new ArrayList<>();
-      filter(sql, args, "actor", q.actor());
-      filter(sql, args, "action", q.action());
-      filter(sql, args, "target", q.target());
-      sql.append(" ORDER BY at DESC, id DESC LIMIT ").append(q.limit()).append(" OFFSET ").append(q.offset());
-      List<AuditRecord> out = new ArrayList<>();
-      try (PreparedStatement ps = c.prepareStatement(sql.toString())) {
-        for (int i = 0; i < args.size(); i++) {
-          ps.setString(i + 1, args.get(i));
-        }
-        try (ResultSet rs = ps.executeQuery()) {
-          while (rs.next()) {
-            out.add(new AuditRecord(rs.getString(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-                rs.getString(5), rs.getString(6), rs.getString(7)));
-          }
-        }
-      }
-      return out;
-    });
-  }
-
-  private static void filter(StringBuilder sql, List<String> args, String column, String value) {
+  private static void filter(StringBuilder sql, List<Object> args, String column, String value) {
     if (value != null && !value.isBlank()) {
       sql.append(" AND ").append(column).append(" = ?");
       args.add(value.trim());
     }
   }
 
-  @FunctionalInterface
-  private interface Sql<T> {
-    T run(Connection c) throws SQLException;
+  private IllegalStateException failed(RuntimeException e) {
+    return new IllegalStateException("audit log at " + db.where() + ": " + e.getMessage(), e);
   }
 
-  private <T> T run(Sql<T> work) {
-    try {
-      return work.run(connection());
-    } catch (SQLException e) {
-      closeQuietly();
-      throw new IllegalStateException("audit log at " + redacted() + ": " + e.getMessage(), e);
-    }
-  }
-
-  private Connection connection() throws SQLException {
-    if (conn != null && !conn.isClosed()) {
-      return conn;
-    }
-    Properties p = new Properties();
-    if (clickhouse) {
-      p.setProperty("connection_timeout", "5000");
-      p.setProperty("socket_timeout", "30000");
-    }
-    Connection c = DriverManager.getConnection(url, p);
-    try (Statement st = c.createStatement()) {
-      st.execute(clickhouse ? CLICKHOUSE_DDL : H2_DDL);
-    } catch (SQLException e) {
-      c.close();
-      throw e;
-    }
-    conn = c;
-    return c;
-  }
-
-  private String redacted() {
-    int q = url.indexOf('?');
-    return q < 0 ? url : url.substring(0, q);
-  }
-
-  private void closeQuietly() {
-    try {
-      if (conn != null) {
-        conn.close();
-      }
-    } catch (SQLException e) {
-      // already broken
-    }
-    conn = null;
-  }
-
+  /** Nothing to release: the pool belongs to the {@link ControlDatabase}. */
   @Override
-  public synchronized void close() {
-    closeQuietly();
-  }
+  public void close() {}
 }

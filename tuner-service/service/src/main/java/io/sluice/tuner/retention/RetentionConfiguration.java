@@ -2,6 +2,7 @@ package io.sluice.tuner.retention;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.store.ControlDatabase;
 import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
@@ -10,8 +11,8 @@ import org.springframework.context.annotation.Configuration;
 @Configuration(proxyBeanMethods = false)
 class RetentionConfiguration {
   @Bean(destroyMethod = "close")
-  RetentionPruner retentionPruner(TunerProperties tuner, RetentionProperties retention, Clock clock,
-      MeterRegistry meters) {
-    return new RetentionPruner(tuner.getStoreUrl(), retention, clock, meters).start();
+  RetentionPruner retentionPruner(TunerProperties tuner, ControlDatabase control, RetentionProperties retention,
+      Clock clock, MeterRegistry meters) {
+    return new RetentionPruner(tuner.getStoreUrl(), control, retention, clock, meters).start();
   }
 }

@@ -4,8 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
-import io.sluice.tuner.store.H2Tables;
-import java.sql.SQLException;
+import io.sluice.tuner.store.ControlDatabase;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -27,13 +26,16 @@ public final class RetentionPruner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RetentionPruner.class);
 
   private final String url;
+  private final ControlTables tables;
   private final RetentionProperties retention;
   private final Clock clock;
   private final MeterRegistry meters;
   private final ScheduledExecutorService exec;
 
-  public RetentionPruner(String url, RetentionProperties retention, Clock clock, MeterRegistry meters) {
+  public RetentionPruner(String url, ControlDatabase control, RetentionProperties retention, Clock clock,
+      MeterRegistry meters) {
     this.url = url;
+    this.tables = new ControlTables(control);
     this.retention = retention;
     this.clock = clock;
     this.meters = meters;
@@ -70,13 +72,13 @@ public final class RetentionPruner implements AutoCloseable {
       out.put("app_runs", store.pruneRuns(before(now, retention.runs())));
       out.put("gate_events", store.pruneGateEvents(before(now, retention.gateEvents())));
     }
-    try (ControlTables tables = ControlTables.open(url)) {
+    try {
       out.put("tuner_decisions", tables.prune("tuner_decisions", "decided_at", before(now, retention.decisions())));
       out.put("tier_decisions", tables.prune("tier_decisions", "decided_at", before(now, retention.decisions())));
       out.put("tier_audit", tables.prune("tier_audit", "at", before(now, retention.audit())));
       out.put("sluice_audit", tables.prune("sluice_audit", "at", before(now, retention.audit())));
-    } catch (SQLException e) {
-      throw new IllegalStateException("pruning the control tables at " + H2Tables.redact(url) + " failed: "
+    } catch (RuntimeException e) {
+      throw new IllegalStateException("pruning the control tables at " + ControlDatabase.redact(url) + " failed: "
           + e.getMessage(), e);
     }
     out.forEach((table, n) -> counter(table).increment(n));

@@ -5,14 +5,12 @@ import io.sluice.model.Json;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
 import java.io.IOException;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** The row shape both decision logs share: the columns of {@code tuner_decisions}, read and bound in one place. */
 final class DecisionRows {
@@ -24,50 +22,38 @@ final class DecisionRows {
   private DecisionRows() {}
 
   /** A job's decisions from {@code source} (a table, or a table with {@code FINAL}), oldest run first. */
-  static List<Decision> read(Connection c, String source, String jobKey) throws SQLException, IOException {
-    String sql = "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence FROM " + source
-        + " WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, jobKey);
-      List<Decision> out = new java.util.ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new Decision(rs.getString(1), rs.getLong(2), Evaluation.valueOf(rs.getString(3)), rs.getString(4),
-              rs.getString(5), rs.getString(6), rs.getString(7),
-              Json.mapper().readValue(rs.getString(8), EVIDENCE)));
-        }
-      }
-      return out;
+  static List<Decision> read(JdbcClient jdbc, String source, String jobKey) {
+    return jdbc.sql("SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence FROM " + source
+            + " WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key")
+        .param(jobKey)
+        .query((rs, n) -> new Decision(rs.getString(1), rs.getLong(2), Evaluation.valueOf(rs.getString(3)),
+            rs.getString(4), rs.getString(5), rs.getString(6), rs.getString(7), evidence(rs.getString(8))))
+        .list();
+  }
+
+  private static Map<String, Double> evidence(String json) {
+    try {
+      return Json.mapper().readValue(json, EVIDENCE);
+    } catch (IOException e) {
+      throw new UncheckedIOException("unreadable evidence " + json, e);
     }
   }
 
   /** How many runs that started in [fromMs, toMs) were rolled back in {@code source} (a run counts once). */
-  static long rolledBackRuns(Connection c, String source, long fromMs, long toMs) throws SQLException {
-    String sql = "SELECT COUNT(*) FROM (SELECT DISTINCT job_key, run_key FROM " + source
-        + " WHERE kind = 'ROLLED_BACK' AND run_start >= ? AND run_start < ?) AS rolled";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setLong(1, fromMs);
-      ps.setLong(2, toMs);
-      try (ResultSet rs = ps.executeQuery()) {
-        rs.next();
-        return rs.getLong(1);
-      }
-    }
+  static long rolledBackRuns(JdbcClient jdbc, String source, long fromMs, long toMs) {
+    return jdbc.sql("SELECT COUNT(*) FROM (SELECT DISTINCT job_key, run_key FROM " + source
+            + " WHERE kind = 'ROLLED_BACK' AND run_start >= ? AND run_start < ?) AS rolled")
+        .params(fromMs, toMs)
+        .query(Long.class)
+        .single();
   }
 
-  /** Binds a decision to the ten parameters of an insert of {@link #COLUMNS}; the reason cut to {@code maxReason}. */
-  static void bind(PreparedStatement ps, String jobKey, Decision d, long nowMs, int maxReason) throws SQLException {
+  /** The ten values of an insert of {@link #COLUMNS} for a decision; the reason cut to {@code maxReason}. */
+  static Object[] values(String jobKey, Decision d, long nowMs, int maxReason) {
     String reason = d.reason() == null ? "" : d.reason();
-    ps.setString(1, jobKey);
-    ps.setString(2, d.runKey());
-    ps.setLong(3, d.runStart());
-    ps.setString(4, d.kind().name());
-    ps.setString(5, d.key());
-    ps.setString(6, d.direction());
-    ps.setString(7, d.value() == null ? "" : d.value());
-    ps.setString(8, reason.length() <= maxReason ? reason : reason.substring(0, maxReason));
-    ps.setString(9, Json.write(d.evidence()));
-    ps.setLong(10, nowMs);
+    return new Object[] {jobKey, d.runKey(), d.runStart(), d.kind().name(), d.key(), d.direction(),
+        d.value() == null ? "" : d.value(), reason.length() <= maxReason ? reason : reason.substring(0, maxReason),
+        Json.write(d.evidence()), nowMs};
   }
 
   /** The identities (run, kind, key) of logged decisions: a decision is logged once. */

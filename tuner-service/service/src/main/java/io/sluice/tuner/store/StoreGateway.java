@@ -90,6 +90,7 @@ public class StoreGateway implements DisposableBean {
   private record Refusal(RuntimeException error) {}
 
   private final String url;
+  private final ControlDatabase control;
   private final CircuitBreaker breaker;
   private final TimeLimiter submissionLimiter;
   private final TimeLimiter readLimiter;
@@ -106,9 +107,10 @@ public class StoreGateway implements DisposableBean {
   private volatile boolean answered;
   private volatile String warmUpError = "not tried yet";
 
-  public StoreGateway(TunerProperties props, CircuitBreakerRegistry breakers, TimeLimiterRegistry limiters,
-      MeterRegistry meters) {
+  public StoreGateway(TunerProperties props, ControlDatabase control, CircuitBreakerRegistry breakers,
+      TimeLimiterRegistry limiters, MeterRegistry meters) {
     this.url = props.getStoreUrl();
+    this.control = control;
     this.meters = meters;
     this.breaker = breakers.circuitBreaker("store");
     this.breakerWarmUp = new BreakerWarmUp(breaker, props.getBreakerWarmUp(), System::nanoTime);
@@ -294,8 +296,8 @@ public class StoreGateway implements DisposableBean {
       DecisionLog log;
       try {
         // the store accepts only H2 and ClickHouse URLs; the log lives in the same database
-        log = H2Tables.isH2(url) ? H2DecisionLog.open(url, store.describe())
-            : new ClickHouseDecisionLog(url, store.describe());
+        log = control.clickHouse() ? new ClickHouseDecisionLog(control, store.describe())
+            : new H2DecisionLog(control, store.describe());
       } catch (RuntimeException e) {
         store.close();
         throw e;

@@ -1,5 +1,6 @@
 package io.sluice.tuner.submission;
 
+import io.sluice.contracts.api.LaunchFailureReport;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.JobKey;
 import io.sluice.tuner.TunerMetrics;

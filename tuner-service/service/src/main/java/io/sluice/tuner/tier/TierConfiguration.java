@@ -3,8 +3,7 @@ package io.sluice.tuner.tier;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.contracts.Tier;
 import io.sluice.tuner.TunerProperties;
-import io.sluice.tuner.store.ClickHouseTables;
-import io.sluice.tuner.store.H2Tables;
+import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.StoreGateway;
 import java.net.URI;
 import java.time.Clock;
@@ -23,17 +22,9 @@ import org.springframework.context.annotation.Configuration;
 class TierConfiguration {
 
   @Bean(destroyMethod = "close")
-  TierStore tierStore(TunerProperties tuner) {
-    String url = tuner.getStoreUrl();
-    String where = H2Tables.redact(url);
-    if (H2Tables.isH2(url)) {
-      return new H2TierStore(url, where);
-    }
-    if (ClickHouseTables.isClickHouse(url)) {
-      return new ClickHouseTierStore(url, where);
-    }
-    throw new IllegalArgumentException("sluice.tuner.store-url " + where
-        + " is neither an H2 (jdbc:h2:) nor a ClickHouse (jdbc:clickhouse:, jdbc:ch:) URL");
+  TierStore tierStore(ControlDatabase control) {
+    return control.clickHouse() ? new ClickHouseTierStore(control, control.where())
+        : new H2TierStore(control, control.where());
   }
 
   @Bean

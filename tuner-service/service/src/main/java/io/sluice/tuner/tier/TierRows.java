@@ -2,12 +2,8 @@ package io.sluice.tuner.tier;
 
 import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
+import org.springframework.jdbc.core.simple.JdbcClient;
 
 /** The reads both tier stores share, over each store's table sources ({@code FINAL} ones for ClickHouse). */
 final class TierRows {
@@ -26,35 +22,21 @@ final class TierRows {
   }
 
   /** The newest audit entries first. */
-  List<AuditEntry> audit(Connection c, int limit) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT " + auditSeq + ", at, actor, action, item_id, before_json, "
-        + "after_json, version FROM " + audit + " ORDER BY " + auditSeq + " DESC LIMIT ?")) {
-      ps.setInt(1, limit);
-      List<AuditEntry> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4), rs.getString(5),
-              rs.getString(6), rs.getString(7), rs.getLong(8)));
-        }
-      }
-      return out;
-    }
+  List<AuditEntry> audit(JdbcClient jdbc, int limit) {
+    return jdbc.sql("SELECT " + auditSeq + ", at, actor, action, item_id, before_json, after_json, version FROM "
+            + audit + " ORDER BY " + auditSeq + " DESC LIMIT ?")
+        .param(limit)
+        .query((rs, n) -> new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
+            rs.getString(5), rs.getString(6), rs.getString(7), rs.getLong(8)))
+        .list();
   }
 
   /** The job's newest decisions first. */
-  List<TierDecision> decisions(Connection c, String jobKey, int limit) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement(
-        "SELECT json FROM " + decisions + " WHERE job_key = ? ORDER BY seq DESC LIMIT ?")) {
-      ps.setString(1, jobKey);
-      ps.setInt(2, limit);
-      List<TierDecision> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(Json.read(rs.getString(1), TierDecision.class));
-        }
-      }
-      return out;
-    }
+  List<TierDecision> decisions(JdbcClient jdbc, String jobKey, int limit) {
+    return jdbc.sql("SELECT json FROM " + decisions + " WHERE job_key = ? ORDER BY seq DESC LIMIT ?")
+        .params(jobKey, limit)
+        .query((rs, n) -> Json.read(rs.getString(1), TierDecision.class))
+        .list();
   }
 
   /** The tier a decision counts for: the one admitted to, or the push tier that refused; null when not rolled out. */
@@ -66,20 +48,12 @@ final class TierRows {
   }
 
   /** Admissions and refusals decided in [from, to), per tier and queue, over the decisions kept. */
-  List<TierStore.DecisionCount> decisionCounts(Connection c, long from, long to) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("SELECT tier, queue, outcome, COUNT(*) FROM " + decisions
-        + " WHERE decided_at >= ? AND decided_at < ? AND tier IS NOT NULL AND tier <> '' GROUP BY tier, queue, outcome "
-        + "ORDER BY tier, queue, outcome")) {
-      ps.setLong(1, from);
-      ps.setLong(2, to);
-      List<TierStore.DecisionCount> out = new ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new TierStore.DecisionCount(Tier.valueOf(rs.getString(1)), rs.getString(2),
-              TierDecision.Outcome.valueOf(rs.getString(3)), rs.getLong(4)));
-        }
-      }
-      return out;
-    }
+  List<TierStore.DecisionCount> decisionCounts(JdbcClient jdbc, long from, long to) {
+    return jdbc.sql("SELECT tier, queue, outcome, COUNT(*) FROM " + decisions + " WHERE decided_at >= ? AND "
+            + "decided_at < ? AND tier IS NOT NULL AND tier <> '' GROUP BY tier, queue, outcome ORDER BY tier, queue, outcome")
+        .params(from, to)
+        .query((rs, n) -> new TierStore.DecisionCount(Tier.valueOf(rs.getString(1)), rs.getString(2),
+            TierDecision.Outcome.valueOf(rs.getString(3)), rs.getLong(4)))
+        .list();
   }
 }

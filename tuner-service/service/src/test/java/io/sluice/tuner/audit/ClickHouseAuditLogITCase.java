@@ -1,5 +1,6 @@
 package io.sluice.tuner.audit;
 
+import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.store.HistoryStores;
 import io.sluice.tuner.testing.Chdb;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -16,6 +17,6 @@ class ClickHouseAuditLogITCase extends AuditLogContract {
   protected AuditLog freshLog() {
     String url = CHDB.freshUrl();
     HistoryStores.open(url).close(); // creates the database, as the service's store does
-    return new JdbcAuditLog(url);
+    return new JdbcAuditLog(ControlDatabase.open(url));
   }
 }

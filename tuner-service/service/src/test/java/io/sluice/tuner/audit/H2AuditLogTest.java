@@ -1,5 +1,6 @@
 package io.sluice.tuner.audit;
 
+import io.sluice.tuner.store.ControlDatabase;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -9,6 +10,6 @@ class H2AuditLogTest extends AuditLogContract {
 
   @Override
   protected AuditLog freshLog() {
-    return new JdbcAuditLog("jdbc:h2:file:" + dir.resolve("audit").toAbsolutePath());
+    return new JdbcAuditLog(ControlDatabase.open("jdbc:h2:file:" + dir.resolve("audit").toAbsolutePath()));
   }
 }

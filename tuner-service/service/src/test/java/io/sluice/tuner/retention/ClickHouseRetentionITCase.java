@@ -1,8 +1,9 @@
 package io.sluice.tuner.retention;
 
-import io.sluice.tuner.store.ClickHouseTables;
+import io.sluice.store.HistoryStores;
 import io.sluice.tuner.testing.Chdb;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -19,7 +20,8 @@ class ClickHouseRetentionITCase extends RetentionContract {
 
   @Override
   protected Connection controlTables(String url) throws SQLException {
-    return new ClickHouseTables(url).get();
+    HistoryStores.migrate(url);
+    return DriverManager.getConnection(url);
   }
 
   @Override

@@ -1,8 +1,9 @@
 package io.sluice.tuner.retention;
 
-import io.sluice.tuner.store.H2Tables;
+import io.sluice.store.HistoryStores;
 import java.nio.file.Path;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
@@ -21,13 +22,8 @@ class H2RetentionTest extends RetentionContract {
 
   @Override
   protected Connection controlTables(String url) throws SQLException {
-    Connection c = H2Tables.open(url, "io/sluice/tuner/store/h2-decisions.sql");
-    try (Statement st = c.createStatement()) {
-      st.execute("CREATE TABLE IF NOT EXISTS tier_decisions (seq BIGINT AUTO_INCREMENT PRIMARY KEY, "
-          + "job_key VARCHAR(1024) NOT NULL, decided_at BIGINT NOT NULL, json VARCHAR(16384) NOT NULL)");
-    }
-    c.close();
-    return H2Tables.open(url, "io/sluice/tuner/tier/h2-tier.sql");
+    HistoryStores.migrate(url);
+    return DriverManager.getConnection(url);
   }
 
   @Override

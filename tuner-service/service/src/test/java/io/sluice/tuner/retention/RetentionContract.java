@@ -1,5 +1,6 @@
 package io.sluice.tuner.retention;
 
+import io.sluice.tuner.store.ControlDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -68,7 +69,7 @@ abstract class RetentionContract {
       store.upsert(List.of(old, young));
       store.storeGateEvents(List.of(gate(now - 30 * DAY - 1, 0), gate(now - 30 * DAY + 1, 1)));
     }
-    JdbcAuditLog audit = new JdbcAuditLog(url);
+    JdbcAuditLog audit = new JdbcAuditLog(ControlDatabase.open(url));
     audit.append(new AuditRecord("a-old", now - 365 * DAY - 1, "root", "job.freeze", "nightly", null, null));
     audit.append(new AuditRecord("a-young", now - 365 * DAY + 1, "root", "job.unfreeze", "nightly", null, null));
     audit.close();
@@ -84,7 +85,7 @@ abstract class RetentionContract {
 
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Clock clock = Clock.fixed(Instant.ofEpochMilli(now), ZoneOffset.UTC);
-    RetentionPruner pruner = new RetentionPruner(url, DEFAULTS, clock, meters);
+    RetentionPruner pruner = new RetentionPruner(url, ControlDatabase.open(url), DEFAULTS, clock, meters);
     Map<String, Long> one = new LinkedHashMap<>();
     for (String t : List.of("app_runs", "gate_events", "tuner_decisions", "tier_decisions", "tier_audit",
         "sluice_audit")) {

@@ -15,12 +15,12 @@ class ClickHouseDecisionLogITCase extends DecisionLogContract {
   @Override
   protected DecisionLog freshLog() {
     url = CHDB.freshUrl();
-    return new ClickHouseDecisionLog(url, "test");
+    return new ClickHouseDecisionLog(ControlDatabase.open(url), "test");
   }
 
   @Override
   protected DecisionLog reopen(DecisionLog log) {
     log.close();
-    return new ClickHouseDecisionLog(url, "test");
+    return new ClickHouseDecisionLog(ControlDatabase.open(url), "test");
   }
 }

@@ -13,12 +13,12 @@ class H2DecisionLogTest extends DecisionLogContract {
 
   @Override
   protected DecisionLog freshLog() {
-    return H2DecisionLog.open(url(), "test");
+    return new H2DecisionLog(ControlDatabase.open(url()), "test");
   }
 
   @Override
   protected DecisionLog reopen(DecisionLog log) {
     log.close();
-    return H2DecisionLog.open(url(), "test");
+    return new H2DecisionLog(ControlDatabase.open(url()), "test");
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.testing.Chdb;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -15,12 +16,12 @@ class ClickHouseTierStoreITCase extends TierStoreContract {
   @Override
   protected TierStore freshStore() {
     url = CHDB.freshUrl();
-    return new ClickHouseTierStore(url, "test");
+    return new ClickHouseTierStore(ControlDatabase.open(url), "test");
   }
 
   @Override
   protected TierStore reopen(TierStore store) {
     store.close();
-    return new ClickHouseTierStore(url, "test");
+    return new ClickHouseTierStore(ControlDatabase.open(url), "test");
   }
 }

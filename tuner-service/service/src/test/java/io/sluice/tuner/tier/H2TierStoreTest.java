@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.tuner.store.ControlDatabase;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,12 +14,12 @@ class H2TierStoreTest extends TierStoreContract {
 
   @Override
   protected TierStore freshStore() {
-    return new H2TierStore(url(), "test");
+    return new H2TierStore(ControlDatabase.open(url()), "test");
   }
 
   @Override
   protected TierStore reopen(TierStore store) {
     store.close();
-    return new H2TierStore(url(), "test");
+    return new H2TierStore(ControlDatabase.open(url()), "test");
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.tuner.store.ControlDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -38,7 +39,7 @@ class TierStoreTest {
 
   @Test
   void aJobKeepsItsNewestDecisionsOnly() {
-    try (H2TierStore store = new H2TierStore(url(), "test", 10)) {
+    try (H2TierStore store = new H2TierStore(ControlDatabase.open(url()), "test", 10)) {
       for (int i = 0; i < 13; i++) {
         store.record(decision("job-a", "s" + i, i));
       }

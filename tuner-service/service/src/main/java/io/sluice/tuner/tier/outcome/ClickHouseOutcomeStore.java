@@ -2,12 +2,9 @@ package io.sluice.tuner.tier.outcome;
 
 import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
-import io.sluice.tuner.store.ClickHouseTables;
+import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.Versions;
-import java.sql.Connection;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
-import java.sql.SQLException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -17,92 +14,78 @@ import java.util.Optional;
  * {@code FINAL}. Without transactions a save writes the attempt's counts first, keyed by (run, attempt, outcome), then
  * the attempt: a save retried after a failure between the two replaces its counts instead of adding to them. Counted
  * events are kept (ClickHouse holds them cheaply), so the all-time totals are counted from them and
- * {@link #pruneEvents} removes nothing; old attempts and alerts are deleted. Calls are serialised on one connection,
- * reopened after a failure.
+ * {@link #pruneEvents} removes nothing; old attempts and alerts are deleted. Calls go through the
+ * {@link ControlDatabase} pool.
  */
 final class ClickHouseOutcomeStore implements OutcomeStore {
-  private final ClickHouseTables tables;
+  private final ControlDatabase db;
   private final String where;
   private final Versions versions = new Versions();
 
-  ClickHouseOutcomeStore(String url, String where) {
-    this.tables = new ClickHouseTables(url);
+  ClickHouseOutcomeStore(ControlDatabase db, String where) {
+    this.db = db;
     this.where = where;
   }
 
   @Override
-  public synchronized Optional<RunOutcome> run(String runKey, int attempt) {
+  public Optional<RunOutcome> run(String runKey, int attempt) {
     try {
-      return OutcomeRows.CLICKHOUSE.run(tables.get(), runKey, attempt);
-    } catch (SQLException | RuntimeException e) {
+      return OutcomeRows.CLICKHOUSE.run(db.jdbc(), runKey, attempt);
+    } catch (RuntimeException e) {
       throw failed("reading run " + runKey + " attempt " + attempt, e);
     }
   }
 
   @Override
-  public synchronized List<RunOutcome> attempts(String runKey) {
+  public List<RunOutcome> attempts(String runKey) {
     try {
-      return OutcomeRows.CLICKHOUSE.attempts(tables.get(), runKey);
-    } catch (SQLException | RuntimeException e) {
+      return OutcomeRows.CLICKHOUSE.attempts(db.jdbc(), runKey);
+    } catch (RuntimeException e) {
       throw failed("reading the attempts of " + runKey, e);
     }
   }
 
   @Override
-  public synchronized void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
+  public void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
     try {
-      Connection c = tables.get();
       if (!counts.isEmpty()) {
-        try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_outcome_events (run_key, attempt, outcome, "
-            + "at, tier, queue, reason) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-          for (OutcomeMerge.Count n : counts) {
-            ps.setString(1, o.runKey());
-            ps.setInt(2, o.attempt());
-            ps.setString(3, n.kind().label());
-            ps.setLong(4, at);
-            ps.setString(5, n.tier().name());
-            ps.setString(6, n.queue());
-            ps.setString(7, n.reason());
-            ps.addBatch();
-          }
-          ps.executeBatch();
+        List<Object[]> rows = new ArrayList<>();
+        for (OutcomeMerge.Count n : counts) {
+          rows.add(new Object[] {o.runKey(), o.attempt(), n.kind().label(), at, n.tier().name(), n.queue(),
+              n.reason()});
         }
+        db.batch("INSERT INTO tier_outcome_events (run_key, attempt, outcome, at, tier, queue, reason) "
+            + "VALUES (?, ?, ?, ?, ?, ?, ?)", rows);
       }
-      try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_runs (run_key, attempt, first_at, updated_at, "
-          + "version, json) VALUES (?, ?, ?, ?, ?, ?)")) {
-        ps.setString(1, o.runKey());
-        ps.setInt(2, o.attempt());
-        ps.setLong(3, o.firstAt());
-        ps.setLong(4, o.updatedAt());
-        ps.setLong(5, versions.next(at));
-        ps.setString(6, Json.write(o));
-        ps.executeUpdate();
-      }
-    } catch (SQLException | RuntimeException e) {
+      db.jdbc().sql("INSERT INTO tier_runs (run_key, attempt, first_at, updated_at, version, json) "
+              + "VALUES (?, ?, ?, ?, ?, ?)")
+          .params(o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), versions.next(at), Json.write(o))
+          .update();
+    } catch (RuntimeException e) {
       throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
     }
   }
 
   @Override
-  public synchronized List<CountRow> counts(long from, long to) {
+  public List<CountRow> counts(long from, long to) {
     try {
-      return OutcomeRows.CLICKHOUSE.counts(tables.get(), from, to);
-    } catch (SQLException | RuntimeException e) {
+      return OutcomeRows.CLICKHOUSE.counts(db.jdbc(), from, to);
+    } catch (RuntimeException e) {
       throw failed("counting outcomes", e);
     }
   }
 
   @Override
-  public synchronized List<CountRow> counts(long since, Tier tier, String queue) {
+  public List<CountRow> counts(long since, Tier tier, String queue) {
     try {
-      return OutcomeRows.CLICKHOUSE.counts(tables.get(), since, tier, queue);
-    } catch (SQLException | RuntimeException e) {
+      return OutcomeRows.CLICKHOUSE.counts(db.jdbc(), since, tier, queue);
+    } catch (RuntimeException e) {
       throw failed("counting outcomes", e);
     }
   }
 
   @Override
-  public synchronized List<CountRow> totals() {
+  public List<CountRow> totals() {
     return counts(0, null, null);
   }
 
@@ -112,103 +95,83 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
   }
 
   @Override
-  public synchronized int pruneRuns(long before, int batch) {
+  public int pruneRuns(long before, int batch) {
     return deleteOlder("tier_runs", "updated_at", before);
   }
 
   @Override
-  public synchronized int pruneAlerts(long before, int batch) {
+  public int pruneAlerts(long before, int batch) {
     return deleteOlder("tier_alerts", "raised_at", before);
   }
 
   /** Deletes every version of the rows whose visible version is older than {@code before}; returns how many. */
   private int deleteOlder(String table, String column, long before) {
     try {
-      Connection c = tables.get();
-      int n;
-      try (PreparedStatement ps = c.prepareStatement(
-          "SELECT count() FROM " + table + " FINAL WHERE " + column + " < ?")) {
-        ps.setLong(1, before);
-        try (ResultSet rs = ps.executeQuery()) {
-          rs.next();
-          n = rs.getInt(1);
-        }
-      }
+      int n = db.jdbc().sql("SELECT count() FROM " + table + " FINAL WHERE " + column + " < ?").param(before)
+          .query(Integer.class).single();
       if (n > 0) {
-        try (PreparedStatement ps = c.prepareStatement("DELETE FROM " + table + " WHERE " + column + " < ?")) {
-          ps.setLong(1, before);
-          ps.executeUpdate();
-        }
+        db.jdbc().sql("DELETE FROM " + table + " WHERE " + column + " < ?").param(before).update();
       }
       return n;
-    } catch (SQLException | RuntimeException e) {
+    } catch (RuntimeException e) {
       throw failed("pruning " + table, e);
     }
   }
 
   @Override
-  public synchronized List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
+  public List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
     try {
-      return OutcomeRows.CLICKHOUSE.runs(tables.get(), since, tier, queue, limit);
-    } catch (SQLException | RuntimeException e) {
+      return OutcomeRows.CLICKHOUSE.runs(db.jdbc(), since, tier, queue, limit);
+    } catch (RuntimeException e) {
       throw failed("listing runs", e);
     }
   }
 
   @Override
-  public synchronized TierAlert addAlert(TierAlert a) {
+  public TierAlert addAlert(TierAlert a) {
     TierAlert stored = a.withSeq(versions.next(a.raisedAt()));
     write(stored, "storing an alert");
     return stored;
   }
 
   @Override
-  public synchronized void updateAlert(TierAlert a) {
+  public void updateAlert(TierAlert a) {
     write(a, "updating alert " + a.seq());
   }
 
   private void write(TierAlert a, String what) {
-    try (PreparedStatement ps = tables.get().prepareStatement("INSERT INTO tier_alerts (seq, version, raised_at, "
-        + "tier, queue, kind, json) VALUES (?, ?, ?, ?, ?, ?, ?)")) {
-      ps.setLong(1, a.seq());
-      ps.setLong(2, versions.next(a.raisedAt()));
-      ps.setLong(3, a.raisedAt());
-      ps.setString(4, a.tier().name());
-      ps.setString(5, a.queue());
-      ps.setString(6, a.kind().name());
-      ps.setString(7, Json.write(a));
-      ps.executeUpdate();
-    } catch (SQLException | RuntimeException e) {
+    try {
+      db.jdbc().sql("INSERT INTO tier_alerts (seq, version, raised_at, tier, queue, kind, json) "
+              + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .params(a.seq(), versions.next(a.raisedAt()), a.raisedAt(), a.tier().name(), a.queue(), a.kind().name(),
+              Json.write(a))
+          .update();
+    } catch (RuntimeException e) {
       throw failed(what, e);
     }
   }
 
   @Override
-  public synchronized Optional<Long> lastRaised(Tier tier, String queue, TierAlert.Kind kind) {
-    try (PreparedStatement ps = tables.get().prepareStatement("SELECT raised_at FROM tier_alerts FINAL "
-        + "WHERE tier = ? AND queue = ? AND kind = ? ORDER BY raised_at DESC LIMIT 1")) {
-      ps.setString(1, tier.name());
-      ps.setString(2, queue);
-      ps.setString(3, kind.name());
-      try (ResultSet rs = ps.executeQuery()) {
-        return rs.next() ? Optional.of(rs.getLong(1)) : Optional.empty();
-      }
-    } catch (SQLException | RuntimeException e) {
+  public Optional<Long> lastRaised(Tier tier, String queue, TierAlert.Kind kind) {
+    try {
+      return db.jdbc().sql("SELECT raised_at FROM tier_alerts FINAL WHERE tier = ? AND queue = ? AND kind = ? "
+              + "ORDER BY raised_at DESC LIMIT 1")
+          .params(tier.name(), queue, kind.name()).query(Long.class).optional();
+    } catch (RuntimeException e) {
       throw failed("reading the last alert", e);
     }
   }
 
   @Override
-  public synchronized List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
+  public List<TierAlert> alerts(long since, Tier tier, String queue, int limit) {
     try {
-      return OutcomeRows.CLICKHOUSE.alerts(tables.get(), since, tier, queue, limit);
-    } catch (SQLException | RuntimeException e) {
+      return OutcomeRows.CLICKHOUSE.alerts(db.jdbc(), since, tier, queue, limit);
+    } catch (RuntimeException e) {
       throw failed("listing alerts", e);
     }
   }
 
   private IllegalStateException failed(String what, Exception e) {
-    tables.drop();
     return new IllegalStateException(what + " in the outcome store at " + where + " failed: " + e.getMessage(), e);
   }
 
@@ -217,8 +180,7 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
     return "ClickHouse outcome store at " + where;
   }
 
+  /** Nothing to release: the pool belongs to the {@link ControlDatabase}. */
   @Override
-  public synchronized void close() {
-    tables.drop();
-  }
+  public void close() {}
 }

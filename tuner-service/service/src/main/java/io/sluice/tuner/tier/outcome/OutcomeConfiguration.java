@@ -2,8 +2,7 @@ package io.sluice.tuner.tier.outcome;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.tuner.TunerProperties;
-import io.sluice.tuner.store.ClickHouseTables;
-import io.sluice.tuner.store.H2Tables;
+import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.StoreAccess;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
@@ -21,17 +20,9 @@ class OutcomeConfiguration {
   static final Duration RESTORE_RETRY = Duration.ofSeconds(5);
 
   @Bean(destroyMethod = "close")
-  OutcomeStore outcomeStore(TunerProperties tuner) {
-    String url = tuner.getStoreUrl();
-    String where = H2Tables.redact(url);
-    if (H2Tables.isH2(url)) {
-      return new H2OutcomeStore(url, where);
-    }
-    if (ClickHouseTables.isClickHouse(url)) {
-      return new ClickHouseOutcomeStore(url, where);
-    }
-    throw new IllegalArgumentException("sluice.tuner.store-url " + where
-        + " is neither an H2 (jdbc:h2:) nor a ClickHouse (jdbc:clickhouse:, jdbc:ch:) URL");
+  OutcomeStore outcomeStore(ControlDatabase control) {
+    return control.clickHouse() ? new ClickHouseOutcomeStore(control, control.where())
+        : new H2OutcomeStore(control, control.where());
   }
 
   @Bean(destroyMethod = "close")

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier.outcome;
 
+import io.sluice.tuner.store.ControlDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.sluice.contracts.Tier;
@@ -20,13 +21,13 @@ class ClickHouseOutcomeStoreITCase extends OutcomeStoreContract {
   @Override
   protected OutcomeStore freshStore() {
     url = CHDB.freshUrl();
-    return new ClickHouseOutcomeStore(url, "test");
+    return new ClickHouseOutcomeStore(ControlDatabase.open(url), "test");
   }
 
   @Override
   protected OutcomeStore reopen(OutcomeStore store) {
     store.close();
-    return new ClickHouseOutcomeStore(url, "test");
+    return new ClickHouseOutcomeStore(ControlDatabase.open(url), "test");
   }
 
   @Test

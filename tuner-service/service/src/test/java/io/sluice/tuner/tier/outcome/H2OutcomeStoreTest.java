@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier.outcome;
 
+import io.sluice.tuner.store.ControlDatabase;
 import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -13,12 +14,12 @@ class H2OutcomeStoreTest extends OutcomeStoreContract {
 
   @Override
   protected OutcomeStore freshStore() {
-    return new H2OutcomeStore(url(), "test");
+    return new H2OutcomeStore(ControlDatabase.open(url()), "test");
   }
 
   @Override
   protected OutcomeStore reopen(OutcomeStore store) {
     store.close();
-    return new H2OutcomeStore(url(), "test");
+    return new H2OutcomeStore(ControlDatabase.open(url()), "test");
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier.outcome;
 
+import io.sluice.tuner.store.ControlDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -56,7 +57,7 @@ class OutcomeStoreTest {
     String url = "jdbc:h2:file:" + dir.resolve("p").toAbsolutePath();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     Clock old = Clock.offset(CLOCK, Duration.ofDays(-31)); // the default retention is 30 days
-    try (H2OutcomeStore store = new H2OutcomeStore(url, "test");
+    try (H2OutcomeStore store = new H2OutcomeStore(ControlDatabase.open(url), "test");
         AlertWebhook off = new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, meters)) {
       // 31 days ago: 2 attempts, 6 counted events (routed, ran CELEBORN; failed inferred; routed, ran ESS,
       // fell_back), 2 alerts
@@ -91,7 +92,7 @@ class OutcomeStoreTest {
     }
     // after a restart the counters carry on from the totals, pruned events included
     SimpleMeterRegistry after = new SimpleMeterRegistry();
-    try (OutcomeStore reopened = new H2OutcomeStore(url, "test");
+    try (OutcomeStore reopened = new H2OutcomeStore(ControlDatabase.open(url), "test");
         AlertWebhook off = new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, after)) {
       service(reopened, after, off).restoreTotals();
       assertThat(counted(after, "CELEBORN", "routed")).isEqualTo(3);
@@ -115,7 +116,7 @@ class OutcomeStoreTest {
   void countsRunsAndAlertsSurviveAReopenAndTheCountersCarryOn() {
     String url = "jdbc:h2:file:" + dir.resolve("h").toAbsolutePath();
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
-    try (H2OutcomeStore store = new H2OutcomeStore(url, "test");
+    try (H2OutcomeStore store = new H2OutcomeStore(ControlDatabase.open(url), "test");
         AlertWebhook off = new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, meters)) {
       OutcomeService s = service(store, meters, off);
       // YARN: attempt 1 ran on Celeborn, attempt 2 fell back (LATER_ATTEMPT): attempt 1 is closed as FAILED
@@ -135,7 +136,7 @@ class OutcomeStoreTest {
           .as("restoring adds nothing this process counted itself").isEqualTo(2);
     }
     SimpleMeterRegistry after = new SimpleMeterRegistry();
-    try (OutcomeStore reopened = new H2OutcomeStore(url, "test");
+    try (OutcomeStore reopened = new H2OutcomeStore(ControlDatabase.open(url), "test");
         AlertWebhook off = new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, after)) {
       OutcomeService s = service(reopened, after, off);
       // a report before the totals are restored is not counted twice

@@ -1,6 +1,5 @@
-package io.sluice.tuner.submission;
+package io.sluice.contracts.api;
 
-import io.sluice.tuner.api.Limits;
 import io.swagger.v3.oas.annotations.media.Schema;
 import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
@@ -11,9 +10,10 @@ import jakarta.validation.constraints.Size;
 import java.util.Map;
 
 /**
- * A launch that failed before its application ran (REST contract): the submission Sluice answered, the job, the
- * overlay Sluice had added ({@code spark.sluice.injected.*} of the launch), spark-submit's exit status and a short
- * detail. {@code sluice-submit} sends it when spark-submit exits non-zero.
+ * Body of {@code POST /api/v1/submissions/launch-failures}: a launch that failed before its application ran, as
+ * {@code sluice-submit} sends it when spark-submit exits non-zero and tuner-service binds it: the submission Sluice
+ * answered, the job, the overlay Sluice had added ({@code spark.sluice.injected.*} of the launch), spark-submit's exit
+ * status and a short detail.
  */
 public record LaunchFailureReport(
     @NotBlank @Size(max = Limits.ID) @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String submissionId,
