@@ -54,7 +54,7 @@ public class JobTuning {
 
   public JobTuning(StoreGateway gateway, TuningPolicy policy, RuleEngine rules, TunerProperties props,
       TunerMetrics metrics, Clock clock, MeterRegistry meters) {
-    this.cache = new ReplayCache(props.getReplayCacheRuns(), meters);
+    this.cache = new ReplayCache(props.replayCacheRuns(), meters);
     this.gateway = gateway;
     this.policy = policy;
     this.rules = rules;
@@ -99,7 +99,7 @@ public class JobTuning {
    */
   public Replay read(HistoryStore store, DecisionLog log, String jobKey, int window,
       Map<String, String> operatorTrial) {
-    int limit = Math.max(window, props.getPortraitSize());
+    int limit = Math.max(window, props.portraitSize());
     // the version first: a run stored while this replay is made is newer than the version, so the next read misses
     RunsVersion version = store.runsVersion(jobKey);
     List<Decision> logged = log.decisions(jobKey);
@@ -130,7 +130,7 @@ public class JobTuning {
    */
   public Replay replay(HistoryStore store, DecisionLog log, String jobKey, int window, Map<String, String> userConf,
       Map<String, String> operatorTrial) {
-    return replay(store, jobKey, Math.max(window, props.getPortraitSize()), userConf, operatorTrial,
+    return replay(store, jobKey, Math.max(window, props.portraitSize()), userConf, operatorTrial,
         log.decisions(jobKey), log.frozen(jobKey));
   }
 
@@ -138,14 +138,14 @@ public class JobTuning {
   private Replay replay(HistoryStore store, String jobKey, int limit, Map<String, String> userConf,
       Map<String, String> operatorTrial, List<Decision> logged, boolean frozen) {
     List<AppRun> runs = owned(store.runsOfJob(jobKey, limit));
-    if (props.isRediagnose()) {
+    if (props.rediagnose()) {
       List<AppRun> diagnosed = new ArrayList<>(runs.size());
       for (AppRun r : runs) {
         diagnosed.add(r.withDiagnoses(rules.diagnose(r)));
       }
       runs = diagnosed;
     }
-    TuningPolicy.Mode mode = !props.isEnabled() ? TuningPolicy.Mode.DISABLED
+    TuningPolicy.Mode mode = !props.enabled() ? TuningPolicy.Mode.DISABLED
         : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
     Outcome o = policy.decide(runs, memory(logged), userConf, mode, operatorTrial);
     return new Replay(new Snapshot(o, runs, frozen), logged);

@@ -13,6 +13,6 @@ class RetentionConfiguration {
   @Bean(destroyMethod = "close")
   RetentionPruner retentionPruner(TunerProperties tuner, ControlDatabase control, RetentionProperties retention,
       Clock clock, MeterRegistry meters) {
-    return new RetentionPruner(tuner.getStoreUrl(), control, retention, clock, meters).start();
+    return new RetentionPruner(tuner.storeUrl(), control, retention, clock, meters).start();
   }
 }

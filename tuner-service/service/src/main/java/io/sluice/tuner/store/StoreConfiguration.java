@@ -9,6 +9,6 @@ import org.springframework.context.annotation.Configuration;
 class StoreConfiguration {
   @Bean(destroyMethod = "close")
   ControlDatabase controlDatabase(TunerProperties props) {
-    return ControlDatabase.open(props.getStoreUrl());
+    return ControlDatabase.open(props.storeUrl());
   }
 }

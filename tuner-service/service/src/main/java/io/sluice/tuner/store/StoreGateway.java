@@ -109,20 +109,20 @@ public class StoreGateway implements DisposableBean {
 
   public StoreGateway(TunerProperties props, ControlDatabase control, CircuitBreakerRegistry breakers,
       TimeLimiterRegistry limiters, MeterRegistry meters) {
-    this.url = props.getStoreUrl();
+    this.url = props.storeUrl();
     this.control = control;
     this.meters = meters;
     this.breaker = breakers.circuitBreaker("store");
-    this.breakerWarmUp = new BreakerWarmUp(breaker, props.getBreakerWarmUp(), System::nanoTime);
+    this.breakerWarmUp = new BreakerWarmUp(breaker, props.breakerWarmUp(), System::nanoTime);
     meters.gauge("sluice.tuner.store.breaker.warming", breakerWarmUp,
         w -> w.phase() == BreakerWarmUp.Phase.WARMING ? 1 : 0);
     this.submissionLimiter = limiters.timeLimiter("store-submission",
-        TimeLimiterConfig.custom().timeoutDuration(props.getSubmissionTimeout()).cancelRunningFuture(false).build());
+        TimeLimiterConfig.custom().timeoutDuration(props.submissionTimeout()).cancelRunningFuture(false).build());
     this.readLimiter = limiters.timeLimiter("store-read",
-        TimeLimiterConfig.custom().timeoutDuration(props.getReadTimeout()).cancelRunningFuture(false).build());
+        TimeLimiterConfig.custom().timeoutDuration(props.readTimeout()).cancelRunningFuture(false).build());
     AtomicInteger n = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(props.getStoreThreads(), props.getStoreThreads(), 60, TimeUnit.SECONDS,
-        props.getStoreQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(props.getStoreQueue()),
+    this.pool = new ThreadPoolExecutor(props.storeThreads(), props.storeThreads(), 60, TimeUnit.SECONDS,
+        props.storeQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(props.storeQueue()),
         r -> {
           Thread t = new Thread(r, "sluice-store-" + n.incrementAndGet());
           t.setDaemon(true);
