@@ -78,7 +78,7 @@ final class TrialJudge {
     ev.put("wallNoiseBand", band);
     ev.put("trialRuns", (double) n);
     String wallText = String.format(Locale.ROOT, "wall time %s → %s (%+.1f%%%s, noise band ±%.0f%%)",
-        secs(refWall), secs(wall), -100 * wi, n > 1 ? ", median of " + n + " runs" : "", 100 * band);
+        secs(refWall), secs(wall), wi == 0 ? 0.0 : -100 * wi, n > 1 ? ", median of " + n + " runs" : "", 100 * band);
 
     String fatal = null;
     if (t.failures() > ref.failures()) {
