@@ -2,7 +2,6 @@ package io.sluice.tuner.store;
 
 import io.sluice.store.HistoryStoreException;
 import io.sluice.tuner.policy.Decision;
-import java.io.IOException;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
@@ -31,7 +30,7 @@ final class ClickHouseDecisionLog implements DecisionLog {
   public synchronized List<Decision> decisions(String jobKey) {
     try {
       return DecisionRows.read(tables.get(), "tuner_decisions FINAL", jobKey);
-    } catch (SQLException | IOException | RuntimeException e) {
+    } catch (SQLException | RuntimeException e) {
       throw failed("reading decisions of " + jobKey, e);
     }
   }

@@ -1,17 +1,15 @@
 package io.sluice.tuner.store;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import io.sluice.model.Json;
+import io.sluice.store.DecisionSql;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 
 /** The row shape both decision logs share: the columns of {@code tuner_decisions}, read and bound in one place. */
@@ -19,26 +17,15 @@ final class DecisionRows {
   /** The columns an insert binds, in {@link #bind}'s order. */
   static final String COLUMNS = "job_key, run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence, "
       + "decided_at";
-  private static final TypeReference<Map<String, Double>> EVIDENCE = new TypeReference<>() {};
 
   private DecisionRows() {}
 
   /** A job's decisions from {@code source} (a table, or a table with {@code FINAL}), oldest run first. */
-  static List<Decision> read(Connection c, String source, String jobKey) throws SQLException, IOException {
-    String sql = "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence FROM " + source
-        + " WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
-      ps.setString(1, jobKey);
-      List<Decision> out = new java.util.ArrayList<>();
-      try (ResultSet rs = ps.executeQuery()) {
-        while (rs.next()) {
-          out.add(new Decision(rs.getString(1), rs.getLong(2), Evaluation.valueOf(rs.getString(3)), rs.getString(4),
-              rs.getString(5), rs.getString(6), rs.getString(7),
-              Json.mapper().readValue(rs.getString(8), EVIDENCE)));
-        }
-      }
-      return out;
-    }
+  static List<Decision> read(Connection c, String source, String jobKey) throws SQLException {
+    return DecisionSql.read(c, source, jobKey).stream()
+        .map(d -> new Decision(d.runKey(), d.runStart(), Evaluation.valueOf(d.kind()), d.key(), d.direction(),
+            d.value(), d.reason(), d.evidence()))
+        .toList();
   }
 
   /** How many runs that started in [fromMs, toMs) were rolled back in {@code source} (a run counts once). */

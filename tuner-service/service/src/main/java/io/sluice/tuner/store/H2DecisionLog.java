@@ -2,7 +2,6 @@ package io.sluice.tuner.store;
 
 import io.sluice.store.HistoryStoreException;
 import io.sluice.tuner.policy.Decision;
-import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
@@ -39,7 +38,7 @@ final class H2DecisionLog implements DecisionLog {
   public synchronized List<Decision> decisions(String jobKey) {
     try {
       return DecisionRows.read(conn, "tuner_decisions", jobKey);
-    } catch (SQLException | IOException | RuntimeException e) {
+    } catch (SQLException | RuntimeException e) {
       throw failed("reading decisions of " + jobKey, e);
     }
   }
