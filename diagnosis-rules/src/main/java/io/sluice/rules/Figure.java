@@ -59,6 +59,11 @@ public enum Figure {
     return better;
   }
 
+  /** The figure's unit: {@link Unit#MILLIS} figures are timings, as noisy as wall time under load. */
+  public Unit unit() {
+    return unit;
+  }
+
   /** Differences smaller than this (in the figure's unit) count as no change. */
   public double floor() {
     return floor;

@@ -178,4 +178,36 @@ class VerdictPolicyTest {
         + "10.0 s → 10.0 s, bytes spilled to disk stayed 0 B → 0 B), so wall time 60.0 s → 60.0 s (+0.0%, noise band "
         + "±20%) is not credited to it");
   }
+
+  @Test
+  void aBlockedTimeThatFellWithinTheJobsNoiseIsNotCreditedToTheKey() {
+    // the key acts on blocked time alone; with one trial run the threshold is the assumed band, 20 %
+    String inFlight = "spark.reducer.maxSizeInFlight";
+    Outcome noise = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).diagnosis("FETCH_WAIT", Severity.SEVERE, inFlight, "96m"),
+        run(2).injected(inFlight, "96m").wall(60_000).blocked(8_800)));
+    assertThat(noise.verdicts().get(0).evaluation()).isEqualTo(Evaluation.ROLLED_BACK);
+    assertThat(noise.verdicts().get(0).reason()).isEqualTo("rolled back " + inFlight + "=96m: it moved nothing it "
+        + "acts on (shuffle read blocked time fell 10.0 s → 8.8 s), so wall time 60.0 s → 60.0 s (+0.0%, noise band "
+        + "±20%) is not credited to it");
+    assertThat(noise.rejections()).extracting(Rejection::key, Rejection::direction)
+        .containsExactly(tuple(inFlight, "up"));
+
+    Outcome real = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).diagnosis("FETCH_WAIT", Severity.SEVERE, inFlight, "96m"),
+        run(2).injected(inFlight, "96m").wall(60_000).blocked(7_900)));
+    assertThat(real.verdicts().get(0).reason()).isEqualTo("kept " + inFlight + "=96m because shuffle read blocked "
+        + "time fell 10.0 s → 7.9 s; wall time 60.0 s → 60.0 s (+0.0%, noise band ±20%)");
+    assertThat(real.overlay()).isEqualTo(map(inFlight, "96m"));
+  }
+
+  @Test
+  void aBlockedTimeThatRoseIsACostFromFivePercentOn() {
+    // +8 %: within the noise band, but a cost that got worse rolls the key back whatever else moved
+    Outcome o = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).diagnosis("SHUFFLE_SMALL_BLOCKS", Severity.SEVERE, PARTITIONS, "50"),
+        run(2).injected(PARTITIONS, "50").wall(60_000).blocked(10_800).reduceTasks(50).reduceBlocks(10_000)));
+    assertThat(o.verdicts().get(0).reason()).isEqualTo("rolled back " + PARTITIONS + "=50 because shuffle read "
+        + "blocked time rose 10.0 s → 10.8 s; wall time 60.0 s → 60.0 s (+0.0%, noise band ±20%)");
+  }
 }
