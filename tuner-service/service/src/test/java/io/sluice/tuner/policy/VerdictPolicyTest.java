@@ -210,4 +210,18 @@ class VerdictPolicyTest {
     assertThat(o.verdicts().get(0).reason()).isEqualTo("rolled back " + PARTITIONS + "=50 because shuffle read "
         + "blocked time rose 10.0 s → 10.8 s; wall time 60.0 s → 60.0 s (+0.0%, noise band ±20%)");
   }
+
+  @Test
+  void theDemosCoalescingKeyWithAqeOffIsRolledBackThoughBlockedTimeFellALittle() {
+    // sluice-stack's demo: AQE off (the user's setting), so parallelismFirst cannot act; blocked time -11 % is noise
+    Outcome o = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).conf("spark.sql.adaptive.enabled", "false"),
+        run(2).conf("spark.sql.adaptive.enabled", "false").injected(PolicyRuns.PAR_FIRST, "false").wall(57_000)
+            .blocked(8_900)));
+    assertThat(o.verdicts().get(0).reason()).isEqualTo("rolled back " + PolicyRuns.PAR_FIRST + "=false: it moved "
+        + "nothing it acts on (blocks per reduce task stayed 200 → 200, average block size stayed 250 B → 250 B, "
+        + "shuffle read blocked time fell 10.0 s → 8.9 s), so wall time 60.0 s → 57.0 s (-5.0%, noise band ±20%) is "
+        + "not credited to it");
+    assertThat(o.overlay()).isEmpty();
+  }
 }
