@@ -125,8 +125,13 @@ public enum Figure {
       case BYTES -> Sizes.human(v);
       case MILLIS -> v >= 1000 ? String.format(Locale.ROOT, "%.1f s", v / 1000) : String.format(Locale.ROOT,
           "%.0f ms", v);
-      case COUNT -> v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f",
-          v);
+      case COUNT -> count(v);
     };
+  }
+
+  /** One decimal at most, none when it would be ".0": 199.97 blocks per task print as "200", not "200.0". */
+  private static String count(double v) {
+    String s = String.format(Locale.ROOT, "%.1f", v);
+    return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
   }
 }
