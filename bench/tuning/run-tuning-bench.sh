@@ -118,7 +118,8 @@ stack_env=(SLUICE_STACK_DIR="$stack" SLUICE_SKIP_BUILD=1 SLUICE_SKIP_DEMO=1
   SLUICE_KAFKA_PORT="$kafka_port" SLUICE_STORE_PORT="$store_port" SLUICE_TUNER_PORT="$tuner_port"
   SLUICE_SPARK_MASTER_PORT="$(free_port)" SLUICE_SPARK_WEBUI_PORT="$(free_port)" SLUICE_SPARK_ESS_PORT="$(free_port)"
   SLUICE_SPARK_WORKER_MEMORY=4g SLUICE_SPARK_WORKER_CORES=4 SLUICE_TUNER_JAR="$stack/sluice-tuner-service.jar" SLUICE_TUNER_USERKEYSWIN=false
-  SLUICE_STOCK_ESS=1 SLUICE_GATE_PORT="$(free_port)")
+  SLUICE_STOCK_ESS=1 SLUICE_GATE_PORT="$(free_port)"
+  SLUICE_TUNER_SUBMISSIONTIMEOUT="${SLUICE_BENCH_SUBMISSION_TIMEOUT:-10s}")
 
 child=""
 noisy=""
@@ -186,7 +187,7 @@ submit() {
   # shellcheck disable=SC2086
   env SLUICE_SUBMIT_VIA="$([ "$via" = sluice ] && echo sluice || echo plain)" SLUICE_TUNER_URL="$tuner_url" \
     SLUICE_TUNER_TOKEN_FILE="$stack/credentials/reporter-token" \
-    SLUICE_CLUSTER=local SLUICE_STATE_DIR="$stack/submit-state" SLUICE_TUNER_TIMEOUT_MS=5000 \
+    SLUICE_CLUSTER=local SLUICE_STATE_DIR="$stack/submit-state" SLUICE_TUNER_TIMEOUT_MS="$tuner_timeout_ms" \
     SLUICE_OVERRIDE_USER_CONF=true SLUICE_CLIENT_JAR="$stack/sluice-tuner-client-all.jar" \
     timeout 900 "$root/deploy/jobs/submit.sh" --version "$spark_version" --state-dir "$stack/spark" \
       --event-log-dir "$evdir" \
@@ -200,6 +201,13 @@ submit() {
   submit_s=$((SECONDS - t0))
   app="$(ls "$evdir" 2>/dev/null | grep -oE 'app-[0-9]+-[0-9]+' | head -1 || true)"
 }
+
+# how long sluice-submit waits for tuner-service before it runs the command unchanged: a fail-open run is a lost
+# trial here, and at load 40 on this machine the service's first answers took over 5 s. The service itself answers
+# "no overlay" when the store does not answer a submission within sluice.tuner.submission-timeout (200 ms by
+# default, over 200 ms at load 40): the stack's tuner-service gets 10 s (SLUICE_BENCH_SUBMISSION_TIMEOUT, through
+# Spring's environment binding) so that a slow store does not turn the trials into untuned runs
+tuner_timeout_ms="${SLUICE_BENCH_TUNER_TIMEOUT_MS:-20000}"
 
 selected() { [ -z "$only" ] || [[ ",$only," == *",$1,"* ]]; }
 

@@ -11,11 +11,14 @@ import java.util.Locale;
  * (blocked time, spill, failures) are better {@link Better#LOWER}; structural figures (blocks per task, block size,
  * input tasks) are {@link Better#EITHER}: a move in either direction shows the key acted, and whether the job is
  * better for it is for the costs and wall time to say. {@code floor} is the smallest difference that counts, in the
- * figure's unit.
+ * figure's unit. The average block size is an exact ratio (bytes read over blocks fetched) and small-block jobs have
+ * blocks of a few hundred bytes, so its floor is one byte: a floor in KiB would hide a partition change that moves
+ * 100 B blocks to 400 B (blocks per reduce task, the map count, stays where it was); the relative threshold of the
+ * judge still applies.
  */
 public enum Figure {
   BLOCKS_PER_REDUCE_TASK("blocks per reduce task", StageKind.REDUCE, Better.EITHER, 0.5, Unit.COUNT),
-  AVG_BLOCK_BYTES("average block size", StageKind.REDUCE, Better.EITHER, 1024, Unit.BYTES),
+  AVG_BLOCK_BYTES("average block size", StageKind.REDUCE, Better.EITHER, 1, Unit.BYTES),
   BLOCKED_MS("shuffle read blocked time", StageKind.REDUCE, Better.LOWER, 100, Unit.MILLIS),
   REDUCE_TASK_MAX_MS("longest reduce task", StageKind.REDUCE, Better.LOWER, 200, Unit.MILLIS),
   FILE_SCAN_TASKS("input tasks of file scans", StageKind.FILE_SCAN, Better.EITHER, 1, Unit.COUNT),
@@ -54,6 +57,11 @@ public enum Figure {
 
   public Better better() {
     return better;
+  }
+
+  /** The figure's unit: {@link Unit#MILLIS} figures are timings, as noisy as wall time under load. */
+  public Unit unit() {
+    return unit;
   }
 
   /** Differences smaller than this (in the figure's unit) count as no change. */
@@ -117,8 +125,13 @@ public enum Figure {
       case BYTES -> Sizes.human(v);
       case MILLIS -> v >= 1000 ? String.format(Locale.ROOT, "%.1f s", v / 1000) : String.format(Locale.ROOT,
           "%.0f ms", v);
-      case COUNT -> v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f",
-          v);
+      case COUNT -> count(v);
     };
+  }
+
+  /** One decimal at most, none when it would be ".0": 199.97 blocks per task print as "200", not "200.0". */
+  private static String count(double v) {
+    String s = String.format(Locale.ROOT, "%.1f", v);
+    return s.endsWith(".0") ? s.substring(0, s.length() - 2) : s;
   }
 }

@@ -4,10 +4,14 @@ import io.sluice.model.AppRun;
 import io.sluice.model.Json;
 import io.sluice.model.StageProfile;
 import io.sluice.store.HistoryStore;
+import io.sluice.store.HistoryStoreException;
 import io.sluice.store.HistoryStores;
+import io.sluice.store.TuningDecision;
 import java.io.PrintWriter;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
@@ -17,7 +21,8 @@ import picocli.CommandLine.Spec;
 /** {@code sluice runs --store URL}: the profiled runs kept in a history store. */
 @Command(name = "runs", mixinStandardHelpOptions = true,
     description = "Print application runs from a history store (newest first): AppRun JSON per line, their "
-        + "stage profiles as JSON lines, or a readable table. With --wait, polls until a run of --app appears.")
+        + "stage profiles as JSON lines, or a readable table that also shows the tuner's decisions about each run "
+        + "(why, and the figures judged, before → after). With --wait, polls until a run of --app appears.")
 public final class RunsCommand implements Callable<Integer> {
   enum Format { json, profiles, table }
 
@@ -49,6 +54,7 @@ public final class RunsCommand implements Callable<Integer> {
     PrintWriter err = spec.commandLine().getErr();
     long deadline = System.nanoTime() + waitSeconds * 1_000_000_000L;
     List<AppRun> runs;
+    Map<String, List<TuningDecision>> decisions = new HashMap<>();
     try (HistoryStore store = HistoryStores.open(storeUrl)) {
       while (true) {
         runs = select(store);
@@ -56,6 +62,9 @@ public final class RunsCommand implements Callable<Integer> {
           break;
         }
         Thread.sleep(500);
+      }
+      if (format == Format.table) {
+        runs.forEach(r -> decisions.computeIfAbsent(r.jobKey(), k -> decisionsOf(store, k, err)));
       }
     }
     if (runs.isEmpty()) {
@@ -67,7 +76,10 @@ public final class RunsCommand implements Callable<Integer> {
       switch (format) {
         case json -> out.println(Json.write(run));
         case profiles -> run.stages().forEach(s -> out.println(Json.write(s)));
-        case table -> printTable(out, run);
+        case table -> {
+          printTable(out, run);
+          printDecisions(out, run, decisions.getOrDefault(run.jobKey(), List.of()));
+        }
       }
     }
     out.flush();
@@ -82,6 +94,33 @@ public final class RunsCommand implements Callable<Integer> {
         .filter(r -> appId == null || appId.equals(r.appId()))
         .limit(limit)
         .toList();
+  }
+
+  /** The job's decisions; a log that cannot be read is reported and the runs are printed without them. */
+  private static List<TuningDecision> decisionsOf(HistoryStore store, String jobKey, PrintWriter err) {
+    if (jobKey == null || jobKey.isEmpty()) {
+      return List.of();
+    }
+    try {
+      return store.tuningDecisions(jobKey);
+    } catch (HistoryStoreException e) {
+      err.println("sluice runs: the tuning decisions of job " + jobKey + " are not shown: " + e.getMessage());
+      return List.of();
+    }
+  }
+
+  /** The tuner's decisions about this run: each one's reason, then the figures it was judged on. */
+  static void printDecisions(PrintWriter out, AppRun run, List<TuningDecision> ofJob) {
+    for (TuningDecision d : ofJob) {
+      if (!d.runKey().equals(run.runKey())) {
+        continue;
+      }
+      out.println("  tuning: " + DecisionText.headline(d));
+      String figures = DecisionText.figures(d.evidence());
+      if (!figures.isEmpty()) {
+        out.println("    judged on: " + figures);
+      }
+    }
   }
 
   static void printTable(PrintWriter out, AppRun run) {

@@ -189,6 +189,12 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
     return CLOCK.updateAndGet(last -> Math.max(last + 1, now));
   }
 
+  /** The schema's migrations create the decision log's table (a ReplacingMergeTree, read with FINAL). */
+  @Override
+  String decisionsSource() {
+    return DecisionSql.TABLE + " FINAL";
+  }
+
   @Override
   GateEventSql gateSql() {
     return GATE_SQL;

@@ -11,6 +11,7 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import org.slf4j.Logger;
@@ -169,6 +170,15 @@ public final class H2HistoryStore extends JdbcHistoryStore {
       }
       ps.executeBatch();
       del.executeBatch();
+    }
+  }
+
+  /** tuner-service creates the decision log's table when it first opens the store; until then there is none. */
+  @Override
+  String decisionsSource() throws SQLException {
+    try (ResultSet rs = connection().getMetaData().getTables(null, null, DecisionSql.TABLE.toUpperCase(Locale.ROOT),
+        new String[] {"TABLE"})) {
+      return rs.next() ? DecisionSql.TABLE : null;
     }
   }
 

@@ -15,7 +15,7 @@ import java.util.Optional;
  * stored one's replaces it (the same row, no duplicate); an older version than the stored one never wins.
  * Replays are therefore idempotent. Failures surface as {@link HistoryStoreException}.
  */
-public interface HistoryStore extends JobIndex, GateEventLog, AutoCloseable {
+public interface HistoryStore extends JobIndex, GateEventLog, TuningDecisions, AutoCloseable {
 
   /**
    * Retention: deletes the runs whose stored version was last updated before {@code before} (epoch ms), with their

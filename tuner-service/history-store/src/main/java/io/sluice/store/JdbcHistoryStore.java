@@ -105,6 +105,9 @@ abstract class JdbcHistoryStore implements HistoryStore {
   /** How many rows one batch of writes sends. */
   abstract int rowsPerBatch();
 
+  /** Where the tuner's decision log is read from, or null when this store holds none (no tuner-service wrote one). */
+  abstract String decisionsSource() throws SQLException;
+
   private void writeGateEvents(List<GateEvent> events) throws SQLException {
     try (PreparedStatement ps = conn.prepareStatement(gateInsertSql())) {
       Batch rows = new Batch(ps, rowsPerBatch());
@@ -405,6 +408,18 @@ abstract class JdbcHistoryStore implements HistoryStore {
       return List.of();
     }
     return queryRuns("SELECT run_json FROM " + runsSource() + NEWEST_FIRST + " LIMIT " + limit);
+  }
+
+  @Override
+  public synchronized List<TuningDecision> tuningDecisions(String jobKey) {
+    try {
+      String source = decisionsSource();
+      List<TuningDecision> out = source == null || jobKey == null ? List.of() : DecisionSql.read(conn, source, jobKey);
+      commitIfTransactional();
+      return out;
+    } catch (SQLException e) {
+      throw aborted("reading the tuning decisions of " + jobKey + " from", e);
+    }
   }
 
   private List<AppRun> queryRuns(String sql, String... args) {

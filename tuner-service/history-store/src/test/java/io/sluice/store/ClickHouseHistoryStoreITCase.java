@@ -67,6 +67,17 @@ class ClickHouseHistoryStoreITCase extends HistoryStoreContract {
     return out;
   }
 
+  @Override
+  protected Connection connectionOf(HistoryStore s) {
+    return ((ClickHouseHistoryStore) s).connection();
+  }
+
+  /** The schema's migrations created it with the store. */
+  @Override
+  protected void createDecisionLog(Connection c) {
+    // nothing to do
+  }
+
   private long rawCount(String sql) throws Exception {
     try (Statement st = ((ClickHouseHistoryStore) store).connection().createStatement();
         ResultSet rs = st.executeQuery(sql)) {

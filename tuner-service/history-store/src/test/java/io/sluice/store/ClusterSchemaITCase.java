@@ -83,6 +83,17 @@ class ClusterSchemaITCase extends HistoryStoreContract {
         .collect(java.util.stream.Collectors.toCollection(TreeSet::new));
   }
 
+  @Override
+  protected Connection connectionOf(HistoryStore s) {
+    return ((ClickHouseHistoryStore) s).connection();
+  }
+
+  /** The cluster schema has the decision log's table. */
+  @Override
+  protected void createDecisionLog(Connection c) {
+    // nothing to do
+  }
+
   private static Map<String, String> columns(Connection c, String database) throws Exception {
     Map<String, String> out = new TreeMap<>();
     try (Statement st = c.createStatement(); ResultSet rs = st.executeQuery("SELECT table, name, type FROM system.columns "

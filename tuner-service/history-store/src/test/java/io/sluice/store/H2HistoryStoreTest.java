@@ -43,6 +43,28 @@ class H2HistoryStoreTest extends HistoryStoreContract {
     return columns(((H2HistoryStore) s).connection(), "STAGE_PROFILES");
   }
 
+  @Override
+  protected Connection connectionOf(HistoryStore s) {
+    return ((H2HistoryStore) s).connection();
+  }
+
+  @Override
+  protected void createDecisionLog(Connection c) throws Exception {
+    createTunerTable(c);
+  }
+
+  /** The decision log's table as tuner-service creates it in the store's H2 database when it first opens it. */
+  static void createTunerTable(Connection c) throws Exception {
+    try (Statement st = c.createStatement()) {
+      st.execute("CREATE TABLE IF NOT EXISTS tuner_decisions (job_key VARCHAR(1024) NOT NULL, run_key VARCHAR(1024) "
+          + "NOT NULL, run_start BIGINT NOT NULL, kind VARCHAR(32) NOT NULL, conf_key VARCHAR(256) NOT NULL, "
+          + "direction VARCHAR(256) NOT NULL, conf_value VARCHAR(1024) NOT NULL, reason VARCHAR(4096) NOT NULL, "
+          + "evidence VARCHAR(4096) NOT NULL, decided_at BIGINT NOT NULL, "
+          + "PRIMARY KEY (job_key, run_key, kind, conf_key))");
+    }
+    c.commit();
+  }
+
   static Set<String> columns(Connection c, String table) throws Exception {
     Set<String> out = new TreeSet<>();
     try (Statement st = c.createStatement();

@@ -42,4 +42,14 @@ class H2TcpHistoryStoreITCase extends HistoryStoreContract {
   protected Set<String> stageTableColumns(HistoryStore s) throws Exception {
     return H2HistoryStoreTest.columns(((H2HistoryStore) s).connection(), "STAGE_PROFILES");
   }
+
+  @Override
+  protected java.sql.Connection connectionOf(HistoryStore s) {
+    return ((H2HistoryStore) s).connection();
+  }
+
+  @Override
+  protected void createDecisionLog(java.sql.Connection c) throws Exception {
+    H2HistoryStoreTest.createTunerTable(c);
+  }
 }

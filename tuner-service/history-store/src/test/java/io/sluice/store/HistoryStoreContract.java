@@ -45,6 +45,12 @@ abstract class HistoryStoreContract {
   /** The column names of the store's stage table, lower case. */
   protected abstract Set<String> stageTableColumns(HistoryStore store) throws Exception;
 
+  /** The store's open connection, for writing rows as another component would. */
+  protected abstract java.sql.Connection connectionOf(HistoryStore store);
+
+  /** Makes the decision log's table exist, as tuner-service (H2) or the schema's migrations (ClickHouse) do. */
+  protected abstract void createDecisionLog(java.sql.Connection c) throws Exception;
+
   protected String url;
   protected HistoryStore store;
 
@@ -481,5 +487,38 @@ abstract class HistoryStoreContract {
         () -> catchThrowable(() -> HistoryStores.open(dead).close()));
     assertThat(thrown).isInstanceOf(HistoryStoreException.class).hasMessageContaining(Urls.redact(dead));
     System.out.printf("dead URL failed in %d ms: %s%n", (System.nanoTime() - started) / 1_000_000, thrown.getMessage());
+  }
+
+  @Test
+  void tuningDecisionsAreReadOldestRunFirstWithTheirFigures() throws Exception {
+    assertThat(store.tuningDecisions("job-d")).isEmpty();
+    java.sql.Connection c = connectionOf(store);
+    createDecisionLog(c);
+    String insert = "INSERT INTO tuner_decisions (job_key, run_key, run_start, kind, conf_key, direction, conf_value, "
+        + "reason, evidence, decided_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)";
+    Object[][] rows = {
+        {"job-d", "c/app-2/", 2000L, "KEPT", "spark.sql.shuffle.partitions", "down", "50", "kept because",
+            "{\"after.blocksPerReduceTask\":4.0,\"before.blocksPerReduceTask\":200.0}"},
+        {"job-d", "c/app-1/", 1000L, "ROLLED_BACK", "spark.io.compression.codec", "=zstd", "zstd", "rolled back",
+            "{\"wallMs\":61000.0}"},
+        {"job-other", "c/app-3/", 500L, "REOPENED", "", "", "", "input drifted", "{}"}};
+    try (java.sql.PreparedStatement ps = c.prepareStatement(insert)) {
+      for (Object[] r : rows) {
+        for (int k = 0; k < r.length; k++) {
+          ps.setObject(k + 1, r[k]);
+        }
+        ps.setLong(10, 3000L);
+        ps.executeUpdate();
+      }
+    }
+    if (!c.getAutoCommit()) {
+      c.commit();
+    }
+    assertThat(store.tuningDecisions("job-d")).containsExactly(
+        new TuningDecision("c/app-1/", 1000L, "ROLLED_BACK", "spark.io.compression.codec", "=zstd", "zstd",
+            "rolled back", Map.of("wallMs", 61000.0)),
+        new TuningDecision("c/app-2/", 2000L, "KEPT", "spark.sql.shuffle.partitions", "down", "50", "kept because",
+            Map.of("before.blocksPerReduceTask", 200.0, "after.blocksPerReduceTask", 4.0)));
+    assertThat(store.tuningDecisions("job-none")).isEmpty();
   }
 }

@@ -16,7 +16,8 @@ import java.util.TreeMap;
  * change). Each unit is judged first on its own figures, medians over the reference runs and over the trial runs:
  * a cost that rose by {@code minImprovement} or more rolls it back; a unit whose figures all stayed within the
  * noise (or were not measured: no stage of their kind ran) <i>moved nothing</i> and is rolled back even if wall time
- * improved; a unit that moved a figure is kept. Wall time is the guard over the whole trial, against the job's own
+ * improved; a unit that moved a figure is kept. A timing figure (blocked time, longest reduce task) counts as better
+ * only beyond the wall-time threshold below: it is as noisy as wall time. Wall time is the guard over the whole trial, against the job's own
  * noise band {@code b}: with {@code n} trial runs the threshold is {@code max(minImprovement, b / sqrt(n))}; beyond
  * it every unit is rolled back; a first run worse by more than {@code minImprovement} but within it is
  * {@link Evaluation#INCONCLUSIVE} and runs again. More failed tasks, or a failed run, roll everything back. A unit
@@ -78,7 +79,7 @@ final class TrialJudge {
     ev.put("wallNoiseBand", band);
     ev.put("trialRuns", (double) n);
     String wallText = String.format(Locale.ROOT, "wall time %s → %s (%+.1f%%%s, noise band ±%.0f%%)",
-        secs(refWall), secs(wall), -100 * wi, n > 1 ? ", median of " + n + " runs" : "", 100 * band);
+        secs(refWall), secs(wall), wi == 0 ? 0.0 : -100 * wi, n > 1 ? ", median of " + n + " runs" : "", 100 * band);
 
     String fatal = null;
     if (t.failures() > ref.failures()) {
@@ -115,7 +116,7 @@ final class TrialJudge {
       }
       List<FigureMove> moves = new ArrayList<>();
       for (Figure f : u.figures()) {
-        FigureMove m = move(f, refRuns, trialRuns);
+        FigureMove m = move(f, refRuns, trialRuns, threshold);
         moves.add(m);
         if (m.move() != Move.UNMEASURED) {
           uev.put("before." + f.key(), m.before());
@@ -157,7 +158,13 @@ final class TrialJudge {
     return new Verdict(anyKept ? Evaluation.KEPT : Evaluation.ROLLED_BACK, out, wallText, ev);
   }
 
-  private FigureMove move(Figure f, List<AppRun> refRuns, List<AppRun> trialRuns) {
+  /**
+   * How a figure moved from the reference runs to the trial's: by at least its floor and {@code minImprovement}. A
+   * timing figure (blocked time, longest reduce task) varies with the machine's load as wall time does, so it counts
+   * as better only beyond the wall-time threshold ({@code timingThreshold}: the job's noise band over the square
+   * root of the trial runs); it counts as worse from {@code minImprovement} on, as every cost does.
+   */
+  private FigureMove move(Figure f, List<AppRun> refRuns, List<AppRun> trialRuns, double timingThreshold) {
     boolean measured = refRuns.stream().anyMatch(f::measured) || trialRuns.stream().anyMatch(f::measured);
     double before = medianOf(refRuns, f::of);
     double after = medianOf(trialRuns, f::of);
@@ -175,6 +182,9 @@ final class TrialJudge {
       case LOWER -> diff < 0 ? Move.BETTER : Move.WORSE;
       case HIGHER -> diff > 0 ? Move.BETTER : Move.WORSE;
     };
+    if (m == Move.BETTER && f.unit() == Figure.Unit.MILLIS && rel < timingThreshold) {
+      m = Move.FLAT; // a timing that fell within the job's noise: not to the key's credit
+    }
     return new FigureMove(f, before, after, m);
   }
 

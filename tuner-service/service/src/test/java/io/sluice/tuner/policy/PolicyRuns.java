@@ -29,6 +29,7 @@ final class PolicyRuns {
     private long inputRecords = 1_000_000;
     private int mapTasks = 200;
     private long reduceBlocks = 40_000;
+    private int reduceTasks = 200;
     private long inputBytes;
     private long spill;
     private String status = "SUCCEEDED";
@@ -66,9 +67,15 @@ final class PolicyRuns {
       return this;
     }
 
-    /** Shuffle blocks the 200 reduce tasks fetch (default 40,000: 200 per task). */
+    /** Shuffle blocks the reduce tasks fetch (default 40,000: 200 per task); bytes read are 10 per input record. */
     RunBuilder reduceBlocks(long n) {
       reduceBlocks = n;
+      return this;
+    }
+
+    /** Tasks of the reduce stage (the shuffle partitions; default 200). */
+    RunBuilder reduceTasks(int n) {
+      reduceTasks = n;
       return this;
     }
 
@@ -116,7 +123,7 @@ final class PolicyRuns {
       String appId = "app-" + index;
       long start = 1_700_000_000_000L + index * 3_600_000L;
       StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0, 0, 0, inputBytes);
-      StageProfile reduce = stage(appId, 1, 200, blockedMs, 0, inputRecords, failedTasks, reduceBlocks, spill, 0);
+      StageProfile reduce = stage(appId, 1, reduceTasks, blockedMs, 0, inputRecords, failedTasks, reduceBlocks, spill, 0);
       return new AppRun("c1", appId, "", "job-1", "job", "u", "q", null, start, start + wallMs, status, "3.5.7",
           conf, injected, List.of(map, reduce), diagnoses, start + wallMs);
     }

@@ -147,4 +147,81 @@ class VerdictPolicyTest {
         + "disk rose 0 B → 512.0 MiB");
     assertThat(keys(worse.changes())).isEmpty();
   }
+
+  @Test
+  void aPartitionChangeThatOnlyMovesSmallBlocksIsSeenAndKept() {
+    // 200 map tasks, 10 MB read: 200 -> 50 partitions keeps 200 blocks per reduce task (one per map task) and moves
+    // the average block size 250 B -> 1000 B, under a KiB; blocked time and wall time stay where they were
+    Outcome o = decide(portrait(
+        run(1).wall(60_000).diagnosis("SHUFFLE_SMALL_BLOCKS", Severity.SEVERE, PARTITIONS, "50"),
+        run(2).injected(PARTITIONS, "50").wall(60_000).reduceTasks(50).reduceBlocks(10_000)));
+    RunVerdict v = o.verdicts().get(0);
+    assertThat(v.evaluation()).isEqualTo(Evaluation.KEPT);
+    assertThat(v.reason()).isEqualTo("kept " + PARTITIONS + "=50 because average block size rose 250 B → 1000 B; "
+        + "wall time 60.0 s → 60.0 s (+0.0%, noise band ±20%)");
+    assertThat(o.decisions()).singleElement().satisfies(d -> assertThat(d.evidence())
+        .containsEntry("before.avgBlockBytes", 250.0).containsEntry("after.avgBlockBytes", 1000.0)
+        .containsEntry("before.blocksPerReduceTask", 200.0).containsEntry("after.blocksPerReduceTask", 200.0));
+    assertThat(o.overlay()).isEqualTo(map(PARTITIONS, "50"));
+  }
+
+  @Test
+  void aSmallBlockMoveUnderTheRelativeThresholdStaysNoMove() {
+    // 250 B -> 256 B (+2.6 %) and 200 -> 195 blocks per task (-2.5 %): both under min-improvement (5 %)
+    Outcome o = decide(portrait(
+        run(1).wall(60_000).diagnosis("SHUFFLE_SMALL_BLOCKS", Severity.SEVERE, PARTITIONS, "195"),
+        run(2).injected(PARTITIONS, "195").wall(60_000).reduceBlocks(39_000)));
+    RunVerdict v = o.verdicts().get(0);
+    assertThat(v.evaluation()).isEqualTo(Evaluation.ROLLED_BACK);
+    assertThat(v.reason()).isEqualTo("rolled back " + PARTITIONS + "=195: it moved nothing it acts on (blocks per "
+        + "reduce task fell 200 → 195, average block size rose 250 B → 256 B, shuffle read blocked time stayed "
+        + "10.0 s → 10.0 s, bytes spilled to disk stayed 0 B → 0 B), so wall time 60.0 s → 60.0 s (+0.0%, noise band "
+        + "±20%) is not credited to it");
+  }
+
+  @Test
+  void aBlockedTimeThatFellWithinTheJobsNoiseIsNotCreditedToTheKey() {
+    // the key acts on blocked time alone; with one trial run the threshold is the assumed band, 20 %
+    String inFlight = "spark.reducer.maxSizeInFlight";
+    Outcome noise = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).diagnosis("FETCH_WAIT", Severity.SEVERE, inFlight, "96m"),
+        run(2).injected(inFlight, "96m").wall(60_000).blocked(8_800)));
+    assertThat(noise.verdicts().get(0).evaluation()).isEqualTo(Evaluation.ROLLED_BACK);
+    assertThat(noise.verdicts().get(0).reason()).isEqualTo("rolled back " + inFlight + "=96m: it moved nothing it "
+        + "acts on (shuffle read blocked time fell 10.0 s → 8.8 s), so wall time 60.0 s → 60.0 s (+0.0%, noise band "
+        + "±20%) is not credited to it");
+    assertThat(noise.rejections()).extracting(Rejection::key, Rejection::direction)
+        .containsExactly(tuple(inFlight, "up"));
+
+    Outcome real = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).diagnosis("FETCH_WAIT", Severity.SEVERE, inFlight, "96m"),
+        run(2).injected(inFlight, "96m").wall(60_000).blocked(7_900)));
+    assertThat(real.verdicts().get(0).reason()).isEqualTo("kept " + inFlight + "=96m because shuffle read blocked "
+        + "time fell 10.0 s → 7.9 s; wall time 60.0 s → 60.0 s (+0.0%, noise band ±20%)");
+    assertThat(real.overlay()).isEqualTo(map(inFlight, "96m"));
+  }
+
+  @Test
+  void aBlockedTimeThatRoseIsACostFromFivePercentOn() {
+    // +8 %: within the noise band, but a cost that got worse rolls the key back whatever else moved
+    Outcome o = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).diagnosis("SHUFFLE_SMALL_BLOCKS", Severity.SEVERE, PARTITIONS, "50"),
+        run(2).injected(PARTITIONS, "50").wall(60_000).blocked(10_800).reduceTasks(50).reduceBlocks(10_000)));
+    assertThat(o.verdicts().get(0).reason()).isEqualTo("rolled back " + PARTITIONS + "=50 because shuffle read "
+        + "blocked time rose 10.0 s → 10.8 s; wall time 60.0 s → 60.0 s (+0.0%, noise band ±20%)");
+  }
+
+  @Test
+  void theDemosCoalescingKeyWithAqeOffIsRolledBackThoughBlockedTimeFellALittle() {
+    // sluice-stack's demo: AQE off (the user's setting), so parallelismFirst cannot act; blocked time -11 % is noise
+    Outcome o = decide(portrait(
+        run(1).wall(60_000).blocked(10_000).conf("spark.sql.adaptive.enabled", "false"),
+        run(2).conf("spark.sql.adaptive.enabled", "false").injected(PolicyRuns.PAR_FIRST, "false").wall(57_000)
+            .blocked(8_900)));
+    assertThat(o.verdicts().get(0).reason()).isEqualTo("rolled back " + PolicyRuns.PAR_FIRST + "=false: it moved "
+        + "nothing it acts on (blocks per reduce task stayed 200 → 200, average block size stayed 250 B → 250 B, "
+        + "shuffle read blocked time fell 10.0 s → 8.9 s), so wall time 60.0 s → 57.0 s (-5.0%, noise band ±20%) is "
+        + "not credited to it");
+    assertThat(o.overlay()).isEmpty();
+  }
 }
