@@ -6,29 +6,39 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * A figure of a run that a tunable key is expected to move, measured over the stages of the key's kind. The
- * allow-list declares, per key, the figures it acts on; the tuning policy judges a trial first on them. Costs
- * (blocked time, spill, failures) are better {@link Better#LOWER}; structural figures (blocks per task, block size,
- * input tasks) are {@link Better#EITHER}: a move in either direction shows the key acted, and whether the job is
- * better for it is for the costs and wall time to say. {@code floor} is the smallest difference that counts, in the
- * figure's unit.
+ * A figure of a run that a tunable key is expected to move, measured over the stages of the key's
+ * kind. The allow-list declares, per key, the figures it acts on; the tuning policy judges a trial
+ * first on them. Costs (blocked time, spill, failures) are better {@link Better#LOWER}; structural
+ * figures (blocks per task, block size, input tasks) are {@link Better#EITHER}: a move in either
+ * direction shows the key acted, and whether the job is better for it is for the costs and wall
+ * time to say. {@code floor} is the smallest difference that counts, in the figure's unit.
  */
 public enum Figure {
-  BLOCKS_PER_REDUCE_TASK("blocks per reduce task", StageKind.REDUCE, Better.EITHER, 0.5, Unit.COUNT),
+  BLOCKS_PER_REDUCE_TASK(
+      "blocks per reduce task", StageKind.REDUCE, Better.EITHER, 0.5, Unit.COUNT),
   AVG_BLOCK_BYTES("average block size", StageKind.REDUCE, Better.EITHER, 1024, Unit.BYTES),
   BLOCKED_MS("shuffle read blocked time", StageKind.REDUCE, Better.LOWER, 100, Unit.MILLIS),
   REDUCE_TASK_MAX_MS("longest reduce task", StageKind.REDUCE, Better.LOWER, 200, Unit.MILLIS),
   FILE_SCAN_TASKS("input tasks of file scans", StageKind.FILE_SCAN, Better.EITHER, 1, Unit.COUNT),
-  SHUFFLE_BYTES_WRITTEN("shuffle bytes written", StageKind.MAP, Better.LOWER, 64 * 1024, Unit.BYTES),
+  SHUFFLE_BYTES_WRITTEN(
+      "shuffle bytes written", StageKind.MAP, Better.LOWER, 64 * 1024, Unit.BYTES),
   SPILL_BYTES("bytes spilled to disk", StageKind.ANY, Better.LOWER, 1024 * 1024, Unit.BYTES),
   FETCH_FAILED_TASKS("fetch-failed tasks", StageKind.ANY, Better.LOWER, 1, Unit.COUNT),
   STAGE_RETRIES("stage re-attempts", StageKind.ANY, Better.LOWER, 1, Unit.COUNT);
 
   /** Which way the figure should move when the key does what it is there for. */
-  public enum Better { LOWER, HIGHER, EITHER }
+  public enum Better {
+    LOWER,
+    HIGHER,
+    EITHER
+  }
 
   /** How values print. */
-  public enum Unit { COUNT, BYTES, MILLIS }
+  public enum Unit {
+    COUNT,
+    BYTES,
+    MILLIS
+  }
 
   private final String label;
   private final StageKind kind;
@@ -70,7 +80,10 @@ public enum Figure {
     return b.toString();
   }
 
-  /** True when the run has at least one stage attempt of this figure's kind (else the figure is not measured). */
+  /**
+   * True when the run has at least one stage attempt of this figure's kind (else the figure is not
+   * measured).
+   */
   public boolean measured(AppRun run) {
     return run.stages().stream().anyMatch(kind::matches);
   }
@@ -115,10 +128,14 @@ public enum Figure {
   public String format(double v) {
     return switch (unit) {
       case BYTES -> Sizes.human(v);
-      case MILLIS -> v >= 1000 ? String.format(Locale.ROOT, "%.1f s", v / 1000) : String.format(Locale.ROOT,
-          "%.0f ms", v);
-      case COUNT -> v == Math.rint(v) ? String.format(Locale.ROOT, "%.0f", v) : String.format(Locale.ROOT, "%.1f",
-          v);
+      case MILLIS ->
+          v >= 1000
+              ? String.format(Locale.ROOT, "%.1f s", v / 1000)
+              : String.format(Locale.ROOT, "%.0f ms", v);
+      case COUNT ->
+          v == Math.rint(v)
+              ? String.format(Locale.ROOT, "%.0f", v)
+              : String.format(Locale.ROOT, "%.1f", v);
     };
   }
 }

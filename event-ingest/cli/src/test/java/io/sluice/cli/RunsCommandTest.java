@@ -17,17 +17,61 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class RunsCommandTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   static StageProfile stage(String app, int id) {
-    return new StageProfile(app, id, 0, "s" + id, 4, 4, 0, 0, 1 << 20, 10, 3 << 20, 1 << 20, 40, 8, 120, 10, 0,
-        0, 1000, 300, (3 << 20) / 40.0, 0.12, 1.5, 4, 4, 5, 1000, 2000, 500, 400);
+    return new StageProfile(
+        app,
+        id,
+        0,
+        "s" + id,
+        4,
+        4,
+        0,
+        0,
+        1 << 20,
+        10,
+        3 << 20,
+        1 << 20,
+        40,
+        8,
+        120,
+        10,
+        0,
+        0,
+        1000,
+        300,
+        (3 << 20) / 40.0,
+        0.12,
+        1.5,
+        4,
+        4,
+        5,
+        1000,
+        2000,
+        500,
+        400);
   }
 
   static AppRun run(String app, long start) {
-    return new AppRun("local", app, "", "local/-/me/demo", "demo", "me", null, null, start, start + 4200,
-        "SUCCEEDED", "3.5.7", Map.of(), Map.of(), List.of(stage(app, 0), stage(app, 1)), List.of(), start + 4200);
+    return new AppRun(
+        "local",
+        app,
+        "",
+        "local/-/me/demo",
+        "demo",
+        "me",
+        null,
+        null,
+        start,
+        start + 4200,
+        "SUCCEEDED",
+        "3.5.7",
+        Map.of(),
+        Map.of(),
+        List.of(stage(app, 0), stage(app, 1)),
+        List.of(),
+        start + 4200);
   }
 
   private String[] exec(String... args) {
@@ -56,7 +100,9 @@ class RunsCommandTest {
         .containsExactly(stage("app-1", 0), stage("app-1", 1));
 
     String[] table = exec("runs", "--store", url, "--app", "app-2", "--format", "table");
-    assertThat(table[1]).contains("app-2 attempt '' (demo) job=local/-/me/demo status=SUCCEEDED spark=3.5.7 duration=4.2s stages=2")
+    assertThat(table[1])
+        .contains(
+            "app-2 attempt '' (demo) job=local/-/me/demo status=SUCCEEDED spark=3.5.7 duration=4.2s stages=2")
         .contains("  0.0            4        1.0        3.0        1.0       48");
   }
 
