@@ -6,8 +6,16 @@ import { chromium } from 'playwright-core';
 
 export const CHROMIUM = process.env.SLUICE_UI_CHROMIUM ?? '/usr/bin/chromium';
 
-const FLAGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-  '--disable-component-update', '--disable-sync', '--disable-quic', '--no-first-run'];
+const FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--disable-quic',
+  '--no-first-run',
+];
 
 /** A persistent context in a fresh user-data-dir; close() also removes the directory. */
 export async function launch() {
@@ -37,8 +45,12 @@ export async function chartData(page, id) {
     return {
       categories: (o.xAxis ?? []).map((a) => a.data ?? null),
       yCategories: (o.yAxis ?? []).map((a) => a.data ?? null),
-      series: o.series.map((s) => ({ name: s.name, type: s.type, data: s.data,
-        markPoint: s.markPoint && s.markPoint.data ? s.markPoint.data : [] })),
+      series: o.series.map((s) => ({
+        name: s.name,
+        type: s.type,
+        data: s.data,
+        markPoint: s.markPoint && s.markPoint.data ? s.markPoint.data : [],
+      })),
     };
   }, id);
 }

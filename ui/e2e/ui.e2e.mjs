@@ -58,8 +58,10 @@ async function shot(page, name) {
 
 /** The text of every cell of a table, row by row (header excluded). */
 async function cells(page, testId) {
-  return page.getByTestId(testId).locator('tbody tr').evaluateAll((rows) =>
-    rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.trim())));
+  return page
+    .getByTestId(testId)
+    .locator('tbody tr')
+    .evaluateAll((rows) => rows.map((r) => [...r.querySelectorAll('td')].map((td) => td.textContent.trim())));
 }
 
 describe('Sluice web UI', { concurrency: false }, () => {
@@ -110,21 +112,39 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const to = Date.now();
     const o = await api(page, `/api/v1/ui/overview?from=${to - 30 * 86_400_000}&to=${to}`);
     assert.ok(o.jobs.total >= 2, `the tuned job and the hostile one in ${JSON.stringify(o.jobs)}`);
-    assert.equal((await page.getByTestId('jobs-tuned').locator('.stat-value').textContent()).replace(/,/g, ''),
-      String(o.jobs.tuned));
-    assert.equal(await page.getByTestId('jobs-tuned').locator('.muted').textContent(), `of ${o.jobs.total} jobs`);
-    assert.equal((await page.getByTestId('rollbacks').locator('.stat-value').textContent()).replace(/,/g, ''),
-      String(o.rollbacks));
+    assert.equal(
+      (await page.getByTestId('jobs-tuned').locator('.stat-value').textContent()).replace(/,/g, ''),
+      String(o.jobs.tuned),
+    );
+    assert.equal(
+      await page.getByTestId('jobs-tuned').locator('.muted').textContent(),
+      `of ${o.jobs.total} jobs`,
+    );
+    assert.equal(
+      (await page.getByTestId('rollbacks').locator('.stat-value').textContent()).replace(/,/g, ''),
+      String(o.rollbacks),
+    );
     // the gates' part: every node that published, and the applications they held
     assert.equal(o.ess.nodes, GATE.nodes.length);
-    assert.equal((await page.getByTestId('apps-held').locator('.stat-value').textContent()).replace(/,/g, ''),
-      String(GATE.apps.filter((a) => a.held > 0).length));
+    assert.equal(
+      (await page.getByTestId('apps-held').locator('.stat-value').textContent()).replace(/,/g, ''),
+      String(GATE.apps.filter((a) => a.held > 0).length),
+    );
     assert.ok(o.saved.top.length >= 1, 'the tuned job has a baseline and a current run');
     await page.getByTestId('top-jobs').waitFor();
     const chart = await chartData(page, 'overview-savings');
-    assert.deepEqual(chart.categories[0], o.saved.top.map((t) => t.jobKey));
-    assert.deepEqual(chart.series[0].data, o.saved.top.map((t) => t.baselineWallMs / 1000));
-    assert.deepEqual(chart.series[1].data, o.saved.top.map((t) => t.currentWallMs / 1000));
+    assert.deepEqual(
+      chart.categories[0],
+      o.saved.top.map((t) => t.jobKey),
+    );
+    assert.deepEqual(
+      chart.series[0].data,
+      o.saved.top.map((t) => t.baselineWallMs / 1000),
+    );
+    assert.deepEqual(
+      chart.series[1].data,
+      o.saved.top.map((t) => t.currentWallMs / 1000),
+    );
     await shot(page, 'overview');
   });
 
@@ -139,12 +159,18 @@ describe('Sluice web UI', { concurrency: false }, () => {
     await page.getByTestId('jobs-table').waitFor();
     let rows = await cells(page, 'jobs-table');
     assert.ok(rows.length >= 1);
-    assert.ok(rows.every((r) => r[1] === detail.cluster), JSON.stringify(rows));
+    assert.ok(
+      rows.every((r) => r[1] === detail.cluster),
+      JSON.stringify(rows),
+    );
     await page.getByTestId('filter-user').selectOption(detail.user);
     await page.waitForURL((u) => u.searchParams.get('user') === detail.user);
     await page.getByTestId('jobs-table').waitFor();
     rows = await cells(page, 'jobs-table');
-    assert.ok(rows.every((r) => r[1] === detail.cluster && r[3] === detail.user), JSON.stringify(rows));
+    assert.ok(
+      rows.every((r) => r[1] === detail.cluster && r[3] === detail.user),
+      JSON.stringify(rows),
+    );
     await page.getByTestId('filter-q').fill(JOB);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.waitForURL((u) => u.searchParams.get('q') === JOB);
@@ -157,7 +183,10 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.equal(await page.getByTestId('filter-q').inputValue(), JOB);
     assert.equal(await page.locator('th[aria-sort]').textContent(), 'Runs ▼');
     rows = await cells(page, 'jobs-table');
-    assert.ok(rows.some((r) => r[0] === JOB), `the tuned job is listed: ${JSON.stringify(rows)}`);
+    assert.ok(
+      rows.some((r) => r[0] === JOB),
+      `the tuned job is listed: ${JSON.stringify(rows)}`,
+    );
     const row = rows.find((r) => r[0] === JOB);
     assert.equal(row[7], String(detail.runs.length));
     await page.getByRole('link', { name: JOB, exact: true }).click();
@@ -173,11 +202,20 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.equal(await page.getByTestId('job-key').textContent(), JOB);
     const chart = await chartData(page, 'job-timeline');
     assert.ok(chart, 'the timeline chart exists');
-    assert.deepEqual(chart.series[0].data, job.runs.map((r) => Math.round(r.wallMs) / 1000));
-    assert.deepEqual(chart.series[1].data, job.runs.map((r) => Math.round(r.blockedMs) / 1000));
+    assert.deepEqual(
+      chart.series[0].data,
+      job.runs.map((r) => Math.round(r.wallMs) / 1000),
+    );
+    assert.deepEqual(
+      chart.series[1].data,
+      job.runs.map((r) => Math.round(r.blockedMs) / 1000),
+    );
     const changed = job.runs.flatMap((r, i) => (r.changed.length ? [i] : []));
     assert.ok(changed.length >= 1, 'Sluice changed a setting on some run');
-    assert.deepEqual(chart.series[0].markPoint.map((m) => m.coord[0]), changed);
+    assert.deepEqual(
+      chart.series[0].markPoint.map((m) => m.coord[0]),
+      changed,
+    );
     assert.equal(await page.getByTestId('runs-table').locator('tbody tr').count(), job.runs.length);
     const recs = await cells(page, 'recommendations');
     const newestFirst = [...job.recommendations].reverse().slice(0, 20); // the page shows the newest 20
@@ -185,9 +223,15 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const WORDS = { KEPT: 'kept', ROLLED_BACK: 'rolled back', SUPERSEDED: 'superseded', PENDING: 'pending' };
     newestFirst.forEach((r, i) => {
       assert.equal(recs[i][1], r.key);
-      assert.ok(recs[i][5].replace(/^\W+/, '').startsWith(WORDS[r.fate]), `fate of ${r.key} in words: ${recs[i][5]}`);
+      assert.ok(
+        recs[i][5].replace(/^\W+/, '').startsWith(WORDS[r.fate]),
+        `fate of ${r.key} in words: ${recs[i][5]}`,
+      );
     });
-    assert.ok(job.recommendations.some((r) => r.fate === 'KEPT'), 'a kept recommendation');
+    assert.ok(
+      job.recommendations.some((r) => r.fate === 'KEPT'),
+      'a kept recommendation',
+    );
     // the harmful operator trial's run: its verdict reads "rolled back" in the runs table
     const rolledBack = job.runs.findIndex((r) => r.decision === 'ROLLED_BACK');
     assert.ok(rolledBack >= 0, `a rolled-back run in ${job.runs.map((r) => r.decision)}`);
@@ -203,10 +247,17 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const a = job.runs[0];
     const b = job.runs.find((r) => r.changed.length > 0 && r.appId !== a.appId);
     // the oracle reads both runs' confs unredacted (as admin); a viewer sees the same keys, some values hidden
-    const confOf = async (r) => (await api(admin.page,
-      `/api/v1/ui/run?cluster=${q(r.cluster)}&appId=${q(r.appId)}&attemptId=${q(r.attemptId ?? '')}`)).conf;
+    const confOf = async (r) =>
+      (
+        await api(
+          admin.page,
+          `/api/v1/ui/run?cluster=${q(r.cluster)}&appId=${q(r.appId)}&attemptId=${q(r.attemptId ?? '')}`,
+        )
+      ).conf;
     const [ca, cb] = [await confOf(a), await confOf(b)];
-    const expected = [...new Set([...Object.keys(ca), ...Object.keys(cb)])].filter((k) => ca[k] !== cb[k]).sort();
+    const expected = [...new Set([...Object.keys(ca), ...Object.keys(cb)])]
+      .filter((k) => ca[k] !== cb[k])
+      .sort();
     assert.ok(expected.includes('spark.sql.shuffle.partitions'), `differing keys ${expected}`);
     // pick A and B with the keyboard-reachable radio buttons, then check the URL carries them
     await page.goto(`${BASE}/ui/job?jobKey=${q(JOB)}`);
@@ -221,7 +272,10 @@ describe('Sluice web UI', { concurrency: false }, () => {
     // the same view from a pasted link
     await page.goto(url.toString());
     await page.getByTestId('diff-table').waitFor();
-    assert.deepEqual((await cells(page, 'diff-table')).map((r) => r[0]), expected);
+    assert.deepEqual(
+      (await cells(page, 'diff-table')).map((r) => r[0]),
+      expected,
+    );
     const partitions = (await cells(page, 'diff-table')).find((r) => r[0] === 'spark.sql.shuffle.partitions');
     assert.equal(partitions[3], cb['spark.sql.shuffle.partitions'], 'tunable keys are readable by a viewer');
   });
@@ -237,17 +291,30 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.equal(await page.getByTestId('run-app').textContent(), r.appId);
     assert.equal(await page.getByTestId('stages').locator('tbody tr').count(), run.stages.length);
     const bytes = await chartData(page, 'run-stage-bytes');
-    assert.deepEqual(bytes.series[0].data,
-      run.stages.map((s) => (s.shuffleRemoteBytesRead + s.shuffleLocalBytesRead) / 1048576));
+    assert.deepEqual(
+      bytes.series[0].data,
+      run.stages.map((s) => (s.shuffleRemoteBytesRead + s.shuffleLocalBytesRead) / 1048576),
+    );
     const blocks = await chartData(page, 'run-stage-blocks');
-    assert.deepEqual(blocks.series[0].data,
-      run.stages.map((s) => s.shuffleRemoteBlocksFetched + s.shuffleLocalBlocksFetched));
-    assert.deepEqual(blocks.series[1].data, run.stages.map((s) => s.avgRemoteBlockBytes / 1024));
+    assert.deepEqual(
+      blocks.series[0].data,
+      run.stages.map((s) => s.shuffleRemoteBlocksFetched + s.shuffleLocalBlocksFetched),
+    );
+    assert.deepEqual(
+      blocks.series[1].data,
+      run.stages.map((s) => s.avgRemoteBlockBytes / 1024),
+    );
     const wait = await chartData(page, 'run-stage-wait');
-    assert.deepEqual(wait.series[0].data, run.stages.map((s) => s.shuffleFetchWaitMs));
+    assert.deepEqual(
+      wait.series[0].data,
+      run.stages.map((s) => s.shuffleFetchWaitMs),
+    );
     assert.ok(run.diagnoses.length >= 1, 'the untuned first run has a diagnosis');
     const diag = await cells(page, 'diagnoses');
-    assert.deepEqual(diag.map((d) => d[0].replace(/^\W+\s*/, '')), run.diagnoses.map((d) => d.severity));
+    assert.deepEqual(
+      diag.map((d) => d[0].replace(/^\W+\s*/, '')),
+      run.diagnoses.map((d) => d.severity),
+    );
     assert.equal(await page.getByTestId('conf').locator('tbody tr').count(), Object.keys(run.conf).length);
     assert.equal(await page.getByTestId('run-tier').textContent(), run.run.tier ?? 'ESS');
     await shot(page, 'run');
@@ -268,7 +335,8 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const episodeChart = await chartData(page, 'throttle-nodes');
     const names = episodeChart.yCategories[0];
     const drawn = {};
-    for (const d of episodeChart.series[0].data) drawn[names[d.value[0]]] = (drawn[names[d.value[0]]] ?? 0) + 1;
+    for (const d of episodeChart.series[0].data)
+      drawn[names[d.value[0]]] = (drawn[names[d.value[0]]] ?? 0) + 1;
     assert.deepEqual(drawn, Object.fromEntries(Object.entries(GATE.episodes).filter(([, n]) => n > 0)));
     // held and slept applications, by priority: the chart's bars and the table hold exactly the published counts
     const byPriority = [...GATE.apps].sort((x, y) => x.priority - y.priority);
@@ -278,18 +346,26 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const directives = Object.fromEntries(apps.yCategories[0].map((l, i) => [l, apps.series[1].data[i]]));
     assert.deepEqual(held, Object.fromEntries(byPriority.map((a) => [label(a), a.held])));
     assert.deepEqual(directives, Object.fromEntries(byPriority.map((a) => [label(a), a.directives])));
-    assert.deepEqual(apps.yCategories[0].map((l) => Number(l.match(/priority (-?\d+)\)$/)[1])),
-      byPriority.map((a) => a.priority), 'ordered by priority');
+    assert.deepEqual(
+      apps.yCategories[0].map((l) => Number(l.match(/priority (-?\d+)\)$/)[1])),
+      byPriority.map((a) => a.priority),
+      'ordered by priority',
+    );
     const appRows = await cells(page, 'throttle-apps');
     for (const a of GATE.apps) {
       const row = appRows.find((r) => r[0] === a.appId);
       assert.ok(row, `${a.appId} in the table`);
-      assert.deepEqual([row[1], row[2], row[3].replace(/,/g, ''), row[6].replace(/,/g, '')],
-        [a.cluster, String(a.priority), String(a.held), String(a.directives)]);
+      assert.deepEqual(
+        [row[1], row[2], row[3].replace(/,/g, ''), row[6].replace(/,/g, '')],
+        [a.cluster, String(a.priority), String(a.held), String(a.directives)],
+      );
     }
     // holds over time: the held bars add up to every published hold
     const timeline = await chartData(page, 'throttle-timeline');
-    assert.equal(timeline.series[0].data.reduce((n, [, v]) => n + v, 0), GATE.held);
+    assert.equal(
+      timeline.series[0].data.reduce((n, [, v]) => n + v, 0),
+      GATE.held,
+    );
     // the event list pages through every stored event, filtered by type from the URL
     await page.goto(`${BASE}/ui/throttle?range=30d&type=held`);
     await page.getByTestId('throttle-events').waitFor();
@@ -321,9 +397,15 @@ describe('Sluice web UI', { concurrency: false }, () => {
     const statuses = await page.evaluate(async (jobKey) => {
       const xsrf = decodeURIComponent((document.cookie.match(/(?:^|; )XSRF-TOKEN=([^;]*)/) ?? [])[1] ?? '');
       const h = { 'Content-Type': 'application/json', 'X-XSRF-TOKEN': xsrf };
-      const freeze = await fetch(`/api/v1/jobs/freeze?jobKey=${encodeURIComponent(jobKey)}`, { method: 'POST', headers: h });
-      const rule = await fetch('/api/v1/tiers/rules/forced-by-viewer', { method: 'PUT', headers: h,
-        body: JSON.stringify({ tier: 'SPARK_PUSH', percent: 100 }) });
+      const freeze = await fetch(`/api/v1/jobs/freeze?jobKey=${encodeURIComponent(jobKey)}`, {
+        method: 'POST',
+        headers: h,
+      });
+      const rule = await fetch('/api/v1/tiers/rules/forced-by-viewer', {
+        method: 'PUT',
+        headers: h,
+        body: JSON.stringify({ tier: 'SPARK_PUSH', percent: 100 }),
+      });
       return [xsrf.length > 0, freeze.status, rule.status];
     }, JOB);
     assert.deepEqual(statuses, [true, 403, 403], 'with a valid CSRF token, the role is what refuses');
@@ -362,7 +444,10 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.ok(hostile.length >= 1, 'a conf value holds markup');
     const confRows = await cells(page, 'conf');
     for (const [k, v] of hostile) {
-      assert.ok(confRows.some((row) => row[0] === k && row[1] === v), `${k} shown as text`);
+      assert.ok(
+        confRows.some((row) => row[0] === k && row[1] === v),
+        `${k} shown as text`,
+      );
     }
     // hover the charts so their tooltips (HTML built by the UI) render the hostile values too
     for (const id of ['run-stage-bytes', 'run-stage-blocks', 'run-stage-wait']) {
@@ -384,8 +469,17 @@ describe('Sluice web UI', { concurrency: false }, () => {
     assert.match(await down.textContent(), /The Sluice API is down/);
     await shot(page, 'api-down');
     await page.unroute('**/api/v1/ui/jobs?**');
-    await page.route('**/api/v1/ui/job?**', (route) => route.fulfill({ status: 503, contentType: 'application/json',
-      body: JSON.stringify({ status: 503, error: 'Service Unavailable', message: 'history store (H2) is unavailable' }) }));
+    await page.route('**/api/v1/ui/job?**', (route) =>
+      route.fulfill({
+        status: 503,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          status: 503,
+          error: 'Service Unavailable',
+          message: 'history store (H2) is unavailable',
+        }),
+      }),
+    );
     await page.goto(`${BASE}/ui/job?jobKey=${q(JOB)}`);
     await page.getByTestId('api-error').waitFor();
     assert.equal(await page.getByTestId('api-error').getAttribute('data-kind'), 'unavailable');

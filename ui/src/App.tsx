@@ -20,25 +20,41 @@ const NAV = [
 function NavLink({ href, label }: { href: string; label: string }) {
   const [location] = useLocation();
   const active = href === '/' ? location === '/' : location.startsWith(href);
-  return <Link href={href} aria-current={active ? 'page' : undefined}>{label}</Link>;
+  return (
+    <Link href={href} aria-current={active ? 'page' : undefined}>
+      {label}
+    </Link>
+  );
 }
 
 function Shell({ children }: { children: ReactNode }) {
   const { me, signOut } = useSession();
   return (
     <>
-      <a className="skip" href="#main">Skip to content</a>
+      <a className="skip" href="#main">
+        Skip to content
+      </a>
       <header className="top">
         <span className="brand">Sluice</span>
-        <nav aria-label="Main">{NAV.map((n) => <NavLink key={n.href} {...n} />)}</nav>
+        <nav aria-label="Main">
+          {NAV.map((n) => (
+            <NavLink key={n.href} {...n} />
+          ))}
+        </nav>
         {me && (
           <span className="who" data-testid="who">
             {me.user} ({me.roles.join(', ')}){' '}
-            {me.user !== ANONYMOUS && <button type="button" onClick={() => void signOut()}>Sign out</button>}
+            {me.user !== ANONYMOUS && (
+              <button type="button" onClick={() => void signOut()}>
+                Sign out
+              </button>
+            )}
           </span>
         )}
       </header>
-      <main id="main" tabIndex={-1}>{children}</main>
+      <main id="main" tabIndex={-1}>
+        {children}
+      </main>
     </>
   );
 }
@@ -71,15 +87,29 @@ function Pages() {
   if (state.status === 'error') return <ErrorPanel error={state.error} onRetry={() => void refresh()} />;
   return (
     <Switch>
-      <Route path="/"><OverviewPage /></Route>
-      <Route path="/jobs"><JobsPage /></Route>
-      <Route path="/job"><JobPage /></Route>
-      <Route path="/run"><RunPage /></Route>
-      <Route path="/throttle"><ThrottlePage /></Route>
-      <Route path="/tier"><TierPage /></Route>
+      <Route path="/">
+        <OverviewPage />
+      </Route>
+      <Route path="/jobs">
+        <JobsPage />
+      </Route>
+      <Route path="/job">
+        <JobPage />
+      </Route>
+      <Route path="/run">
+        <RunPage />
+      </Route>
+      <Route path="/throttle">
+        <ThrottlePage />
+      </Route>
+      <Route path="/tier">
+        <TierPage />
+      </Route>
       <Route>
         <h1>Page not found</h1>
-        <p>There is no page at this address. Go to the <Link href="/">overview</Link>.</p>
+        <p>
+          There is no page at this address. Go to the <Link href="/">overview</Link>.
+        </p>
       </Route>
     </Switch>
   );
@@ -89,7 +119,9 @@ export function App() {
   return (
     <Router base="/ui">
       <SessionProvider>
-        <Shell><Pages /></Shell>
+        <Shell>
+          <Pages />
+        </Shell>
         <TitleFromHeading />
       </SessionProvider>
     </Router>

@@ -2,7 +2,9 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ApiFailure, apiUrl, get, request } from './client';
 
 function respond(status: number, body: string, contentType = 'application/json') {
-  return vi.fn().mockImplementation(async () => new Response(body, { status, headers: { 'Content-Type': contentType } }));
+  return vi
+    .fn()
+    .mockImplementation(async () => new Response(body, { status, headers: { 'Content-Type': contentType } }));
 }
 
 async function failure(p: Promise<unknown>): Promise<ApiFailure> {
@@ -21,8 +23,9 @@ afterEach(() => {
 
 describe('apiUrl', () => {
   it('encodes job keys with slashes, spaces, ampersands and HTML, and drops empty values', () => {
-    expect(apiUrl('/api/v1/ui/job', { jobKey: 'prod/etl/<b>a&b c</b>', empty: '', none: undefined, n: 0 }))
-      .toBe('/api/v1/ui/job?jobKey=prod%2Fetl%2F%3Cb%3Ea%26b+c%3C%2Fb%3E&n=0');
+    expect(
+      apiUrl('/api/v1/ui/job', { jobKey: 'prod/etl/<b>a&b c</b>', empty: '', none: undefined, n: 0 }),
+    ).toBe('/api/v1/ui/job?jobKey=prod%2Fetl%2F%3Cb%3Ea%26b+c%3C%2Fb%3E&n=0');
   });
 });
 
@@ -41,16 +44,28 @@ describe('request', () => {
   });
 
   it('passes on the service message of a 503 (store down)', async () => {
-    vi.stubGlobal('fetch', respond(503, JSON.stringify({
-      status: 503, error: 'Service Unavailable', message: 'history store (H2) is unavailable: connection refused',
-    })));
+    vi.stubGlobal(
+      'fetch',
+      respond(
+        503,
+        JSON.stringify({
+          status: 503,
+          error: 'Service Unavailable',
+          message: 'history store (H2) is unavailable: connection refused',
+        }),
+      ),
+    );
     const f = await failure(get('/api/v1/ui/jobs'));
     expect(f.kind).toBe('unavailable');
     expect(f.message).toBe('history store (H2) is unavailable: connection refused');
   });
 
   it.each([
-    [401, 'unauthenticated'], [403, 'forbidden'], [404, 'notFound'], [400, 'invalid'], [422, 'invalid'],
+    [401, 'unauthenticated'],
+    [403, 'forbidden'],
+    [404, 'notFound'],
+    [400, 'invalid'],
+    [422, 'invalid'],
     [500, 'server'],
   ])('maps HTTP %i to %s', async (status, kind) => {
     vi.stubGlobal('fetch', respond(status as number, '{"message":"m","field":"jobKey"}'));

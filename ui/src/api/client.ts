@@ -3,8 +3,8 @@
  * show without guessing: the API unreachable, a store down (503), not signed in, not allowed, bad input, or a
  * server fault.
  */
-export type FailureKind = 'unreachable' | 'unavailable' | 'unauthenticated' | 'forbidden' | 'invalid' | 'notFound'
-  | 'server';
+export type FailureKind =
+  'unreachable' | 'unavailable' | 'unauthenticated' | 'forbidden' | 'invalid' | 'notFound' | 'server';
 
 export class ApiFailure extends Error {
   readonly kind: FailureKind;
@@ -75,8 +75,8 @@ export async function failureOf(res: Response): Promise<ApiFailure> {
     const text = await res.text();
     try {
       const body = JSON.parse(text) as { message?: unknown; error?: unknown; field?: unknown };
-      message = typeof body.message === 'string' ? body.message
-        : typeof body.error === 'string' ? body.error : '';
+      message =
+        typeof body.message === 'string' ? body.message : typeof body.error === 'string' ? body.error : '';
       field = typeof body.field === 'string' ? body.field : undefined;
     } catch {
       message = text.length < 300 && !text.trimStart().startsWith('<') ? text.trim() : '';

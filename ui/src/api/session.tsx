@@ -36,15 +36,21 @@ export function SessionProvider({ children }: { children: ReactNode }) {
         // a service built without authentication: everyone reads, nobody gets edit controls
         setState({ status: 'signedIn', me: { user: ANONYMOUS, roles: ['VIEWER'] } });
       } else {
-        setState({ status: 'error', error: e instanceof ApiFailure ? e : new ApiFailure('server', 0, String(e)) });
+        setState({
+          status: 'error',
+          error: e instanceof ApiFailure ? e : new ApiFailure('server', 0, String(e)),
+        });
       }
     }
   }, []);
 
-  const signIn = useCallback(async (username: string, password: string) => {
-    await request<unknown>('/api/v1/session', { method: 'POST', body: { username, password } });
-    await refresh();
-  }, [refresh]);
+  const signIn = useCallback(
+    async (username: string, password: string) => {
+      await request<unknown>('/api/v1/session', { method: 'POST', body: { username, password } });
+      await refresh();
+    },
+    [refresh],
+  );
 
   const signOut = useCallback(async () => {
     try {
@@ -60,7 +66,9 @@ export function SessionProvider({ children }: { children: ReactNode }) {
 
   const me = state.status === 'signedIn' ? state.me : null;
   return (
-    <SessionContext.Provider value={{ state, me, refresh, signIn, signOut }}>{children}</SessionContext.Provider>
+    <SessionContext.Provider value={{ state, me, refresh, signIn, signOut }}>
+      {children}
+    </SessionContext.Provider>
   );
 }
 

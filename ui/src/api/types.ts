@@ -315,8 +315,17 @@ export interface TierOutcomeRun {
 export interface TierOutcomes {
   since: number;
   until: number;
-  groups: { tier: string; queue: string; routed: number; ran: number; fellBack: number; failed: number;
-    succeeded: number; fallbackRate: number | null; failureRate: number | null;
-    fallbackReasons: Record<string, number> }[];
+  groups: {
+    tier: string;
+    queue: string;
+    routed: number;
+    ran: number;
+    fellBack: number;
+    failed: number;
+    succeeded: number;
+    fallbackRate: number | null;
+    failureRate: number | null;
+    fallbackReasons: Record<string, number>;
+  }[];
   runs: TierOutcomeRun[];
 }

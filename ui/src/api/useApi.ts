@@ -21,7 +21,10 @@ export function useApi<T>(path: string | null, params?: Params): Loaded<T> & { r
       (data) => setState({ status: 'ok', data }),
       (e) => {
         if (ctl.signal.aborted) return;
-        setState({ status: 'error', error: e instanceof ApiFailure ? e : new ApiFailure('server', 0, String(e)) });
+        setState({
+          status: 'error',
+          error: e instanceof ApiFailure ? e : new ApiFailure('server', 0, String(e)),
+        });
       },
     );
     return () => ctl.abort();

@@ -11,7 +11,8 @@ export function SeverityBadge({ severity }: { severity: string | null | undefine
   const s = (severity ?? 'NONE').toUpperCase();
   return (
     <span className={`badge sev-${s.toLowerCase()}`} data-severity={s}>
-      <span aria-hidden="true">{SEVERITY_ICONS[s] ?? '•'} </span>{s}
+      <span aria-hidden="true">{SEVERITY_ICONS[s] ?? '•'} </span>
+      {s}
     </span>
   );
 }
@@ -27,7 +28,8 @@ const FATE_WORDS: Record<string, string> = {
 export function FateBadge({ fate }: { fate: string }) {
   return (
     <span className={`badge fate-${fate.toLowerCase()}`} data-fate={fate}>
-      <span aria-hidden="true">{FATE_ICONS[fate] ?? '•'} </span>{FATE_WORDS[fate] ?? fate}
+      <span aria-hidden="true">{FATE_ICONS[fate] ?? '•'} </span>
+      {FATE_WORDS[fate] ?? fate}
     </span>
   );
 }
@@ -37,7 +39,8 @@ export function StateBadge({ state }: { state: string | null | undefined }) {
   const abnormal = /ABNORMAL|OVERLOAD|DEGRADED|HOLD|THROTTL/i.test(s);
   return (
     <span className={`badge state ${abnormal ? 'state-bad' : ''}`} data-state={s}>
-      {abnormal && <span aria-hidden="true">⚠ </span>}{s}
+      {abnormal && <span aria-hidden="true">⚠ </span>}
+      {s}
     </span>
   );
 }

@@ -2,13 +2,29 @@ import { useEffect, useRef } from 'react';
 import * as echarts from 'echarts/core';
 import { BarChart, CustomChart, LineChart, ScatterChart } from 'echarts/charts';
 import {
-  DataZoomComponent, GridComponent, LegendComponent, MarkLineComponent, MarkPointComponent, TooltipComponent,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  MarkPointComponent,
+  TooltipComponent,
 } from 'echarts/components';
 import { CanvasRenderer } from 'echarts/renderers';
 
 // Only the charts and components the pages use, to keep the bundle small.
-echarts.use([BarChart, CustomChart, LineChart, ScatterChart, DataZoomComponent, GridComponent, LegendComponent,
-  MarkLineComponent, MarkPointComponent, TooltipComponent, CanvasRenderer]);
+echarts.use([
+  BarChart,
+  CustomChart,
+  LineChart,
+  ScatterChart,
+  DataZoomComponent,
+  GridComponent,
+  LegendComponent,
+  MarkLineComponent,
+  MarkPointComponent,
+  TooltipComponent,
+  CanvasRenderer,
+]);
 
 declare global {
   interface Window {
@@ -26,7 +42,13 @@ export type ChartOption = echarts.EChartsCoreOption;
  * One ECharts chart. {@code label} is the accessible name; {@code summary} is a text alternative shown to screen
  * readers (the data stays available in the page's tables). Tooltip formatters must escape (lib/escape).
  */
-export function Chart({ option, label, id, height = 260, onClick }: {
+export function Chart({
+  option,
+  label,
+  id,
+  height = 260,
+  onClick,
+}: {
   option: ChartOption;
   label: string;
   id: string;

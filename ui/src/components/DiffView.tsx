@@ -2,7 +2,12 @@ import type { ConfDiff } from '../api/types';
 import { Empty } from './Async';
 import { TableHead } from './TableHead';
 
-export type DiffRow = { key: string; kind: 'changed' | 'onlyA' | 'onlyB'; a: string | null; b: string | null };
+export type DiffRow = {
+  key: string;
+  kind: 'changed' | 'onlyA' | 'onlyB';
+  a: string | null;
+  b: string | null;
+};
 
 /** One row per key that differs between the two runs, sorted by key. */
 export function diffRows(d: ConfDiff): DiffRow[] {
@@ -20,12 +25,17 @@ const KIND_WORDS = { changed: 'changed', onlyA: 'only in A', onlyB: 'only in B' 
 export function DiffView({ diff }: { diff: ConfDiff }) {
   const rows = diffRows(diff);
   if (rows.length === 0) {
-    return <Empty>Runs {diff.a.appId} and {diff.b.appId} ran with the same Spark properties.</Empty>;
+    return (
+      <Empty>
+        Runs {diff.a.appId} and {diff.b.appId} ran with the same Spark properties.
+      </Empty>
+    );
   }
   return (
     <table className="data diff" data-testid="diff-table">
       <caption>
-        {rows.length} {rows.length === 1 ? 'key differs' : 'keys differ'} between A ({diff.a.appId}) and B ({diff.b.appId})
+        {rows.length} {rows.length === 1 ? 'key differs' : 'keys differ'} between A ({diff.a.appId}) and B (
+        {diff.b.appId})
       </caption>
       <TableHead columns={['Key', 'Difference', 'A', 'B']} />
       <tbody>

@@ -7,7 +7,10 @@ export function Evidence({ evidence }: { evidence: Record<string, number> | null
   return (
     <dl className="evidence">
       {entries.map(([k, v]) => (
-        <div key={k}><dt>{k}</dt><dd>{num(v)}</dd></div>
+        <div key={k}>
+          <dt>{k}</dt>
+          <dd>{num(v)}</dd>
+        </div>
       ))}
     </dl>
   );

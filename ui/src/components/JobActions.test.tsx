@@ -15,7 +15,13 @@ afterEach(() => vi.unstubAllGlobals());
 function actions(me: Me | null, queue = 'etl') {
   return render(
     <StaticSession me={me}>
-      <JobActions jobKey="prod/etl/a b" queue={queue} frozen={false} pendingTrial={null} onChanged={() => {}} />
+      <JobActions
+        jobKey="prod/etl/a b"
+        queue={queue}
+        frozen={false}
+        pendingTrial={null}
+        onChanged={() => {}}
+      />
     </StaticSession>,
   );
 }
@@ -44,8 +50,9 @@ describe('role-based controls', () => {
   });
 
   it('lets an operator freeze, and shows the refusal when the service says no', async () => {
-    const fetch = vi.fn().mockResolvedValue(new Response('{"message":"OPERATOR on queue etl required"}',
-      { status: 403 }));
+    const fetch = vi
+      .fn()
+      .mockResolvedValue(new Response('{"message":"OPERATOR on queue etl required"}', { status: 403 }));
     vi.stubGlobal('fetch', fetch);
     actions(operator);
     fireEvent.click(screen.getByTestId('freeze'));

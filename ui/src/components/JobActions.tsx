@@ -8,7 +8,13 @@ import { ErrorPanel } from './Async';
  * Freeze/unfreeze and operator trials. Shown only to users whose role allows them on the job's queue; the service
  * refuses the same writes from anyone else.
  */
-export function JobActions({ jobKey, queue, frozen, pendingTrial, onChanged }: {
+export function JobActions({
+  jobKey,
+  queue,
+  frozen,
+  pendingTrial,
+  onChanged,
+}: {
   jobKey: string;
   queue: string;
   frozen: boolean;
@@ -42,26 +48,37 @@ export function JobActions({ jobKey, queue, frozen, pendingTrial, onChanged }: {
   return (
     <div className="panel actions" data-testid="job-actions">
       <h2>Operator actions</h2>
-      <button type="button" disabled={busy} data-testid={frozen ? 'unfreeze' : 'freeze'}
-        onClick={() => void write('POST', frozen ? '/api/v1/jobs/unfreeze' : '/api/v1/jobs/freeze')}>
+      <button
+        type="button"
+        disabled={busy}
+        data-testid={frozen ? 'unfreeze' : 'freeze'}
+        onClick={() => void write('POST', frozen ? '/api/v1/jobs/unfreeze' : '/api/v1/jobs/freeze')}
+      >
         {frozen ? 'Unfreeze tuning' : 'Freeze tuning'}
       </button>
-      {pendingTrial
-        ? (
-          <p>
-            Pending trial: {Object.entries(pendingTrial).map(([k, v]) => `${k}=${v}`).join(', ')}{' '}
-            <button type="button" disabled={busy} onClick={() => void write('DELETE', '/api/v1/jobs/trial')}>
-              Cancel trial
-            </button>
-          </p>
-        )
-        : (
-          <form onSubmit={submitTrial} className="inline" aria-label="Operator trial">
-            <label>Trial key <input value={key} onChange={(e) => setKey(e.target.value)} required /></label>
-            <label>value <input value={value} onChange={(e) => setValue(e.target.value)} required /></label>
-            <button type="submit" disabled={busy}>Start trial on next run</button>
-          </form>
-        )}
+      {pendingTrial ? (
+        <p>
+          Pending trial:{' '}
+          {Object.entries(pendingTrial)
+            .map(([k, v]) => `${k}=${v}`)
+            .join(', ')}{' '}
+          <button type="button" disabled={busy} onClick={() => void write('DELETE', '/api/v1/jobs/trial')}>
+            Cancel trial
+          </button>
+        </p>
+      ) : (
+        <form onSubmit={submitTrial} className="inline" aria-label="Operator trial">
+          <label>
+            Trial key <input value={key} onChange={(e) => setKey(e.target.value)} required />
+          </label>
+          <label>
+            value <input value={value} onChange={(e) => setValue(e.target.value)} required />
+          </label>
+          <button type="submit" disabled={busy}>
+            Start trial on next run
+          </button>
+        </form>
+      )}
       {error && <ErrorPanel error={error} />}
     </div>
   );

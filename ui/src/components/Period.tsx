@@ -9,7 +9,11 @@ const LABELS: Record<string, string> = {
 };
 
 /** The period picker: a named range ending now (the custom from/to of a pasted link is kept until changed). */
-export function PeriodPicker({ range, custom, onChange }: {
+export function PeriodPicker({
+  range,
+  custom,
+  onChange,
+}: {
   range: string;
   custom: boolean;
   onChange: (range: string) => void;
@@ -17,9 +21,17 @@ export function PeriodPicker({ range, custom, onChange }: {
   return (
     <label className="period">
       Period{' '}
-      <select value={custom ? 'custom' : range} onChange={(e) => onChange(e.target.value)} data-testid="period">
+      <select
+        value={custom ? 'custom' : range}
+        onChange={(e) => onChange(e.target.value)}
+        data-testid="period"
+      >
         {custom && <option value="custom">Custom (from the link)</option>}
-        {Object.keys(RANGES).map((r) => <option key={r} value={r}>{LABELS[r]}</option>)}
+        {Object.keys(RANGES).map((r) => (
+          <option key={r} value={r}>
+            {LABELS[r]}
+          </option>
+        ))}
       </select>
     </label>
   );

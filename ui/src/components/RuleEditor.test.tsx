@@ -8,16 +8,30 @@ import { draftOf, requestOf } from './RuleEditor';
 const book = {
   version: 4,
   loaded: true,
-  rules: [{ id: 'etl-push', scope: { cluster: null, queue: 'etl', jobKey: null }, tier: 'SPARK_PUSH', percent: 25,
-    note: '<b>note</b>' }],
+  rules: [
+    {
+      id: 'etl-push',
+      scope: { cluster: null, queue: 'etl', jobKey: null },
+      tier: 'SPARK_PUSH',
+      percent: 25,
+      note: '<b>note</b>',
+    },
+  ],
   denies: [{ id: 'no-adhoc', scope: { cluster: 'prod', queue: 'adhoc', jobKey: null }, reason: 'too small' }],
 };
 
 afterEach(() => vi.unstubAllGlobals());
 
 function rules(me: Me) {
-  vi.stubGlobal('fetch', vi.fn().mockImplementation(async () => new Response(JSON.stringify(book), { status: 200 })));
-  return render(<StaticSession me={me}><Rules onChanged={() => {}} /></StaticSession>);
+  vi.stubGlobal(
+    'fetch',
+    vi.fn().mockImplementation(async () => new Response(JSON.stringify(book), { status: 200 })),
+  );
+  return render(
+    <StaticSession me={me}>
+      <Rules onChanged={() => {}} />
+    </StaticSession>,
+  );
 }
 
 describe('rollout rule editing', () => {
@@ -25,7 +39,14 @@ describe('rollout rule editing', () => {
     const d = { ...draftOf(book.rules[0], 'rule'), percent: '12.5', cluster: ' ' };
     expect(requestOf(d)).toEqual({
       path: '/api/v1/tiers/rules/etl-push',
-      body: { cluster: null, queue: 'etl', jobKey: null, tier: 'SPARK_PUSH', percent: 12.5, note: '<b>note</b>' },
+      body: {
+        cluster: null,
+        queue: 'etl',
+        jobKey: null,
+        tier: 'SPARK_PUSH',
+        percent: 12.5,
+        note: '<b>note</b>',
+      },
     });
     expect(requestOf(draftOf(book.denies[0], 'deny'))).toEqual({
       path: '/api/v1/tiers/denies/no-adhoc',

@@ -32,15 +32,26 @@ export function draftOf(item: RolloutRule | DenyEntry | null, kind: 'rule' | 'de
 
 /** The request a draft makes: the existing {@code PUT /api/v1/tiers/rules/{id}} or {@code /denies/{id}} body. */
 export function requestOf(d: Draft): { path: string; body: Record<string, unknown> } {
-  const scope = { cluster: d.cluster.trim() || null, queue: d.queue.trim() || null, jobKey: d.jobKey.trim() || null };
+  const scope = {
+    cluster: d.cluster.trim() || null,
+    queue: d.queue.trim() || null,
+    jobKey: d.jobKey.trim() || null,
+  };
   const id = encodeURIComponent(d.id.trim());
   return d.kind === 'rule'
-    ? { path: `/api/v1/tiers/rules/${id}`, body: { ...scope, tier: d.tier, percent: Number(d.percent), note: d.text } }
+    ? {
+        path: `/api/v1/tiers/rules/${id}`,
+        body: { ...scope, tier: d.tier, percent: Number(d.percent), note: d.text },
+      }
     : { path: `/api/v1/tiers/denies/${id}`, body: { ...scope, reason: d.text } };
 }
 
 /** Creates or replaces a rollout rule or deny entry (shown to ADMIN only; the service checks the role too). */
-export function RuleEditor({ initial, onSaved, onCancel }: {
+export function RuleEditor({
+  initial,
+  onSaved,
+  onCancel,
+}: {
   initial: Draft;
   onSaved: () => void;
   onCancel: () => void;
@@ -63,22 +74,49 @@ export function RuleEditor({ initial, onSaved, onCancel }: {
   return (
     <form className="panel inline" onSubmit={save} aria-label={title} data-testid="rule-editor">
       <strong>{title}</strong>
-      <label>Id <input value={d.id} onChange={set('id')} required pattern="[A-Za-z0-9._\-]{1,64}" /></label>
-      <label>Cluster <input value={d.cluster} onChange={set('cluster')} placeholder="any" /></label>
-      <label>Queue <input value={d.queue} onChange={set('queue')} placeholder="any" /></label>
-      <label>Job key <input value={d.jobKey} onChange={set('jobKey')} placeholder="any" /></label>
+      <label>
+        Id <input value={d.id} onChange={set('id')} required pattern="[A-Za-z0-9._\-]{1,64}" />
+      </label>
+      <label>
+        Cluster <input value={d.cluster} onChange={set('cluster')} placeholder="any" />
+      </label>
+      <label>
+        Queue <input value={d.queue} onChange={set('queue')} placeholder="any" />
+      </label>
+      <label>
+        Job key <input value={d.jobKey} onChange={set('jobKey')} placeholder="any" />
+      </label>
       {d.kind === 'rule' && (
         <>
-          <label>Tier{' '}
-            <select value={d.tier} onChange={set('tier')}>{TIERS.map((t) => <option key={t}>{t}</option>)}</select>
+          <label>
+            Tier{' '}
+            <select value={d.tier} onChange={set('tier')}>
+              {TIERS.map((t) => (
+                <option key={t}>{t}</option>
+              ))}
+            </select>
           </label>
-          <label>Percent <input type="number" min="0" max="100" step="any" value={d.percent} onChange={set('percent')}
-            required /></label>
+          <label>
+            Percent{' '}
+            <input
+              type="number"
+              min="0"
+              max="100"
+              step="any"
+              value={d.percent}
+              onChange={set('percent')}
+              required
+            />
+          </label>
         </>
       )}
-      <label>{d.kind === 'rule' ? 'Note' : 'Reason'} <input value={d.text} onChange={set('text')} /></label>
+      <label>
+        {d.kind === 'rule' ? 'Note' : 'Reason'} <input value={d.text} onChange={set('text')} />
+      </label>
       <button type="submit">Save</button>
-      <button type="button" onClick={onCancel}>Cancel</button>
+      <button type="button" onClick={onCancel}>
+        Cancel
+      </button>
       {error && <ErrorPanel error={error} />}
     </form>
   );

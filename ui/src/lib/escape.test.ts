@@ -4,7 +4,8 @@ import { escapeHtml, tooltipHtml } from './escape';
 describe('escaping for ECharts formatters', () => {
   it('escapes every HTML-significant character', () => {
     expect(escapeHtml(`<img src=x onerror="alert('x')">&\``)).toBe(
-      '&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;&amp;&#96;');
+      '&lt;img src=x onerror=&quot;alert(&#39;x&#39;)&quot;&gt;&amp;&#96;',
+    );
   });
 
   it('builds tooltips whose data cannot add elements', () => {

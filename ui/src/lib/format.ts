@@ -30,8 +30,10 @@ function pad(n: number): string {
 export function instant(ms: number | null | undefined): string {
   if (ms === null || ms === undefined || !Number.isFinite(ms) || ms <= 0) return '—';
   const d = new Date(ms);
-  return `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}`
-    + `:${pad(d.getSeconds())}`;
+  return (
+    `${d.getFullYear()}-${pad(d.getMonth() + 1)}-${pad(d.getDate())} ${pad(d.getHours())}:${pad(d.getMinutes())}` +
+    `:${pad(d.getSeconds())}`
+  );
 }
 
 // one formatter for the whole app: toLocaleString builds a new one on every call, which shows on 100-run pages

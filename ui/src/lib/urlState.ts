@@ -15,8 +15,11 @@ export function readQuery<D extends QueryDefaults>(search: string, defaults: D):
 }
 
 /** The query string after applying {@code patch} to {@code search}; a default or empty value removes its key. */
-export function patchQuery(search: string, patch: Record<string, string | number | null | undefined>,
-  defaults: QueryDefaults): string {
+export function patchQuery(
+  search: string,
+  patch: Record<string, string | number | null | undefined>,
+  defaults: QueryDefaults,
+): string {
   const p = new URLSearchParams(search.startsWith('?') ? search.slice(1) : search);
   for (const [k, raw] of Object.entries(patch)) {
     const v = raw === null || raw === undefined ? '' : String(raw);
@@ -49,7 +52,10 @@ export const RANGES: Record<string, number> = {
  * The period a page shows: an explicit {@code from}/{@code to} (epoch ms) when both are valid, else the named
  * {@code range} ending now (an unknown range falls back to 7 days).
  */
-export function periodOf(q: { range?: string; from?: string; to?: string }, now: number): { from: number; to: number } {
+export function periodOf(
+  q: { range?: string; from?: string; to?: string },
+  now: number,
+): { from: number; to: number } {
   const from = Number(q.from);
   const to = Number(q.to);
   if (q.from && q.to && Number.isFinite(from) && Number.isFinite(to) && from < to) {

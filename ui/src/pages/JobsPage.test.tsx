@@ -4,23 +4,52 @@ import { Router } from 'wouter';
 import { memoryLocation } from 'wouter/memory-location';
 import { JobsPage } from './JobsPage';
 
-const FACETS = { clusters: ['prod'], queues: ['adhoc', 'etl'], users: ['bob'], states: ['STABLE', 'TUNING'],
-  severities: ['SEVERE'] };
-const ROW = { jobKey: 'prod/etl/bob/<img src=x onerror=alert(1)>', cluster: 'prod', queue: 'etl', user: 'bob',
-  state: 'TUNING', worstSeverity: 'SEVERE', lastRunAt: 1_700_000_000_000, runs: 7, lastWallMs: 31_000, frozen: false };
+const FACETS = {
+  clusters: ['prod'],
+  queues: ['adhoc', 'etl'],
+  users: ['bob'],
+  states: ['STABLE', 'TUNING'],
+  severities: ['SEVERE'],
+};
+const ROW = {
+  jobKey: 'prod/etl/bob/<img src=x onerror=alert(1)>',
+  cluster: 'prod',
+  queue: 'etl',
+  user: 'bob',
+  state: 'TUNING',
+  worstSeverity: 'SEVERE',
+  lastRunAt: 1_700_000_000_000,
+  runs: 7,
+  lastWallMs: 31_000,
+  frozen: false,
+};
 
 afterEach(() => vi.unstubAllGlobals());
 
 function serve() {
-  const fetch = vi.fn().mockImplementation(async (url: string) => new Response(JSON.stringify(
-    url.startsWith('/api/v1/ui/jobs/facets') ? FACETS : { total: 120, page: 2, size: 50, items: [ROW] })));
+  const fetch = vi
+    .fn()
+    .mockImplementation(
+      async (url: string) =>
+        new Response(
+          JSON.stringify(
+            url.startsWith('/api/v1/ui/jobs/facets')
+              ? FACETS
+              : { total: 120, page: 2, size: 50, items: [ROW] },
+          ),
+        ),
+    );
   vi.stubGlobal('fetch', fetch);
   return fetch;
 }
 
 function page(path: string) {
   const loc = memoryLocation({ path, record: true });
-  const view = render(<Router hook={loc.hook} searchHook={loc.searchHook}><JobsPage /></Router>);
+  const view = render(
+    <Router hook={loc.hook} searchHook={loc.searchHook}>
+      <JobsPage />
+    </Router>,
+  );
   return { loc, view };
 }
 
@@ -49,8 +78,11 @@ describe('jobs page URL state', () => {
     await waitFor(() => expect(loc.history.at(-1)).toBe('/jobs?queue=adhoc&q=a%2Fb+c'));
     fireEvent.click(screen.getByRole('button', { name: /Last wall time/ }));
     await waitFor(() => expect(loc.history.at(-1)).toBe('/jobs?queue=adhoc&q=a%2Fb+c&sort=wallMs'));
-    await waitFor(() => expect(jobsCalls(fetch).at(-1))
-      .toBe('/api/v1/ui/jobs?q=a%2Fb+c&queue=adhoc&sort=wallMs&dir=desc&page=0&size=50'));
+    await waitFor(() =>
+      expect(jobsCalls(fetch).at(-1)).toBe(
+        '/api/v1/ui/jobs?q=a%2Fb+c&queue=adhoc&sort=wallMs&dir=desc&page=0&size=50',
+      ),
+    );
   });
 
   it('shows stored names as text and links the job by its encoded key', async () => {
@@ -59,7 +91,9 @@ describe('jobs page URL state', () => {
     const table = await screen.findByTestId('jobs-table');
     const link = within(table).getByRole('link');
     expect(link.textContent).toBe(ROW.jobKey);
-    expect(link.getAttribute('href')).toBe('/job?jobKey=prod%2Fetl%2Fbob%2F%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E');
+    expect(link.getAttribute('href')).toBe(
+      '/job?jobKey=prod%2Fetl%2Fbob%2F%3Cimg+src%3Dx+onerror%3Dalert%281%29%3E',
+    );
     expect(view.container.querySelector('img')).toBeNull();
     expect(within(table).getByText('SEVERE').closest('[data-severity]')?.textContent).toBe('▲ SEVERE');
   });

@@ -11,7 +11,17 @@ import { count, duration } from '../lib/format';
 import { link } from '../lib/urlState';
 import { usePeriod } from '../lib/usePeriod';
 
-function Stat({ label, value, note, testId }: { label: string; value: string; note?: string; testId: string }) {
+function Stat({
+  label,
+  value,
+  note,
+  testId,
+}: {
+  label: string;
+  value: string;
+  note?: string;
+  testId: string;
+}) {
   return (
     <div className="stat" data-testid={testId}>
       <div className="stat-value">{value}</div>
@@ -29,15 +39,21 @@ export function savingsOption(o: Overview): ChartOption {
       axisPointer: { type: 'shadow' },
       formatter: (ps: { dataIndex: number }[]) => {
         const t = top[ps[0]?.dataIndex ?? 0];
-        return t ? tooltipHtml(t.jobKey, [['baseline wall', duration(t.baselineWallMs)],
-          ['current wall', duration(t.currentWallMs)], ['wall saved', duration(t.wallMsSaved)],
-          ['blocked saved', duration(t.blockedMsSaved)]]) : '';
+        return t
+          ? tooltipHtml(t.jobKey, [
+              ['baseline wall', duration(t.baselineWallMs)],
+              ['current wall', duration(t.currentWallMs)],
+              ['wall saved', duration(t.wallMsSaved)],
+              ['blocked saved', duration(t.blockedMsSaved)],
+            ])
+          : '';
       },
     },
     legend: { top: 0 },
     grid: { left: 60, right: 20, top: 36, bottom: 70 },
     xAxis: {
-      type: 'category', data: top.map((t) => t.jobKey),
+      type: 'category',
+      data: top.map((t) => t.jobKey),
       axisLabel: { interval: 0, rotate: 20, width: 140, overflow: 'truncate' },
     },
     yAxis: { type: 'value', name: 'seconds' },
@@ -54,44 +70,65 @@ function OverviewView({ o }: { o: Overview }) {
   return (
     <>
       <div className="stats" aria-label="Tuning">
-        <Stat testId="jobs-tuned" label="jobs tuned" value={count(o.jobs.tuned)} note={`of ${count(o.jobs.total)} jobs`} />
+        <Stat
+          testId="jobs-tuned"
+          label="jobs tuned"
+          value={count(o.jobs.tuned)}
+          note={`of ${count(o.jobs.total)} jobs`}
+        />
         <Stat testId="jobs-converged" label="converged" value={count(o.jobs.converged)} />
         <Stat testId="jobs-frozen" label="frozen" value={count(o.jobs.frozen)} />
         <Stat testId="rollbacks" label="regressions rolled back" value={count(o.rollbacks)} />
         <Stat testId="wall-saved" label="wall time saved" value={duration(o.saved.wallMs)} />
-        <Stat testId="blocked-saved" label="shuffle-read blocked time saved" value={duration(o.saved.blockedMs)} />
+        <Stat
+          testId="blocked-saved"
+          label="shuffle-read blocked time saved"
+          value={duration(o.saved.blockedMs)}
+        />
       </div>
       <div className="stats" aria-label="ESS and push tier">
-        <Stat testId="ess-abnormal" label="ESS nodes abnormal now"
-          value={o.ess ? `${count(o.ess.nodesAbnormal)} / ${count(o.ess.nodes)}` : '—'} />
+        <Stat
+          testId="ess-abnormal"
+          label="ESS nodes abnormal now"
+          value={o.ess ? `${count(o.ess.nodesAbnormal)} / ${count(o.ess.nodes)}` : '—'}
+        />
         <Stat testId="apps-held" label="apps held" value={count(o.ess?.appsHeld)} />
         <Stat testId="tier-admissions" label="push-tier admissions" value={count(o.tier.admissions)} />
         <Stat testId="tier-fallbacks" label="fallbacks" value={count(o.tier.fallbacks)} />
         <Stat testId="tier-failures" label="failures" value={count(o.tier.failures)} />
       </div>
       <h2>Top jobs by time saved</h2>
-      <p className="muted">Each job&apos;s latest run in the period against its baseline (its first run before any Sluice change).</p>
-      {o.saved.top.length === 0
-        ? <Empty>No job with a run in this period has a baseline to compare with yet.</Empty>
-        : (
-          <>
-            <Chart id="overview-savings" label="Baseline against current wall time for the top jobs" option={option} />
-            <table className="data" data-testid="top-jobs">
-              <TableHead columns={['Job', 'Baseline wall', 'Current wall', 'Wall saved', 'Blocked saved']} />
-              <tbody>
-                {o.saved.top.map((t) => (
-                  <tr key={t.jobKey}>
-                    <td className="key"><Link href={link('/job', { jobKey: t.jobKey })}>{t.jobKey}</Link></td>
-                    <td className="num">{duration(t.baselineWallMs)}</td>
-                    <td className="num">{duration(t.currentWallMs)}</td>
-                    <td className="num">{duration(t.wallMsSaved)}</td>
-                    <td className="num">{duration(t.blockedMsSaved)}</td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </>
-        )}
+      <p className="muted">
+        Each job&apos;s latest run in the period against its baseline (its first run before any Sluice
+        change).
+      </p>
+      {o.saved.top.length === 0 ? (
+        <Empty>No job with a run in this period has a baseline to compare with yet.</Empty>
+      ) : (
+        <>
+          <Chart
+            id="overview-savings"
+            label="Baseline against current wall time for the top jobs"
+            option={option}
+          />
+          <table className="data" data-testid="top-jobs">
+            <TableHead columns={['Job', 'Baseline wall', 'Current wall', 'Wall saved', 'Blocked saved']} />
+            <tbody>
+              {o.saved.top.map((t) => (
+                <tr key={t.jobKey}>
+                  <td className="key">
+                    <Link href={link('/job', { jobKey: t.jobKey })}>{t.jobKey}</Link>
+                  </td>
+                  <td className="num">{duration(t.baselineWallMs)}</td>
+                  <td className="num">{duration(t.currentWallMs)}</td>
+                  <td className="num">{duration(t.wallMsSaved)}</td>
+                  <td className="num">{duration(t.blockedMsSaved)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </>
+      )}
     </>
   );
 }
@@ -105,7 +142,9 @@ export function OverviewPage() {
         <h1>What Sluice did</h1>
         <PeriodPicker range={period.range} custom={period.custom} onChange={period.setRange} />
       </header>
-      <AsyncView state={overview} what="the overview">{(o) => <OverviewView o={o} />}</AsyncView>
+      <AsyncView state={overview} what="the overview">
+        {(o) => <OverviewView o={o} />}
+      </AsyncView>
     </section>
   );
 }

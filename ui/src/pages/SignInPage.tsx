@@ -27,7 +27,11 @@ export function SignInPage() {
       navigate(safeNext(new URLSearchParams(search).get('next')), { replace: true });
     } catch (err) {
       const f = err instanceof ApiFailure ? err : new ApiFailure('server', 0, String(err));
-      setError(f.kind === 'unauthenticated' ? new ApiFailure('unauthenticated', 401, 'Wrong user name or password.') : f);
+      setError(
+        f.kind === 'unauthenticated'
+          ? new ApiFailure('unauthenticated', 401, 'Wrong user name or password.')
+          : f,
+      );
     } finally {
       setBusy(false);
     }
@@ -37,11 +41,31 @@ export function SignInPage() {
     <section className="signin">
       <h1>Sign in to Sluice</h1>
       <form onSubmit={submit}>
-        <label>User name <input name="username" autoComplete="username" value={username} required autoFocus
-          onChange={(e) => setUsername(e.target.value)} /></label>
-        <label>Password <input name="password" type="password" autoComplete="current-password" value={password}
-          required onChange={(e) => setPassword(e.target.value)} /></label>
-        <button type="submit" disabled={busy}>Sign in</button>
+        <label>
+          User name{' '}
+          <input
+            name="username"
+            autoComplete="username"
+            value={username}
+            required
+            autoFocus
+            onChange={(e) => setUsername(e.target.value)}
+          />
+        </label>
+        <label>
+          Password{' '}
+          <input
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            value={password}
+            required
+            onChange={(e) => setPassword(e.target.value)}
+          />
+        </label>
+        <button type="submit" disabled={busy}>
+          Sign in
+        </button>
       </form>
       {error && <ErrorPanel error={error} />}
     </section>

@@ -7,16 +7,33 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * One application attempt, profiled (contract; see docs/topics.md). {@code conf} is the run's Spark Properties,
- * {@code injected} what Sluice added to them. Times are epoch milliseconds (0 when unknown).
- * {@code status} is one of RUNNING, SUCCEEDED, FAILED, KILLED, UNKNOWN. {@code priority} is YARN's
- * application priority when known, else null.
+ * One application attempt, profiled (contract; see docs/topics.md). {@code conf} is the run's Spark
+ * Properties, {@code injected} what Sluice added to them. Times are epoch milliseconds (0 when
+ * unknown). {@code status} is one of RUNNING, SUCCEEDED, FAILED, KILLED, UNKNOWN. {@code priority}
+ * is YARN's application priority when known, else null.
  *
- * <p>Extension (additive): {@code updatedAt}, the epoch ms at which this version of the run was produced;
- * a later version of the same (cluster, appId, appAttemptId) supersedes an earlier one.
+ * <p>Extension (additive): {@code updatedAt}, the epoch ms at which this version of the run was
+ * produced; a later version of the same (cluster, appId, appAttemptId) supersedes an earlier one.
  */
-@JsonPropertyOrder({"cluster", "appId", "appAttemptId", "jobKey", "name", "user", "queue", "priority",
-    "startTime", "endTime", "status", "sparkVersion", "conf", "injected", "stages", "diagnoses", "updatedAt"})
+@JsonPropertyOrder({
+  "cluster",
+  "appId",
+  "appAttemptId",
+  "jobKey",
+  "name",
+  "user",
+  "queue",
+  "priority",
+  "startTime",
+  "endTime",
+  "status",
+  "sparkVersion",
+  "conf",
+  "injected",
+  "stages",
+  "diagnoses",
+  "updatedAt"
+})
 public record AppRun(
     String cluster,
     String appId,
@@ -51,13 +68,50 @@ public record AppRun(
   }
 
   public AppRun withDiagnoses(List<Diagnosis> newDiagnoses) {
-    return new AppRun(cluster, appId, appAttemptId, jobKey, name, user, queue, priority, startTime, endTime,
-        status, sparkVersion, conf, injected, stages, newDiagnoses, updatedAt);
+    return new AppRun(
+        cluster,
+        appId,
+        appAttemptId,
+        jobKey,
+        name,
+        user,
+        queue,
+        priority,
+        startTime,
+        endTime,
+        status,
+        sparkVersion,
+        conf,
+        injected,
+        stages,
+        newDiagnoses,
+        updatedAt);
   }
 
-  public AppRun withYarn(String newUser, String newQueue, Integer newPriority, String newStatus, String newJobKey,
+  public AppRun withYarn(
+      String newUser,
+      String newQueue,
+      Integer newPriority,
+      String newStatus,
+      String newJobKey,
       long newUpdatedAt) {
-    return new AppRun(cluster, appId, appAttemptId, newJobKey, name, newUser, newQueue, newPriority, startTime,
-        endTime, newStatus, sparkVersion, conf, injected, stages, diagnoses, newUpdatedAt);
+    return new AppRun(
+        cluster,
+        appId,
+        appAttemptId,
+        newJobKey,
+        name,
+        newUser,
+        newQueue,
+        newPriority,
+        startTime,
+        endTime,
+        newStatus,
+        sparkVersion,
+        conf,
+        injected,
+        stages,
+        diagnoses,
+        newUpdatedAt);
   }
 }

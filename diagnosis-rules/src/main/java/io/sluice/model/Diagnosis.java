@@ -7,8 +7,8 @@ import java.util.Objects;
 import java.util.TreeMap;
 
 /**
- * What one rule found in one application run. {@code evidence} holds named numbers, never
- * display strings; {@code ruleId} is a stable upper-snake name such as {@code SHUFFLE_SMALL_BLOCKS}.
+ * What one rule found in one application run. {@code evidence} holds named numbers, never display
+ * strings; {@code ruleId} is a stable upper-snake name such as {@code SHUFFLE_SMALL_BLOCKS}.
  */
 @JsonPropertyOrder({"ruleId", "severity", "stageIds", "summary", "evidence", "recommendations"})
 public record Diagnosis(
@@ -24,7 +24,10 @@ public record Diagnosis(
     severity = severity == null ? Severity.NONE : severity;
     stageIds = stageIds == null ? List.of() : List.copyOf(stageIds);
     summary = summary == null ? "" : summary;
-    evidence = evidence == null ? Map.of() : java.util.Collections.unmodifiableMap(new TreeMap<>(evidence));
+    evidence =
+        evidence == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new TreeMap<>(evidence));
     recommendations = recommendations == null ? List.of() : List.copyOf(recommendations);
   }
 

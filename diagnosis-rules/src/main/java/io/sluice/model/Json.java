@@ -5,12 +5,15 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 
-/** The one Jackson configuration for Sluice's records: stable field order, unknown fields tolerated. */
+/**
+ * The one Jackson configuration for Sluice's records: stable field order, unknown fields tolerated.
+ */
 public final class Json {
-  private static final ObjectMapper MAPPER = JsonMapper.builder()
-      .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
-      .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
-      .build();
+  private static final ObjectMapper MAPPER =
+      JsonMapper.builder()
+          .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+          .disable(SerializationFeature.FAIL_ON_EMPTY_BEANS)
+          .build();
 
   private Json() {}
 
@@ -22,7 +25,8 @@ public final class Json {
     try {
       return MAPPER.writeValueAsString(value);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot serialise " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot serialise " + value.getClass().getSimpleName() + ": " + e.getMessage(), e);
     }
   }
 
@@ -30,7 +34,8 @@ public final class Json {
     try {
       return MAPPER.readValue(json, type);
     } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-      throw new IllegalArgumentException("cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
+      throw new IllegalArgumentException(
+          "cannot read " + type.getSimpleName() + ": " + e.getOriginalMessage(), e);
     }
   }
 }

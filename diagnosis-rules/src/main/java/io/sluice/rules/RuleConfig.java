@@ -14,20 +14,27 @@ import java.util.regex.Pattern;
 
 /**
  * Configuration of the rules, from flat keys:
+ *
  * <ul>
- *   <li>{@code sluice.rules.<RULE_ID>.<threshold>=<number>} overrides a declared threshold (see docs/rules.md);</li>
- *   <li>{@code sluice.rules.<RULE_ID>.enabled=false} disables a rule.</li>
+ *   <li>{@code sluice.rules.<RULE_ID>.<threshold>=<number>} overrides a declared threshold (see
+ *       docs/rules.md);
+ *   <li>{@code sluice.rules.<RULE_ID>.enabled=false} disables a rule.
  * </ul>
- * Parsing here only checks the key shape; the {@link RuleEngine} validates ids, threshold names and values
- * against the declarations and fails fast naming the key and the value.
+ *
+ * Parsing here only checks the key shape; the {@link RuleEngine} validates ids, threshold names and
+ * values against the declarations and fails fast naming the key and the value.
  */
 public final class RuleConfig {
   public static final String PREFIX = "sluice.rules.";
   public static final String ENABLED = "enabled";
-  private static final Pattern KEY = Pattern.compile(Pattern.quote(PREFIX) + "([A-Z][A-Z0-9_]*)\\.(.+)");
+  private static final Pattern KEY =
+      Pattern.compile(Pattern.quote(PREFIX) + "([A-Z][A-Z0-9_]*)\\.(.+)");
   private static final RuleConfig EMPTY = new RuleConfig(Map.of());
 
-  /** The key of a rule's setting: {@code sluice.rules.<RULE_ID>.<name>}, the one place the form is written. */
+  /**
+   * The key of a rule's setting: {@code sluice.rules.<RULE_ID>.<name>}, the one place the form is
+   * written.
+   */
   public static String key(String ruleId, String name) {
     return PREFIX + ruleId + "." + name;
   }
@@ -38,8 +45,9 @@ public final class RuleConfig {
   }
 
   /**
-   * Every rule's settings ({@code enabled} and its thresholds) as the configuration reference lists them; what each
-   * threshold measures is in {@code docs/rules.md}, generated from the same declarations.
+   * Every rule's settings ({@code enabled} and its thresholds) as the configuration reference lists
+   * them; what each threshold measures is in {@code docs/rules.md}, generated from the same
+   * declarations.
    */
   public static Catalogue catalogue(List<Rule> rules) {
     List<Setting<?>> all = new ArrayList<>();
@@ -47,9 +55,14 @@ public final class RuleConfig {
       all.add(enabledSetting(r.id()));
       r.thresholds().forEach(t -> all.add(t.setting(r.id())));
     }
-    return new Catalogue("Diagnosis rules", "Flat keys `" + PREFIX + "<RULE_ID>.<threshold>` in the properties "
-        + "file given to `sluice diagnose --rules-config FILE`, the Flink job's and the tuner-service's "
-        + "configuration. What each rule detects and how its thresholds grade it: [rules.md](rules.md).", all);
+    return new Catalogue(
+        "Diagnosis rules",
+        "Flat keys `"
+            + PREFIX
+            + "<RULE_ID>.<threshold>` in the properties "
+            + "file given to `sluice diagnose --rules-config FILE`, the Flink job's and the tuner-service's "
+            + "configuration. What each rule detects and how its thresholds grade it: [rules.md](rules.md).",
+        all);
   }
 
   /** rule id to (setting name to raw value). */
@@ -73,10 +86,21 @@ public final class RuleConfig {
     for (Map.Entry<String, String> e : new TreeMap<>(entries).entrySet()) {
       Matcher m = KEY.matcher(e.getKey().trim());
       if (!m.matches()) {
-        throw new IllegalArgumentException("unknown rule configuration key " + e.getKey() + "=" + e.getValue()
-            + "; keys are " + PREFIX + "<RULE_ID>.<threshold> or " + PREFIX + "<RULE_ID>." + ENABLED);
+        throw new IllegalArgumentException(
+            "unknown rule configuration key "
+                + e.getKey()
+                + "="
+                + e.getValue()
+                + "; keys are "
+                + PREFIX
+                + "<RULE_ID>.<threshold> or "
+                + PREFIX
+                + "<RULE_ID>."
+                + ENABLED);
       }
-      byRule.computeIfAbsent(m.group(1), k -> new TreeMap<>()).put(m.group(2), e.getValue() == null ? "" : e.getValue().trim());
+      byRule
+          .computeIfAbsent(m.group(1), k -> new TreeMap<>())
+          .put(m.group(2), e.getValue() == null ? "" : e.getValue().trim());
     }
     Map<String, Map<String, String>> frozen = new LinkedHashMap<>();
     byRule.forEach((k, v) -> frozen.put(k, Collections.unmodifiableMap(v)));
@@ -86,11 +110,12 @@ public final class RuleConfig {
   /** The {@code sluice.rules.*} keys of a larger configuration (other keys are ignored). */
   public static RuleConfig fromPrefixed(Map<String, String> conf) {
     Map<String, String> mine = new TreeMap<>();
-    conf.forEach((k, v) -> {
-      if (k.startsWith(PREFIX)) {
-        mine.put(k, v);
-      }
-    });
+    conf.forEach(
+        (k, v) -> {
+          if (k.startsWith(PREFIX)) {
+            mine.put(k, v);
+          }
+        });
     return of(mine);
   }
 
@@ -106,11 +131,12 @@ public final class RuleConfig {
   /** The part of this configuration about the given rules. */
   public RuleConfig only(java.util.Collection<String> ids) {
     Map<String, Map<String, String>> kept = new LinkedHashMap<>();
-    byRule.forEach((k, v) -> {
-      if (ids.contains(k)) {
-        kept.put(k, v);
-      }
-    });
+    byRule.forEach(
+        (k, v) -> {
+          if (ids.contains(k)) {
+            kept.put(k, v);
+          }
+        });
     return new RuleConfig(Collections.unmodifiableMap(kept));
   }
 

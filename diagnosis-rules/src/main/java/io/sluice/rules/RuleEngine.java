@@ -17,18 +17,21 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs every registered {@link Rule} over a run. A rule that throws is logged and counted; the others still
- * run. A recommendation outside the {@link AllowList} (unknown key, or value out of the key's bounds) is
- * dropped, logged and counted; the rest of that diagnosis is kept. Duplicate or malformed rule ids, and a
- * {@link RuleConfig} that names an unknown rule or threshold or an invalid value, fail fast at construction
- * naming the known ones.
+ * Runs every registered {@link Rule} over a run. A rule that throws is logged and counted; the
+ * others still run. A recommendation outside the {@link AllowList} (unknown key, or value out of
+ * the key's bounds) is dropped, logged and counted; the rest of that diagnosis is kept. Duplicate
+ * or malformed rule ids, and a {@link RuleConfig} that names an unknown rule or threshold or an
+ * invalid value, fail fast at construction naming the known ones.
  */
 public final class RuleEngine {
   private static final Logger LOG = LoggerFactory.getLogger(RuleEngine.class);
   private static final Pattern ID = Pattern.compile("[A-Z][A-Z0-9_]*");
 
-  /** Configured rules by id, in registration order (disabled ones included, see {@link #enabled}). */
+  /**
+   * Configured rules by id, in registration order (disabled ones included, see {@link #enabled}).
+   */
   private final Map<String, Rule> rules;
+
   private final Map<String, Boolean> enabled;
   private final List<String> ruleOrder;
   private final RuleConfig config;
@@ -44,45 +47,71 @@ public final class RuleEngine {
   /**
    * The given rules configured by {@code config}.
    *
-   * @throws IllegalArgumentException on a malformed or duplicate id, or a config entry for an unknown rule, an
-   *     unknown threshold, a value that does not parse or is out of range (each message names key and value)
+   * @throws IllegalArgumentException on a malformed or duplicate id, or a config entry for an
+   *     unknown rule, an unknown threshold, a value that does not parse or is out of range (each
+   *     message names key and value)
    */
   public RuleEngine(Collection<? extends Rule> rules, RuleConfig config) {
     Map<String, Rule> byId = new LinkedHashMap<>();
     for (Rule rule : rules) {
       String id = rule.id();
       if (id == null || !ID.matcher(id).matches()) {
-        throw new IllegalArgumentException("rule " + rule.getClass().getName() + " has id '" + id
-            + "'; ids are upper-snake names such as SHUFFLE_SMALL_BLOCKS");
+        throw new IllegalArgumentException(
+            "rule "
+                + rule.getClass().getName()
+                + " has id '"
+                + id
+                + "'; ids are upper-snake names such as SHUFFLE_SMALL_BLOCKS");
       }
       Rule previous = byId.putIfAbsent(id, rule);
       if (previous != null) {
-        throw new IllegalArgumentException("duplicate rule id " + id + ": " + previous.getClass().getName()
-            + " and " + rule.getClass().getName() + "; known rules: " + byId.keySet());
+        throw new IllegalArgumentException(
+            "duplicate rule id "
+                + id
+                + ": "
+                + previous.getClass().getName()
+                + " and "
+                + rule.getClass().getName()
+                + "; known rules: "
+                + byId.keySet());
       }
     }
     for (String id : config.ruleIds()) {
       if (!byId.containsKey(id)) {
-        throw new IllegalArgumentException("unknown rule id " + id + " in configuration " + RuleConfig.PREFIX + id
-            + ".*; known rules: " + List.copyOf(byId.keySet()));
+        throw new IllegalArgumentException(
+            "unknown rule id "
+                + id
+                + " in configuration "
+                + RuleConfig.PREFIX
+                + id
+                + ".*; known rules: "
+                + List.copyOf(byId.keySet()));
       }
     }
     Map<String, Rule> configured = new LinkedHashMap<>();
     Map<String, Boolean> on = new LinkedHashMap<>();
     for (Map.Entry<String, Rule> e : byId.entrySet()) {
       Rule rule = e.getValue();
-      RuleSettings settings = RuleSettings.of(e.getKey(), rule.thresholds(), config.overrides(e.getKey()));
+      RuleSettings settings =
+          RuleSettings.of(e.getKey(), rule.thresholds(), config.overrides(e.getKey()));
       Rule bound = rule.withSettings(settings);
       if (bound == null || !e.getKey().equals(bound.id())) {
-        throw new IllegalArgumentException("rule " + e.getKey() + " (" + rule.getClass().getName()
-            + ") returned " + (bound == null ? "null" : "a rule with id " + bound.id()) + " from withSettings");
+        throw new IllegalArgumentException(
+            "rule "
+                + e.getKey()
+                + " ("
+                + rule.getClass().getName()
+                + ") returned "
+                + (bound == null ? "null" : "a rule with id " + bound.id())
+                + " from withSettings");
       }
       configured.put(e.getKey(), bound);
       on.put(e.getKey(), config.enabled(e.getKey()));
     }
     this.rules = java.util.Collections.unmodifiableMap(configured);
     this.enabled = java.util.Collections.unmodifiableMap(on);
-    this.ruleOrder = on.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
+    this.ruleOrder =
+        on.entrySet().stream().filter(Map.Entry::getValue).map(Map.Entry::getKey).toList();
     this.config = config;
   }
 
@@ -105,13 +134,17 @@ public final class RuleEngine {
     return loadFrom(RuleEngine.class.getClassLoader(), config);
   }
 
-  /** Keeps only the named rules (with their configuration); an unknown id fails fast and lists the known ones. */
+  /**
+   * Keeps only the named rules (with their configuration); an unknown id fails fast and lists the
+   * known ones.
+   */
   public RuleEngine select(Collection<String> ids) {
     List<Rule> chosen = new ArrayList<>();
     for (String id : ids) {
       Rule r = rules.get(id);
       if (r == null) {
-        throw new IllegalArgumentException("unknown rule id " + id + "; known rules: " + List.copyOf(rules.keySet()));
+        throw new IllegalArgumentException(
+            "unknown rule id " + id + "; known rules: " + List.copyOf(rules.keySet()));
       }
       chosen.add(r);
     }
@@ -137,8 +170,8 @@ public final class RuleEngine {
   }
 
   /**
-   * Diagnoses above {@link Severity#NONE} of the enabled rules, in rule registration order, with every
-   * recommendation checked against the {@link AllowList}.
+   * Diagnoses above {@link Severity#NONE} of the enabled rules, in rule registration order, with
+   * every recommendation checked against the {@link AllowList}.
    */
   public List<Diagnosis> diagnose(AppRun run) {
     List<Diagnosis> out = new ArrayList<>();
@@ -148,7 +181,8 @@ public final class RuleEngine {
         Diagnosis d = rule.evaluate(run);
         if (d != null && d.severity() != Severity.NONE) {
           if (!id.equals(d.ruleId())) {
-            throw new IllegalStateException("rule " + id + " returned a diagnosis for " + d.ruleId());
+            throw new IllegalStateException(
+                "rule " + id + " returned a diagnosis for " + d.ruleId());
           }
           out.add(allowed(d, run));
         }
@@ -162,11 +196,17 @@ public final class RuleEngine {
 
   private Diagnosis allowed(Diagnosis d, AppRun run) {
     List<Recommendation> kept = new ArrayList<>();
-    List<io.sluice.model.StageProfile> diagnosed = d.stageIds().isEmpty() ? run.stages()
-        : run.stages().stream().filter(s -> d.stageIds().contains(s.stageId())).toList();
+    List<io.sluice.model.StageProfile> diagnosed =
+        d.stageIds().isEmpty()
+            ? run.stages()
+            : run.stages().stream().filter(s -> d.stageIds().contains(s.stageId())).toList();
     for (Recommendation r : d.recommendations()) {
-      Optional<String> why = allowList.check(r)
-          .or(() -> diagnosed.isEmpty() ? Optional.empty() : allowList.outOfScope(r, diagnosed));
+      Optional<String> why =
+          allowList
+              .check(r)
+              .or(
+                  () ->
+                      diagnosed.isEmpty() ? Optional.empty() : allowList.outOfScope(r, diagnosed));
       if (why.isPresent()) {
         rejectedRecommendations.incrementAndGet();
         LOG.warn("rule {} on {}: recommendation rejected: {}", d.ruleId(), run.runKey(), why.get());
@@ -186,8 +226,8 @@ public final class RuleEngine {
   }
 
   /**
-   * Recommendations dropped because they were not on the allow-list, out of bounds, or for stages their key does
-   * not act on, since construction.
+   * Recommendations dropped because they were not on the allow-list, out of bounds, or for stages
+   * their key does not act on, since construction.
    */
   public long rejectedRecommendations() {
     return rejectedRecommendations.get();

@@ -9,8 +9,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * The resolved threshold values of one rule: its declared defaults with the configured overrides applied.
- * Immutable; built only through {@link #of}, which validates names, ranges and the order of graded sets.
+ * The resolved threshold values of one rule: its declared defaults with the configured overrides
+ * applied. Immutable; built only through {@link #of}, which validates names, ranges and the order
+ * of graded sets.
  */
 public final class RuleSettings {
   private final String ruleId;
@@ -29,14 +30,17 @@ public final class RuleSettings {
   /**
    * Resolves {@code overrides} (threshold name to raw string value) against the declarations.
    *
-   * @throws IllegalArgumentException naming the key {@code sluice.rules.<id>.<name>} and value for an unknown name,
-   *     a value that does not parse, is out of range, or breaks the order of a graded set
+   * @throws IllegalArgumentException naming the key {@code sluice.rules.<id>.<name>} and value for
+   *     an unknown name, a value that does not parse, is out of range, or breaks the order of a
+   *     graded set
    */
-  public static RuleSettings of(String ruleId, List<Threshold> declared, Map<String, String> overrides) {
+  public static RuleSettings of(
+      String ruleId, List<Threshold> declared, Map<String, String> overrides) {
     Map<String, Threshold> byName = new LinkedHashMap<>();
     for (Threshold t : declared) {
       if (byName.putIfAbsent(t.name(), t) != null) {
-        throw new IllegalArgumentException("rule " + ruleId + " declares threshold " + t.name() + " twice");
+        throw new IllegalArgumentException(
+            "rule " + ruleId + " declares threshold " + t.name() + " twice");
       }
     }
     Map<String, Double> values = new LinkedHashMap<>();
@@ -47,8 +51,16 @@ public final class RuleSettings {
       String key = RuleConfig.key(ruleId, e.getKey());
       Threshold t = byName.get(e.getKey());
       if (t == null) {
-        throw new IllegalArgumentException("unknown threshold in " + key + "=" + e.getValue() + "; " + ruleId
-            + " has: " + (byName.isEmpty() ? "no thresholds" : String.join(", ", byName.keySet())) + " (and enabled)");
+        throw new IllegalArgumentException(
+            "unknown threshold in "
+                + key
+                + "="
+                + e.getValue()
+                + "; "
+                + ruleId
+                + " has: "
+                + (byName.isEmpty() ? "no thresholds" : String.join(", ", byName.keySet()))
+                + " (and enabled)");
       }
       values.put(t.name(), t.parse(key, e.getValue()));
     }
@@ -67,11 +79,24 @@ public final class RuleSettings {
         if (!ok) {
           StringBuilder sb = new StringBuilder();
           for (Threshold t : g) {
-            sb.append(sb.length() == 0 ? "" : ", ").append(RuleConfig.PREFIX).append(ruleId).append('.')
-                .append(t.name()).append('=').append(Sizes.plain(values.get(t.name())));
+            sb.append(sb.length() == 0 ? "" : ", ")
+                .append(RuleConfig.PREFIX)
+                .append(ruleId)
+                .append('.')
+                .append(t.name())
+                .append('=')
+                .append(Sizes.plain(values.get(t.name())));
           }
-          throw new IllegalArgumentException("graded thresholds " + RuleConfig.PREFIX + ruleId + "." + g.get(0).group()
-              + ".* must " + (g.get(i).higherIsWorse() ? "rise" : "fall") + " from low to critical: " + sb);
+          throw new IllegalArgumentException(
+              "graded thresholds "
+                  + RuleConfig.PREFIX
+                  + ruleId
+                  + "."
+                  + g.get(0).group()
+                  + ".* must "
+                  + (g.get(i).higherIsWorse() ? "rise" : "fall")
+                  + " from low to critical: "
+                  + sb);
         }
       }
     }
@@ -85,7 +110,8 @@ public final class RuleSettings {
   public double get(Threshold t) {
     Double v = values.get(t.name());
     if (v == null) {
-      throw new IllegalArgumentException("rule " + ruleId + " reads undeclared threshold " + t.name());
+      throw new IllegalArgumentException(
+          "rule " + ruleId + " reads undeclared threshold " + t.name());
     }
     return v;
   }

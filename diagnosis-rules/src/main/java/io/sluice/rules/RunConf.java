@@ -6,9 +6,10 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * A run's Spark properties read with Spark's own defaults when a key is unset. Every default the rules rely on is
- * listed once in {@link #DEFAULTS} (and in the generated docs/rules.md); version-dependent ones take the run's
- * {@code sparkVersion} (an unknown version counts as the newest).
+ * A run's Spark properties read with Spark's own defaults when a key is unset. Every default the
+ * rules rely on is listed once in {@link #DEFAULTS} (and in the generated docs/rules.md);
+ * version-dependent ones take the run's {@code sparkVersion} (an unknown version counts as the
+ * newest).
  */
 public final class RunConf {
   /** A Spark default the rules assume when a run does not set the key. */
@@ -16,13 +17,16 @@ public final class RunConf {
 
   public static final String AQE = "spark.sql.adaptive.enabled";
   public static final String COALESCE = "spark.sql.adaptive.coalescePartitions.enabled";
-  public static final String PARALLELISM_FIRST = "spark.sql.adaptive.coalescePartitions.parallelismFirst";
+  public static final String PARALLELISM_FIRST =
+      "spark.sql.adaptive.coalescePartitions.parallelismFirst";
   public static final String ADVISORY = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
-  public static final String ADVISORY_LEGACY = "spark.sql.adaptive.shuffle.targetPostShuffleInputSize";
+  public static final String ADVISORY_LEGACY =
+      "spark.sql.adaptive.shuffle.targetPostShuffleInputSize";
   public static final String SHUFFLE_PARTITIONS = "spark.sql.shuffle.partitions";
   public static final String SKEW_JOIN = "spark.sql.adaptive.skewJoin.enabled";
   public static final String SKEW_FACTOR = "spark.sql.adaptive.skewJoin.skewedPartitionFactor";
-  public static final String SKEW_THRESHOLD = "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes";
+  public static final String SKEW_THRESHOLD =
+      "spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes";
   public static final String MAX_PARTITION_BYTES = "spark.sql.files.maxPartitionBytes";
   public static final String CODEC = "spark.io.compression.codec";
   public static final String SHUFFLE_COMPRESS = "spark.shuffle.compress";
@@ -34,42 +38,58 @@ public final class RunConf {
   public static final String DYN_ALLOC = "spark.dynamicAllocation.enabled";
   public static final String SHUFFLE_SERVICE = "spark.shuffle.service.enabled";
   public static final String SHUFFLE_TRACKING = "spark.dynamicAllocation.shuffleTracking.enabled";
-  public static final String SHUFFLE_TRACKING_TIMEOUT = "spark.dynamicAllocation.shuffleTracking.timeout";
+  public static final String SHUFFLE_TRACKING_TIMEOUT =
+      "spark.dynamicAllocation.shuffleTracking.timeout";
   public static final String DECOMMISSION = "spark.decommission.enabled";
   public static final String STORAGE_DECOMMISSION = "spark.storage.decommission.enabled";
-  public static final String DECOMMISSION_SHUFFLE = "spark.storage.decommission.shuffleBlocks.enabled";
+  public static final String DECOMMISSION_SHUFFLE =
+      "spark.storage.decommission.shuffleBlocks.enabled";
   public static final String SHUFFLE_MANAGER = "spark.shuffle.manager";
   public static final String SHUFFLE_IO_PLUGIN = "spark.shuffle.sort.io.plugin.class";
-  public static final String LOCAL_DISK_IO = "org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO";
+  public static final String LOCAL_DISK_IO =
+      "org.apache.spark.shuffle.sort.io.LocalDiskShuffleDataIO";
 
-  public static final List<SparkDefault> DEFAULTS = List.of(
-      new SparkDefault(AQE, "true (Spark >= 3.2.0; false before)", "adaptive query execution"),
-      new SparkDefault(COALESCE, "true", "AQE coalescing of small shuffle partitions"),
-      new SparkDefault(PARALLELISM_FIRST, "true",
-          "with true, AQE ignores the advisory size and coalesces only down to minPartitionSize (1 MiB) "
-              + "while keeping the default parallelism"),
-      new SparkDefault(ADVISORY, "64m, falling back to " + ADVISORY_LEGACY,
-          "drives coalescing only with parallelismFirst=false"),
-      new SparkDefault(SHUFFLE_PARTITIONS, "200", ""),
-      new SparkDefault(SKEW_JOIN, "true", ""),
-      new SparkDefault(SKEW_FACTOR, "5", ""),
-      new SparkDefault(SKEW_THRESHOLD, "256m", ""),
-      new SparkDefault(MAX_PARTITION_BYTES, "128m", ""),
-      new SparkDefault(CODEC, "lz4", "codec of shuffle blocks"),
-      new SparkDefault(SHUFFLE_COMPRESS, "true", ""),
-      new SparkDefault(IO_MAX_RETRIES, "3", ""),
-      new SparkDefault(IO_RETRY_WAIT, "5s", ""),
-      new SparkDefault(MAX_SIZE_IN_FLIGHT, "48m", ""),
-      new SparkDefault(MEMORY_FRACTION, "0.6", ""),
-      new SparkDefault(EXECUTOR_MEMORY, "1g", ""),
-      new SparkDefault(DYN_ALLOC, "false", ""),
-      new SparkDefault(SHUFFLE_SERVICE, "false", ""),
-      new SparkDefault(SHUFFLE_TRACKING, "true (Spark >= 3.4.0; false before)", ""),
-      new SparkDefault(SHUFFLE_TRACKING_TIMEOUT, "infinity", "executors holding shuffle data are never released"),
-      new SparkDefault(DECOMMISSION + ", " + STORAGE_DECOMMISSION, "false, false", ""),
-      new SparkDefault(DECOMMISSION_SHUFFLE, "true", "migrates shuffle blocks only when both above are true"),
-      new SparkDefault(SHUFFLE_MANAGER + ", " + SHUFFLE_IO_PLUGIN, "sort, " + LOCAL_DISK_IO,
-          "any other value means a remote shuffle service or storage holds the shuffle data"));
+  public static final List<SparkDefault> DEFAULTS =
+      List.of(
+          new SparkDefault(AQE, "true (Spark >= 3.2.0; false before)", "adaptive query execution"),
+          new SparkDefault(COALESCE, "true", "AQE coalescing of small shuffle partitions"),
+          new SparkDefault(
+              PARALLELISM_FIRST,
+              "true",
+              "with true, AQE ignores the advisory size and coalesces only down to minPartitionSize (1 MiB) "
+                  + "while keeping the default parallelism"),
+          new SparkDefault(
+              ADVISORY,
+              "64m, falling back to " + ADVISORY_LEGACY,
+              "drives coalescing only with parallelismFirst=false"),
+          new SparkDefault(SHUFFLE_PARTITIONS, "200", ""),
+          new SparkDefault(SKEW_JOIN, "true", ""),
+          new SparkDefault(SKEW_FACTOR, "5", ""),
+          new SparkDefault(SKEW_THRESHOLD, "256m", ""),
+          new SparkDefault(MAX_PARTITION_BYTES, "128m", ""),
+          new SparkDefault(CODEC, "lz4", "codec of shuffle blocks"),
+          new SparkDefault(SHUFFLE_COMPRESS, "true", ""),
+          new SparkDefault(IO_MAX_RETRIES, "3", ""),
+          new SparkDefault(IO_RETRY_WAIT, "5s", ""),
+          new SparkDefault(MAX_SIZE_IN_FLIGHT, "48m", ""),
+          new SparkDefault(MEMORY_FRACTION, "0.6", ""),
+          new SparkDefault(EXECUTOR_MEMORY, "1g", ""),
+          new SparkDefault(DYN_ALLOC, "false", ""),
+          new SparkDefault(SHUFFLE_SERVICE, "false", ""),
+          new SparkDefault(SHUFFLE_TRACKING, "true (Spark >= 3.4.0; false before)", ""),
+          new SparkDefault(
+              SHUFFLE_TRACKING_TIMEOUT,
+              "infinity",
+              "executors holding shuffle data are never released"),
+          new SparkDefault(DECOMMISSION + ", " + STORAGE_DECOMMISSION, "false, false", ""),
+          new SparkDefault(
+              DECOMMISSION_SHUFFLE,
+              "true",
+              "migrates shuffle blocks only when both above are true"),
+          new SparkDefault(
+              SHUFFLE_MANAGER + ", " + SHUFFLE_IO_PLUGIN,
+              "sort, " + LOCAL_DISK_IO,
+              "any other value means a remote shuffle service or storage holds the shuffle data"));
 
   private final Map<String, String> conf;
   private final int[] version;
@@ -88,7 +108,9 @@ public final class RunConf {
       return new int[] {99, 0};
     }
     java.util.regex.Matcher m = java.util.regex.Pattern.compile("(\\d+)\\.(\\d+)").matcher(v);
-    return m.find() ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))} : new int[] {99, 0};
+    return m.find()
+        ? new int[] {Integer.parseInt(m.group(1)), Integer.parseInt(m.group(2))}
+        : new int[] {99, 0};
   }
 
   /** Whether the run's Spark version is at least major.minor. */
@@ -243,14 +265,21 @@ public final class RunConf {
 
   /** Shuffle blocks migrate on executor decommission (all three keys on). */
   public boolean decommissionShuffleMigration() {
-    return bool(DECOMMISSION, false) && bool(STORAGE_DECOMMISSION, false) && bool(DECOMMISSION_SHUFFLE, true);
+    return bool(DECOMMISSION, false)
+        && bool(STORAGE_DECOMMISSION, false)
+        && bool(DECOMMISSION_SHUFFLE, true);
   }
 
-  /** Shuffle data lives outside the executors (a non-default shuffle manager or shuffle IO plugin). */
+  /**
+   * Shuffle data lives outside the executors (a non-default shuffle manager or shuffle IO plugin).
+   */
   public boolean remoteShuffle() {
     String mgr = raw(SHUFFLE_MANAGER);
-    boolean customManager = mgr != null && !mgr.equalsIgnoreCase("sort") && !mgr.equalsIgnoreCase("tungsten-sort")
-        && !mgr.equals("org.apache.spark.shuffle.sort.SortShuffleManager");
+    boolean customManager =
+        mgr != null
+            && !mgr.equalsIgnoreCase("sort")
+            && !mgr.equalsIgnoreCase("tungsten-sort")
+            && !mgr.equals("org.apache.spark.shuffle.sort.SortShuffleManager");
     String io = raw(SHUFFLE_IO_PLUGIN);
     return customManager || (io != null && !io.equals(LOCAL_DISK_IO));
   }

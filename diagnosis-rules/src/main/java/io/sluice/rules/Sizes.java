@@ -17,8 +17,9 @@ public final class Sizes {
   private Sizes() {}
 
   /**
-   * Parses a size the way Spark does ({@code 64m}, {@code 1g}, {@code 131072}; suffixes b, k, kb, m, mb, g, gb, t,
-   * tb, p, pb, binary multiples); a bare number is in units of {@code defaultUnit} bytes.
+   * Parses a size the way Spark does ({@code 64m}, {@code 1g}, {@code 131072}; suffixes b, k, kb,
+   * m, mb, g, gb, t, tb, p, pb, binary multiples); a bare number is in units of {@code defaultUnit}
+   * bytes.
    *
    * @throws IllegalArgumentException if the string is not such a size
    */
@@ -28,22 +29,23 @@ public final class Sizes {
       throw new IllegalArgumentException("not a size: '" + s + "'");
     }
     long n = Long.parseLong(m.group(1));
-    long mult = switch (m.group(2)) {
-      case "" -> defaultUnit;
-      case "b" -> 1;
-      case "k", "kb" -> KIB;
-      case "m", "mb" -> MIB;
-      case "g", "gb" -> GIB;
-      case "t", "tb" -> TIB;
-      case "p", "pb" -> TIB * 1024;
-      default -> throw new IllegalArgumentException("not a size: '" + s + "'");
-    };
+    long mult =
+        switch (m.group(2)) {
+          case "" -> defaultUnit;
+          case "b" -> 1;
+          case "k", "kb" -> KIB;
+          case "m", "mb" -> MIB;
+          case "g", "gb" -> GIB;
+          case "t", "tb" -> TIB;
+          case "p", "pb" -> TIB * 1024;
+          default -> throw new IllegalArgumentException("not a size: '" + s + "'");
+        };
     return Math.multiplyExact(n, mult);
   }
 
   /**
-   * Parses a duration the way Spark does ({@code 5s}, {@code 200ms}, {@code 2min}, {@code 1h}); a bare number is
-   * in units of {@code defaultUnitMs} milliseconds. Returns milliseconds.
+   * Parses a duration the way Spark does ({@code 5s}, {@code 200ms}, {@code 2min}, {@code 1h}); a
+   * bare number is in units of {@code defaultUnitMs} milliseconds. Returns milliseconds.
    */
   public static long parseMillis(String s, long defaultUnitMs) {
     Matcher m = TIME.matcher(s == null ? "" : s.trim().toLowerCase(Locale.ROOT));
@@ -51,19 +53,22 @@ public final class Sizes {
       throw new IllegalArgumentException("not a duration: '" + s + "'");
     }
     long n = Long.parseLong(m.group(1));
-    long mult = switch (m.group(2)) {
-      case "" -> defaultUnitMs;
-      case "ms" -> 1;
-      case "s" -> 1000;
-      case "m", "min" -> 60_000;
-      case "h" -> 3_600_000;
-      case "d" -> 86_400_000;
-      default -> throw new IllegalArgumentException("not a duration: '" + s + "'");
-    };
+    long mult =
+        switch (m.group(2)) {
+          case "" -> defaultUnitMs;
+          case "ms" -> 1;
+          case "s" -> 1000;
+          case "m", "min" -> 60_000;
+          case "h" -> 3_600_000;
+          case "d" -> 86_400_000;
+          default -> throw new IllegalArgumentException("not a duration: '" + s + "'");
+        };
     return Math.multiplyExact(n, mult);
   }
 
-  /** A byte count as Spark accepts it: {@code 64m}, {@code 2g}, or plain bytes when not a whole KiB. */
+  /**
+   * A byte count as Spark accepts it: {@code 64m}, {@code 2g}, or plain bytes when not a whole KiB.
+   */
   public static String sparkBytes(long bytes) {
     if (bytes > 0 && bytes % GIB == 0) {
       return bytes / GIB + "g";
@@ -86,15 +91,22 @@ public final class Sizes {
       v /= 1024;
       i++;
     }
-    return i == 0 ? String.format(Locale.ROOT, "%.0f B", v) : String.format(Locale.ROOT, "%.1f %s", v, units[i]);
+    return i == 0
+        ? String.format(Locale.ROOT, "%.0f B", v)
+        : String.format(Locale.ROOT, "%.1f %s", v, units[i]);
   }
 
-  /** A number without a useless fraction: {@code 4096}, {@code 0.25}, {@code 1.0E12} stays exact. */
+  /**
+   * A number without a useless fraction: {@code 4096}, {@code 0.25}, {@code 1.0E12} stays exact.
+   */
   public static String plain(double d) {
     if (d == Math.rint(d) && Math.abs(d) < 1e15) {
       return Long.toString((long) d);
     }
-    return new java.math.BigDecimal(d).round(new java.math.MathContext(4)).stripTrailingZeros().toPlainString();
+    return new java.math.BigDecimal(d)
+        .round(new java.math.MathContext(4))
+        .stripTrailingZeros()
+        .toPlainString();
   }
 
   /** Rounds up to the next power of two (at least 1). */

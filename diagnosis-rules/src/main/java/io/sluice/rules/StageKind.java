@@ -3,8 +3,9 @@ package io.sluice.rules;
 import io.sluice.model.StageProfile;
 
 /**
- * The kinds of stage a tunable key can act on, told apart from the profile alone. A stage can be of several kinds
- * (a file scan that writes a shuffle is a {@link #FILE_SCAN} and a {@link #MAP} stage).
+ * The kinds of stage a tunable key can act on, told apart from the profile alone. A stage can be of
+ * several kinds (a file scan that writes a shuffle is a {@link #FILE_SCAN} and a {@link #MAP}
+ * stage).
  */
 public enum StageKind {
   /** every stage */

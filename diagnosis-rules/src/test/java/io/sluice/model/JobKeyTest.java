@@ -15,10 +15,10 @@ class JobKeyTest {
     assertThat(JobKey.normaliseName("daily_sales_2026-11-21")).isEqualTo("daily_sales_<date>");
     assertThat(JobKey.normaliseName("daily_sales_2026-11-20")).isEqualTo("daily_sales_<date>");
     assertThat(JobKey.normaliseName("load 2026/01/02T10:11:12Z run")).isEqualTo("load <date> run");
-    assertThat(JobKey.normaliseName("batch 20261121 at 10:15"))
-        .isEqualTo("batch <n> at <time>");
+    assertThat(JobKey.normaliseName("batch 20261121 at 10:15")).isEqualTo("batch <n> at <time>");
     assertThat(JobKey.normaliseName("job-1732200000000")).isEqualTo("job-<n>");
-    assertThat(JobKey.normaliseName("x 123e4567-e89b-12d3-a456-426614174000")).isEqualTo("x <uuid>");
+    assertThat(JobKey.normaliseName("x 123e4567-e89b-12d3-a456-426614174000"))
+        .isEqualTo("x <uuid>");
     assertThat(JobKey.normaliseName("top10  report")).isEqualTo("top10 report");
     assertThat(JobKey.normaliseName(null)).isEqualTo("<unnamed>");
   }

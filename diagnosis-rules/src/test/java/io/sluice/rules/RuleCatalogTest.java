@@ -8,9 +8,19 @@ import org.junit.jupiter.api.Test;
 class RuleCatalogTest {
   @Test
   void theBuiltInRulesAreRegisteredInOrder() {
-    assertThat(RuleEngine.loadDefault().ruleIds()).containsExactly("SHUFFLE_SMALL_BLOCKS", "SHUFFLE_FETCH_WAIT",
-        "SHUFFLE_FETCH_FAILURES", "SHUFFLE_READ_SKEW", "SHUFFLE_SPILL", "TOO_MANY_SMALL_TASKS", "TOO_FEW_PARTITIONS",
-        "AQE_ADVISORY_IGNORED", "INPUT_SPLITS_TOO_SMALL", "SHUFFLE_CODEC", "DYNAMIC_ALLOCATION_WITHOUT_ESS");
+    assertThat(RuleEngine.loadDefault().ruleIds())
+        .containsExactly(
+            "SHUFFLE_SMALL_BLOCKS",
+            "SHUFFLE_FETCH_WAIT",
+            "SHUFFLE_FETCH_FAILURES",
+            "SHUFFLE_READ_SKEW",
+            "SHUFFLE_SPILL",
+            "TOO_MANY_SMALL_TASKS",
+            "TOO_FEW_PARTITIONS",
+            "AQE_ADVISORY_IGNORED",
+            "INPUT_SPLITS_TOO_SMALL",
+            "SHUFFLE_CODEC",
+            "DYNAMIC_ALLOCATION_WITHOUT_ESS");
   }
 
   @Test
@@ -60,8 +70,14 @@ class RuleCatalogTest {
     RunConf v31 = new RunConf(java.util.Map.of(), "3.1.3");
     assertThat(v31.aqeEnabled()).isFalse();
     assertThat(v31.shuffleTracking()).isFalse();
-    RunConf legacy = new RunConf(java.util.Map.of("spark.sql.adaptive.shuffle.targetPostShuffleInputSize", "128m",
-        "spark.executor.memory", "2048"), null);
+    RunConf legacy =
+        new RunConf(
+            java.util.Map.of(
+                "spark.sql.adaptive.shuffle.targetPostShuffleInputSize",
+                "128m",
+                "spark.executor.memory",
+                "2048"),
+            null);
     assertThat(legacy.advisoryExplicit()).isTrue();
     assertThat(legacy.advisoryBytes()).isEqualTo(128L << 20);
     assertThat(legacy.executorMemoryBytes()).isEqualTo(2L << 30);

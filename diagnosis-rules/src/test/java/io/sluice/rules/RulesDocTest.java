@@ -32,9 +32,12 @@ class RulesDocTest {
       Files.createDirectories(doc.getParent());
       Files.writeString(doc, generated, StandardCharsets.UTF_8);
     }
-    assertThat(Files.exists(doc)).as("docs/rules.md is missing; generate it with: " + RulesDoc.REGENERATE).isTrue();
+    assertThat(Files.exists(doc))
+        .as("docs/rules.md is missing; generate it with: " + RulesDoc.REGENERATE)
+        .isTrue();
     String committed = Files.readString(doc, StandardCharsets.UTF_8);
-    assertThat(committed).as("docs/rules.md is stale; regenerate it with: " + RulesDoc.REGENERATE)
+    assertThat(committed)
+        .as("docs/rules.md is stale; regenerate it with: " + RulesDoc.REGENERATE)
         .isEqualTo(generated);
   }
 

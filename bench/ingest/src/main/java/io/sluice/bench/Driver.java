@@ -23,18 +23,21 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /**
- * Runs the ingest benchmark: for every round, for every log, every contender in its own forked JVM (same java,
- * same JVM options), the order rotated each round so that slow and fast moments of the shared machine fall on
- * every contender alike. Each fork warms up and measures a few iterations ({@link Worker}); a round's value of a
- * contender is the median of its fork's iterations (process CPU: the mean over the measured block, as that clock
- * ticks in 10 ms steps).
- * Reported: the median over rounds and the [min–max] of the rounds, and ratios taken round by round.
- * Writes markdown to --out and to stdout.
+ * Runs the ingest benchmark: for every round, for every log, every contender in its own forked JVM
+ * (same java, same JVM options), the order rotated each round so that slow and fast moments of the
+ * shared machine fall on every contender alike. Each fork warms up and measures a few iterations
+ * ({@link Worker}); a round's value of a contender is the median of its fork's iterations (process
+ * CPU: the mean over the measured block, as that clock ticks in 10 ms steps). Reported: the median
+ * over rounds and the [min–max] of the rounds, and ratios taken round by round. Writes markdown to
+ * --out and to stdout.
  */
-@Command(name = "Driver", mixinStandardHelpOptions = true,
+@Command(
+    name = "Driver",
+    mixinStandardHelpOptions = true,
     description = "The ingest benchmark: every contender on every log, each in its own forked JVM.")
 public final class Driver implements Callable<Integer> {
-  static final List<String> ALL = List.of("sluice", "spark-replay", "jackson-lines", "jackson-stream", "byte-scan");
+  static final List<String> ALL =
+      List.of("sluice", "spark-replay", "jackson-lines", "jackson-stream", "byte-scan");
 
   record Log(String name, Path file, List<String> contenders, boolean primary) {}
 
@@ -53,39 +56,58 @@ public final class Driver implements Callable<Integer> {
     }
   }
 
-  @Option(names = "--sluice-cp", required = true, description = "Class path of the Sluice and Jackson contenders.")
+  @Option(
+      names = "--sluice-cp",
+      required = true,
+      description = "Class path of the Sluice and Jackson contenders.")
   private String sluiceCp;
 
-  @Option(names = "--spark-cp", required = true, description = "Class path of Spark's replay contender.")
+  @Option(
+      names = "--spark-cp",
+      required = true,
+      description = "Class path of Spark's replay contender.")
   private String sparkCp;
 
   @Option(names = "--java", description = "The java of the forks (default: this JVM's).")
   private String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
 
-  @Option(names = "--jvm-opts", description = "JVM options of every fork, space-separated (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--jvm-opts",
+      description = "JVM options of every fork, space-separated (default: ${DEFAULT-VALUE}).")
   private String jvmOptions = "-Xms1g -Xmx1g -XX:+UseG1GC";
 
   @Option(names = "--rounds", description = "Rounds (default: ${DEFAULT-VALUE}).")
   private int rounds = 5;
 
-  @Option(names = "--warmup", description = "Warm-up iterations per fork (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--warmup",
+      description = "Warm-up iterations per fork (default: ${DEFAULT-VALUE}).")
   private int warmup = 5;
 
-  @Option(names = "--iters", description = "Measured iterations per fork (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--iters",
+      description = "Measured iterations per fork (default: ${DEFAULT-VALUE}).")
   private int iters = 5;
 
-  @Option(names = "--log", paramLabel = "NAME=PATH[:contender,...]", required = true,
+  @Option(
+      names = "--log",
+      paramLabel = "NAME=PATH[:contender,...]",
+      required = true,
       description = "A log of the main table, with the contenders to run on it (default: all).")
   private List<String> primaryLogs = new ArrayList<>();
 
-  @Option(names = "--extra-log", paramLabel = "NAME=PATH[:contender,...]",
+  @Option(
+      names = "--extra-log",
+      paramLabel = "NAME=PATH[:contender,...]",
       description = "A log of the extra lines, same form as --log.")
   private List<String> extraLogs = new ArrayList<>();
 
   @Option(names = "--out", description = "Markdown report file.")
   private Path out;
 
-  @Option(names = "--profile-dir", description = "Where the JFR-profiled forks write their recordings.")
+  @Option(
+      names = "--profile-dir",
+      description = "Where the JFR-profiled forks write their recordings.")
   private Path profileDir;
 
   @Option(names = "--command", description = "The command line to quote in the report.")
@@ -107,7 +129,9 @@ public final class Driver implements Callable<Integer> {
     return 0;
   }
 
-  /** {@code NAME=PATH[:contender,contender]}: a trailing part after the last colon names contenders. */
+  /**
+   * {@code NAME=PATH[:contender,contender]}: a trailing part after the last colon names contenders.
+   */
   static Log log(String spec, boolean primary) {
     int eq = spec.indexOf('=');
     if (eq <= 0) {
@@ -138,8 +162,17 @@ public final class Driver implements Callable<Integer> {
         for (String c : order) {
           Fork f = fork(c, log.file(), List.of());
           results.get(log.name()).get(c).add(f);
-          System.err.printf(Locale.ROOT, "round %d/%d %-10s %-15s wall %8.1f ms  cpu %8.1f ms  proc %8.1f ms  count %d%n",
-              r + 1, rounds, log.name(), c, f.wallNs() / 1e6, f.cpuNs() / 1e6, f.procNs() / 1e6, f.count());
+          System.err.printf(
+              Locale.ROOT,
+              "round %d/%d %-10s %-15s wall %8.1f ms  cpu %8.1f ms  proc %8.1f ms  count %d%n",
+              r + 1,
+              rounds,
+              log.name(),
+              c,
+              f.wallNs() / 1e6,
+              f.cpuNs() / 1e6,
+              f.procNs() / 1e6,
+              f.count());
         }
       }
     }
@@ -169,7 +202,8 @@ public final class Driver implements Callable<Integer> {
     return o;
   }
 
-  private Fork fork(String contender, Path file, List<String> extraOpts) throws IOException, InterruptedException {
+  private Fork fork(String contender, Path file, List<String> extraOpts)
+      throws IOException, InterruptedException {
     List<String> cmd = new ArrayList<>();
     cmd.add(java);
     cmd.addAll(jvmOpts);
@@ -186,11 +220,18 @@ public final class Driver implements Callable<Integer> {
     List<long[]> rows = new ArrayList<>();
     long tasks = -1;
     long blockProc = -1;
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       for (String line = r.readLine(); line != null; line = r.readLine()) {
         String[] f = line.split(" ");
         if (f[0].equals("ITER")) {
-          rows.add(new long[] {Long.parseLong(f[2]), Long.parseLong(f[3]), Long.parseLong(f[4]), Long.parseLong(f[5])});
+          rows.add(
+              new long[] {
+                Long.parseLong(f[2]),
+                Long.parseLong(f[3]),
+                Long.parseLong(f[4]),
+                Long.parseLong(f[5])
+              });
         } else if (f[0].equals("BLOCK")) {
           blockProc = Long.parseLong(f[2]);
         } else if (f[0].equals("TASKS")) {
@@ -201,8 +242,14 @@ public final class Driver implements Callable<Integer> {
     int rc = p.waitFor();
     if (rc != 0 || rows.size() != iters || blockProc < 0) {
       String err = Files.readString(errLog);
-      throw new IllegalStateException(contender + " on " + file + " failed (exit " + rc + "):\n"
-          + err.substring(Math.max(0, err.length() - 4000)));
+      throw new IllegalStateException(
+          contender
+              + " on "
+              + file
+              + " failed (exit "
+              + rc
+              + "):\n"
+              + err.substring(Math.max(0, err.length() - 4000)));
     }
     Files.deleteIfExists(errLog);
     long[] wall = rows.stream().mapToLong(x -> x[0]).toArray();
@@ -210,18 +257,33 @@ public final class Driver implements Callable<Integer> {
     return new Fork(wall, cpu, blockProc, rows.get(0)[3], tasks);
   }
 
-  /** One more fork with JFR's execution sampler; returns the top self frames and a package breakdown. */
+  /**
+   * One more fork with JFR's execution sampler; returns the top self frames and a package
+   * breakdown.
+   */
   private String profile(String contender, Log log) throws Exception {
     Path jfrFile = profileDir.resolve(contender + ".jfr").toAbsolutePath();
-    fork(contender, log.file(), List.of("-XX:StartFlightRecording=filename=" + jfrFile + ",settings=profile"));
+    fork(
+        contender,
+        log.file(),
+        List.of("-XX:StartFlightRecording=filename=" + jfrFile + ",settings=profile"));
     Path jfrBin = Path.of(Path.of(java).getParent().toString(), "jfr");
-    Process p = new ProcessBuilder(jfrBin.toString(), "print", "--stack-depth", "96", "--events", "jdk.ExecutionSample",
-        jfrFile.toString())
-        .redirectErrorStream(true).start();
+    Process p =
+        new ProcessBuilder(
+                jfrBin.toString(),
+                "print",
+                "--stack-depth",
+                "96",
+                "--events",
+                "jdk.ExecutionSample",
+                jfrFile.toString())
+            .redirectErrorStream(true)
+            .start();
     Map<String, Integer> self = new TreeMap<>();
     Map<String, Integer> area = new TreeMap<>();
     int samples = 0;
-    try (BufferedReader r = new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
+    try (BufferedReader r =
+        new BufferedReader(new InputStreamReader(p.getInputStream(), StandardCharsets.UTF_8))) {
       boolean expectTop = false;
       String top = null;
       List<String> stack = new ArrayList<>();
@@ -253,17 +315,35 @@ public final class Driver implements Callable<Integer> {
     }
     p.waitFor();
     StringBuilder sb = new StringBuilder();
-    sb.append("Profile of `").append(contender).append("` on ").append(log.name()).append(": ").append(samples)
-        .append(" JFR execution samples of the benchmark thread (`").append(jfrFile.getFileName())
-        .append("` under ").append(profileDir).append("), warm-up included.\n\n");
+    sb.append("Profile of `")
+        .append(contender)
+        .append("` on ")
+        .append(log.name())
+        .append(": ")
+        .append(samples)
+        .append(" JFR execution samples of the benchmark thread (`")
+        .append(jfrFile.getFileName())
+        .append("` under ")
+        .append(profileDir)
+        .append("), warm-up included.\n\n");
     sb.append("| where the time goes (deepest recognised frame) | share |\n|---|---:|\n");
     for (Map.Entry<String, Integer> e : sortDesc(area)) {
-      sb.append(String.format(Locale.ROOT, "| %s | %.0f%% |%n", e.getKey(), 100.0 * e.getValue() / samples));
+      sb.append(
+          String.format(
+              Locale.ROOT, "| %s | %.0f%% |%n", e.getKey(), 100.0 * e.getValue() / samples));
     }
     sb.append("\n| top self frame | share |\n|---|---:|\n");
     int total = Math.max(1, samples);
-    sortDesc(self).stream().limit(12).forEach(e -> sb.append(String.format(Locale.ROOT, "| `%s` | %.1f%% |%n",
-        e.getKey().replace("|", "\\|"), 100.0 * e.getValue() / total)));
+    sortDesc(self).stream()
+        .limit(12)
+        .forEach(
+            e ->
+                sb.append(
+                    String.format(
+                        Locale.ROOT,
+                        "| `%s` | %.1f%% |%n",
+                        e.getKey().replace("|", "\\|"),
+                        100.0 * e.getValue() / total)));
     return sb.toString();
   }
 
@@ -298,7 +378,8 @@ public final class Driver implements Callable<Integer> {
       if (f.startsWith("org.apache.spark.util.JsonProtocol")) {
         return "Spark JsonProtocol (tree to events)";
       }
-      if (f.startsWith("org.apache.spark.scheduler.") || f.startsWith("org.apache.spark.util.ListenerBus")) {
+      if (f.startsWith("org.apache.spark.scheduler.")
+          || f.startsWith("org.apache.spark.util.ListenerBus")) {
         return "Spark listener bus / events";
       }
       if (f.startsWith("scala.io.") || f.startsWith("sun.nio.cs.") || f.startsWith("java.io.")) {
@@ -309,73 +390,137 @@ public final class Driver implements Callable<Integer> {
   }
 
   private static List<Map.Entry<String, Integer>> sortDesc(Map<String, Integer> m) {
-    return m.entrySet().stream().sorted((a, b) -> b.getValue() - a.getValue()).collect(Collectors.toList());
+    return m.entrySet().stream()
+        .sorted((a, b) -> b.getValue() - a.getValue())
+        .collect(Collectors.toList());
   }
 
   // ---- report ----
 
-  private String render(Map<String, Map<String, List<Fork>>> results, String loadBefore, String loadAfter,
-      Map<String, String> profiles) throws IOException {
+  private String render(
+      Map<String, Map<String, List<Fork>>> results,
+      String loadBefore,
+      String loadAfter,
+      Map<String, String> profiles)
+      throws IOException {
     StringBuilder sb = new StringBuilder();
-    sb.append("## Ingest benchmark, ").append(LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME)
-        .substring(0, 16)).append("\n\n");
-    sb.append("- Machine: ").append(Runtime.getRuntime().availableProcessors()).append(" CPUs (nproc), ")
-        .append(cpuModel()).append(", ").append(memTotal()).append("\n");
-    sb.append("- Java: ").append(System.getProperty("java.vm.name")).append(' ')
-        .append(System.getProperty("java.runtime.version")).append(" (").append(System.getProperty("java.vm.vendor"))
-        .append("); every contender forked with `").append(String.join(" ", jvmOpts)).append("`\n");
-    sb.append("- Load average (1/5/15 min) before: ").append(loadBefore.split(" ", 4)[0]).append(' ')
-        .append(loadBefore.split(" ")[1]).append(' ').append(loadBefore.split(" ")[2]).append("; after: ")
-        .append(loadAfter.split(" ")[0]).append(' ').append(loadAfter.split(" ")[1]).append(' ')
-        .append(loadAfter.split(" ")[2]).append(" (the 2 cores are shared with other work)\n");
-    sb.append("- Rounds: ").append(rounds).append(" (contender order rotated each round); per fork ")
-        .append(warmup).append(" warm-up iterations (and at least 10 s) then ").append(iters)
+    sb.append("## Ingest benchmark, ")
+        .append(LocalDateTime.now().format(DateTimeFormatter.ISO_LOCAL_DATE_TIME).substring(0, 16))
+        .append("\n\n");
+    sb.append("- Machine: ")
+        .append(Runtime.getRuntime().availableProcessors())
+        .append(" CPUs (nproc), ")
+        .append(cpuModel())
+        .append(", ")
+        .append(memTotal())
+        .append("\n");
+    sb.append("- Java: ")
+        .append(System.getProperty("java.vm.name"))
+        .append(' ')
+        .append(System.getProperty("java.runtime.version"))
+        .append(" (")
+        .append(System.getProperty("java.vm.vendor"))
+        .append("); every contender forked with `")
+        .append(String.join(" ", jvmOpts))
+        .append("`\n");
+    sb.append("- Load average (1/5/15 min) before: ")
+        .append(loadBefore.split(" ", 4)[0])
+        .append(' ')
+        .append(loadBefore.split(" ")[1])
+        .append(' ')
+        .append(loadBefore.split(" ")[2])
+        .append("; after: ")
+        .append(loadAfter.split(" ")[0])
+        .append(' ')
+        .append(loadAfter.split(" ")[1])
+        .append(' ')
+        .append(loadAfter.split(" ")[2])
+        .append(" (the 2 cores are shared with other work)\n");
+    sb.append("- Rounds: ")
+        .append(rounds)
+        .append(" (contender order rotated each round); per fork ")
+        .append(warmup)
+        .append(" warm-up iterations (and at least 10 s) then ")
+        .append(iters)
         .append(" measured iterations, single-threaded\n");
     if (!command.isEmpty()) {
       sb.append("- Command: `").append(command).append("`\n");
     }
-    sb.append("\n### Inputs\n\n| log | file | bytes | events (lines) | task ends | tasks in stage profiles |\n"
-        + "|---|---|---:|---:|---:|---:|\n");
+    sb.append(
+        "\n### Inputs\n\n| log | file | bytes | events (lines) | task ends | tasks in stage profiles |\n"
+            + "|---|---|---:|---:|---:|---:|\n");
     for (Log log : logs) {
       List<Fork> s = results.get(log.name()).get("sluice");
       long events = s != null ? s.get(0).count() : -1;
       long tasks = s != null ? s.get(0).tasks() : -1;
-      sb.append(String.format(Locale.ROOT, "| %s | `%s` | %,d | %s | %s | %s |%n", log.name(),
-          log.file().getFileName(), Files.size(log.file()), events < 0 ? "" : String.format(Locale.ROOT, "%,d", events),
-          log.primary() ? String.format(Locale.ROOT, "%,d", taskEnds(log.file())) : "(compressed)",
-          tasks < 0 ? "" : String.format(Locale.ROOT, "%,d", tasks)));
+      sb.append(
+          String.format(
+              Locale.ROOT,
+              "| %s | `%s` | %,d | %s | %s | %s |%n",
+              log.name(),
+              log.file().getFileName(),
+              Files.size(log.file()),
+              events < 0 ? "" : String.format(Locale.ROOT, "%,d", events),
+              log.primary()
+                  ? String.format(Locale.ROOT, "%,d", taskEnds(log.file()))
+                  : "(compressed)",
+              tasks < 0 ? "" : String.format(Locale.ROOT, "%,d", tasks)));
     }
-    sb.append("\nThroughput: MB = 10^6 bytes of the file as stored (uncompressed logs: the JSON bytes). "
-        + "\"per core\" = over the CPU time of the whole JVM process during the measured iterations (benchmark thread + GC + "
-        + "JIT + everything else the JVM did); \"wall\" = elapsed time of the single benchmark thread; \"thread CPU\" = CPU time of that "
-        + "thread only. Median over rounds [min–max over rounds].\n");
+    sb.append(
+        "\nThroughput: MB = 10^6 bytes of the file as stored (uncompressed logs: the JSON bytes). "
+            + "\"per core\" = over the CPU time of the whole JVM process during the measured iterations (benchmark thread + GC + "
+            + "JIT + everything else the JVM did); \"wall\" = elapsed time of the single benchmark thread; \"thread CPU\" = CPU time of that "
+            + "thread only. Median over rounds [min–max over rounds].\n");
     for (Log log : logs) {
       Map<String, List<Fork>> byC = results.get(log.name());
       List<Fork> s = byC.get("sluice");
       long events = s != null ? s.get(0).count() : -1;
       long bytes = Files.size(log.file());
-      sb.append("\n### ").append(log.name()).append(" (").append(String.format(Locale.ROOT, "%.1f MB", bytes / 1e6))
-          .append(")\n\n| contender | events/s per core | MB/s per core | MB/s wall | MB/s thread CPU | what it counted |\n"
-              + "|---|---:|---:|---:|---:|---:|\n");
+      sb.append("\n### ")
+          .append(log.name())
+          .append(" (")
+          .append(String.format(Locale.ROOT, "%.1f MB", bytes / 1e6))
+          .append(
+              ")\n\n| contender | events/s per core | MB/s per core | MB/s wall | MB/s thread CPU | what it counted |\n"
+                  + "|---|---:|---:|---:|---:|---:|\n");
       for (Map.Entry<String, List<Fork>> e : byC.entrySet()) {
         List<Fork> forks = e.getValue();
         double[] proc = forks.stream().mapToDouble(Fork::procNs).toArray();
         double[] wall = forks.stream().mapToDouble(Fork::wallNs).toArray();
         double[] cpu = forks.stream().mapToDouble(Fork::cpuNs).toArray();
-        sb.append(String.format(Locale.ROOT, "| %s | %s | %s | %s | %s | %,d %s |%n", e.getKey(),
-            events < 0 ? "" : rate(events, proc, 1), rate(bytes, proc, 1e6), rate(bytes, wall, 1e6),
-            rate(bytes, cpu, 1e6), forks.get(0).count(), e.getKey().startsWith("jackson") ? "tokens" : e.getKey().equals("byte-scan") ? "objects" : "events"));
+        sb.append(
+            String.format(
+                Locale.ROOT,
+                "| %s | %s | %s | %s | %s | %,d %s |%n",
+                e.getKey(),
+                events < 0 ? "" : rate(events, proc, 1),
+                rate(bytes, proc, 1e6),
+                rate(bytes, wall, 1e6),
+                rate(bytes, cpu, 1e6),
+                forks.get(0).count(),
+                e.getKey().startsWith("jackson")
+                    ? "tokens"
+                    : e.getKey().equals("byte-scan") ? "objects" : "events"));
       }
       if (log.primary() && byC.containsKey("sluice")) {
-        sb.append("\n| ratio (round by round) | per core | wall | thread CPU | target |\n|---|---:|---:|---:|---|\n");
+        sb.append(
+            "\n| ratio (round by round) | per core | wall | thread CPU | target |\n|---|---:|---:|---:|---|\n");
         if (byC.containsKey("spark-replay")) {
-          sb.append(ratioRow("Spark replay time / Sluice time", byC.get("spark-replay"), s, "≥ 3×", 3, true));
+          sb.append(
+              ratioRow(
+                  "Spark replay time / Sluice time", byC.get("spark-replay"), s, "≥ 3×", 3, true));
         }
         for (String floor : List.of("jackson-lines", "jackson-stream", "byte-scan")) {
           if (byC.containsKey(floor)) {
             boolean judged = floor.equals("jackson-lines");
-            sb.append(ratioRow("Sluice time / " + floor + " time", s, byC.get(floor),
-                judged ? "≤ 2×" : "(information)", judged ? 2 : Double.NaN, false));
+            sb.append(
+                ratioRow(
+                    "Sluice time / " + floor + " time",
+                    s,
+                    byC.get(floor),
+                    judged ? "≤ 2×" : "(information)",
+                    judged ? 2 : Double.NaN,
+                    false));
           }
         }
       }
@@ -386,7 +531,8 @@ public final class Driver implements Callable<Integer> {
     return sb.toString();
   }
 
-  private String ratioRow(String label, List<Fork> num, List<Fork> den, String target, double bound, boolean atLeast) {
+  private String ratioRow(
+      String label, List<Fork> num, List<Fork> den, String target, double bound, boolean atLeast) {
     double[][] r = new double[3][num.size()];
     for (int i = 0; i < num.size(); i++) {
       r[0][i] = num.get(i).procNs() / den.get(i).procNs();
@@ -399,7 +545,14 @@ public final class Driver implements Callable<Integer> {
       boolean ok = atLeast ? m >= bound : m <= bound;
       verdict += ok ? " — **met** (per core)" : " — **missed** (per core)";
     }
-    return String.format(Locale.ROOT, "| %s | %s | %s | %s | %s |%n", label, ratio(r[0]), ratio(r[1]), ratio(r[2]), verdict);
+    return String.format(
+        Locale.ROOT,
+        "| %s | %s | %s | %s | %s |%n",
+        label,
+        ratio(r[0]),
+        ratio(r[1]),
+        ratio(r[2]),
+        verdict);
   }
 
   private static String ratio(double[] r) {
@@ -441,13 +594,23 @@ public final class Driver implements Callable<Integer> {
   }
 
   private static String cpuModel() throws IOException {
-    return Files.readAllLines(Path.of("/proc/cpuinfo")).stream().filter(l -> l.startsWith("model name"))
-        .map(l -> l.substring(l.indexOf(':') + 1).trim()).findFirst().orElse("unknown CPU");
+    return Files.readAllLines(Path.of("/proc/cpuinfo")).stream()
+        .filter(l -> l.startsWith("model name"))
+        .map(l -> l.substring(l.indexOf(':') + 1).trim())
+        .findFirst()
+        .orElse("unknown CPU");
   }
 
   private static String memTotal() throws IOException {
-    return Files.readAllLines(Path.of("/proc/meminfo")).stream().filter(l -> l.startsWith("MemTotal"))
-        .map(l -> String.format(Locale.ROOT, "%.0f GiB RAM",
-            Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0)).findFirst().orElse("");
+    return Files.readAllLines(Path.of("/proc/meminfo")).stream()
+        .filter(l -> l.startsWith("MemTotal"))
+        .map(
+            l ->
+                String.format(
+                    Locale.ROOT,
+                    "%.0f GiB RAM",
+                    Long.parseLong(l.replaceAll("\\D", "")) / 1024.0 / 1024.0))
+        .findFirst()
+        .orElse("");
   }
 }

@@ -9,15 +9,16 @@ import java.nio.file.Path;
 import java.util.Arrays;
 
 /**
- * The parsing floor: Jackson's streaming parser, {@code nextToken()} until the end, counting tokens; no field
- * is looked at, no value decoded, nothing built.
+ * The parsing floor: Jackson's streaming parser, {@code nextToken()} until the end, counting
+ * tokens; no field is looked at, no value decoded, nothing built.
  *
  * <ul>
- *   <li>{@code lines=true} ("jackson-lines"): reads the file through a 64 KiB buffer, copies each line into its
- *   own {@code byte[]} and runs one parser per line over it — the same reading shape as Sluice's
- *   SourceLineReader + SparkEventParser, minus everything they decide about the content.
- *   <li>{@code lines=false} ("jackson-stream"): one parser over the whole file's InputStream (Jackson reads the
- *   newline-separated root objects as a sequence); no line splitting at all.
+ *   <li>{@code lines=true} ("jackson-lines"): reads the file through a 64 KiB buffer, copies each
+ *       line into its own {@code byte[]} and runs one parser per line over it — the same reading
+ *       shape as Sluice's SourceLineReader + SparkEventParser, minus everything they decide about
+ *       the content.
+ *   <li>{@code lines=false} ("jackson-stream"): one parser over the whole file's InputStream
+ *       (Jackson reads the newline-separated root objects as a sequence); no line splitting at all.
  * </ul>
  */
 final class JacksonTokens implements Contender {

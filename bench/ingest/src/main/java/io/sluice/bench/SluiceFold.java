@@ -10,9 +10,10 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Sluice: what {@code sluice profile/app} does with a path (cli EventLogInputs): EventLogs.discover, then
- * EventLogFolding.foldAll (SourceLineReader splits lines into byte[]s and decompresses by magic;
- * SparkEventParser streams each line with Jackson; AppFolder folds), then AppFolder.toAppRun for every app.
+ * Sluice: what {@code sluice profile/app} does with a path (cli EventLogInputs):
+ * EventLogs.discover, then EventLogFolding.foldAll (SourceLineReader splits lines into byte[]s and
+ * decompresses by magic; SparkEventParser streams each line with Jackson; AppFolder folds), then
+ * AppFolder.toAppRun for every app.
  */
 final class SluiceFold implements Contender {
   private long profiledTasks;
@@ -28,7 +29,8 @@ final class SluiceFold implements Contender {
       tasks += run.stages().stream().mapToLong(s -> s.successfulTasks()).sum();
     }
     if (report.malformedLines() != 0 || report.corruptBlocks() != 0) {
-      throw new IllegalStateException("Sluice could not read all of " + file + ": " + report.summary());
+      throw new IllegalStateException(
+          "Sluice could not read all of " + file + ": " + report.summary());
     }
     profiledTasks = tasks;
     return report.events();

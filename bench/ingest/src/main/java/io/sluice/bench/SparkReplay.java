@@ -11,13 +11,13 @@ import scala.runtime.AbstractFunction1;
 
 /**
  * Spark's own replay, as the History Server starts it: a fresh {@code ReplayListenerBus} (Scala
- * {@code private[spark]}, public in bytecode) with one {@link SparkListener} that does nothing, then
- * {@code replay(InputStream, sourceName, maybeTruncated=false, eventsFilter)} over the file. Spark 3.5 reads
- * the stream as UTF-8 lines (scala.io.Source), keeps the lines the filter accepts, turns each into a
- * SparkListenerEvent with JsonProtocol.sparkEventFromJson (Jackson tree) and posts it to the listener. The
- * filter accepts every line, like Spark's SELECT_ALL_FILTER, and counts them (the count is the event count).
- * A compressed log (.lz4/.lzf/.snappy/.zstd) is opened through Spark's CompressionCodec first.
- * Runs only on pyspark's jars (Jackson 2.15, Scala 2.12).
+ * {@code private[spark]}, public in bytecode) with one {@link SparkListener} that does nothing,
+ * then {@code replay(InputStream, sourceName, maybeTruncated=false, eventsFilter)} over the file.
+ * Spark 3.5 reads the stream as UTF-8 lines (scala.io.Source), keeps the lines the filter accepts,
+ * turns each into a SparkListenerEvent with JsonProtocol.sparkEventFromJson (Jackson tree) and
+ * posts it to the listener. The filter accepts every line, like Spark's SELECT_ALL_FILTER, and
+ * counts them (the count is the event count). A compressed log (.lz4/.lzf/.snappy/.zstd) is opened
+ * through Spark's CompressionCodec first. Runs only on pyspark's jars (Jackson 2.15, Scala 2.12).
  */
 final class SparkReplay implements Contender {
   private static final class CountAll extends AbstractFunction1<String, Object> {
@@ -43,7 +43,10 @@ final class SparkReplay implements Contender {
     return filter.lines;
   }
 
-  /** Plain files as they are; a compressed log through Spark's own codec, as EventLogFileReader.openEventLog does. */
+  /**
+   * Plain files as they are; a compressed log through Spark's own codec, as
+   * EventLogFileReader.openEventLog does.
+   */
   private static InputStream open(Path file) throws java.io.IOException {
     InputStream raw = new java.io.BufferedInputStream(Files.newInputStream(file));
     String name = file.getFileName().toString();

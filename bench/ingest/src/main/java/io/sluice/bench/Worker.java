@@ -6,11 +6,11 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /**
- * One forked measurement: {@code Worker CONTENDER FILE WARMUP ITERS}. Runs the contender over the file WARMUP
- * times (and at least 3 s) unmeasured, then ITERS times measured, all on the main thread, and prints one line
- * per measured iteration for the {@link Driver}:
- * {@code ITER <i> <wall ns> <main-thread CPU ns> <process CPU ns> <count>}, then
- * {@code BLOCK <wall ns> <process CPU ns>} over all measured iterations.
+ * One forked measurement: {@code Worker CONTENDER FILE WARMUP ITERS}. Runs the contender over the
+ * file WARMUP times (and at least 3 s) unmeasured, then ITERS times measured, all on the main
+ * thread, and prints one line per measured iteration for the {@link Driver}: {@code ITER <i> <wall
+ * ns> <main-thread CPU ns> <process CPU ns> <count>}, then {@code BLOCK <wall ns> <process CPU ns>}
+ * over all measured iterations.
  */
 public final class Worker {
   private Worker() {}
@@ -49,7 +49,8 @@ public final class Worker {
       System.out.println("ITER " + i + " " + wall + " " + cpu + " " + proc + " " + count);
     }
     // The process CPU clock ticks in 10 ms steps here: the block total is what the Driver uses.
-    System.out.println("BLOCK " + (System.nanoTime() - blockWall0) + " " + (os.getProcessCpuTime() - blockProc0));
+    System.out.println(
+        "BLOCK " + (System.nanoTime() - blockWall0) + " " + (os.getProcessCpuTime() - blockProc0));
     if (c instanceof SluiceFold s) {
       System.out.println("TASKS " + s.profiledTasks());
     }
@@ -59,7 +60,8 @@ public final class Worker {
 
   private static long check(long expected, long got, Path file) {
     if (expected >= 0 && expected != got) {
-      throw new IllegalStateException("count changed between iterations on " + file + ": " + expected + " -> " + got);
+      throw new IllegalStateException(
+          "count changed between iterations on " + file + ": " + expected + " -> " + got);
     }
     return got;
   }

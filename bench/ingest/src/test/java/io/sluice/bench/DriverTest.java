@@ -17,7 +17,9 @@ class DriverTest {
   @Test
   void aTrailingListNamesTheContenders() {
     assertThat(Driver.log("zstd=/logs/app-1.zstd:sluice,spark-replay", false))
-        .isEqualTo(new Driver.Log("zstd", Path.of("/logs/app-1.zstd"), List.of("sluice", "spark-replay"), false));
+        .isEqualTo(
+            new Driver.Log(
+                "zstd", Path.of("/logs/app-1.zstd"), List.of("sluice", "spark-replay"), false));
   }
 
   @Test

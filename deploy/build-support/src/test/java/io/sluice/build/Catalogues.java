@@ -20,20 +20,27 @@ public final class Catalogues {
   private Catalogues() {}
 
   public static List<Catalogue> all() {
-    List<Catalogue> all = new ArrayList<>(List.of(
-        GateConfig.CATALOGUE,
-        EssSettings.CATALOGUE,
-        YarnSettings.CATALOGUE,
-        ShimSettings.CATALOGUE,
-        SluiceListenerConf.CATALOGUE,
-        TunerSettings.CATALOGUE,
-        CommandOptions.catalogue("Event-log collector (sluice collect)", "Options of `sluice collect`, the daemon that "
-            + "publishes Spark event logs to Kafka (`--bootstrap` and at least one path are required).",
-            new CollectCommand()),
-        CommandOptions.catalogue("YARN poller (sluice poll-yarn)", "Options of `sluice poll-yarn`, the daemon that "
-            + "publishes the ResourceManager's application records to Kafka.", new PollYarnCommand()),
-        JobConfig.catalogue(),
-        RuleConfig.catalogue(RuleEngine.loadDefault().rules())));
+    List<Catalogue> all =
+        new ArrayList<>(
+            List.of(
+                GateConfig.CATALOGUE,
+                EssSettings.CATALOGUE,
+                YarnSettings.CATALOGUE,
+                ShimSettings.CATALOGUE,
+                SluiceListenerConf.CATALOGUE,
+                TunerSettings.CATALOGUE,
+                CommandOptions.catalogue(
+                    "Event-log collector (sluice collect)",
+                    "Options of `sluice collect`, the daemon that "
+                        + "publishes Spark event logs to Kafka (`--bootstrap` and at least one path are required).",
+                    new CollectCommand()),
+                CommandOptions.catalogue(
+                    "YARN poller (sluice poll-yarn)",
+                    "Options of `sluice poll-yarn`, the daemon that "
+                        + "publishes the ResourceManager's application records to Kafka.",
+                    new PollYarnCommand()),
+                JobConfig.catalogue(),
+                RuleConfig.catalogue(RuleEngine.loadDefault().rules())));
     all.addAll(SpringMetadata.tunerService());
     return List.copyOf(all);
   }

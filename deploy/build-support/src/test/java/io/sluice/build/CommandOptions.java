@@ -11,9 +11,10 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Model.OptionSpec;
 
 /**
- * The settings of a daemon started from the command line, as its picocli command declares them: each option's name,
- * default, type and description. picocli checks them when the command starts (a missing required option, a value of
- * the wrong type or an unknown option stops it with a message naming the option).
+ * The settings of a daemon started from the command line, as its picocli command declares them:
+ * each option's name, default, type and description. picocli checks them when the command starts (a
+ * missing required option, a value of the wrong type or an unknown option stops it with a message
+ * naming the option).
  */
 final class CommandOptions {
   private CommandOptions() {}
@@ -26,10 +27,18 @@ final class CommandOptions {
         continue;
       }
       String def = o.defaultValue() == null ? "" : o.defaultValue();
-      String text = String.join(" ", o.description()).replace("${DEFAULT-VALUE}", def)
-          .replace(" (default: " + def + ")", "");
-      settings.add(Setting.of(o.longestName(), unit(o.type()), def, o.required() ? "required" : "",
-          text, (key, raw) -> raw));
+      String text =
+          String.join(" ", o.description())
+              .replace("${DEFAULT-VALUE}", def)
+              .replace(" (default: " + def + ")", "");
+      settings.add(
+          Setting.of(
+              o.longestName(),
+              unit(o.type()),
+              def,
+              o.required() ? "required" : "",
+              text,
+              (key, raw) -> raw));
     }
     return Catalogue.of(component, source, settings);
   }

@@ -16,7 +16,10 @@ class CommandOptionsTest {
     @Option(names = "--bootstrap", required = true, description = "Kafka bootstrap servers.")
     String bootstrap;
 
-    @Option(names = {"-p", "--poll-seconds"}, defaultValue = "5", description = "Poll interval (default: ${DEFAULT-VALUE}).")
+    @Option(
+        names = {"-p", "--poll-seconds"},
+        defaultValue = "5",
+        description = "Poll interval (default: ${DEFAULT-VALUE}).")
     int pollSeconds;
 
     @Option(names = "--follow", description = "Keep running.")
@@ -31,7 +34,9 @@ class CommandOptionsTest {
   @Test
   void everyOptionButHelpBecomesASettingWithItsDefaultAndType() {
     Catalogue c = CommandOptions.catalogue("Sample", "Options of sample.", new Sample());
-    assertThat(c.settings()).extracting(Setting::key).containsExactly("--bootstrap", "--poll-seconds", "--follow");
+    assertThat(c.settings())
+        .extracting(Setting::key)
+        .containsExactly("--bootstrap", "--poll-seconds", "--follow");
     Setting<?> poll = c.find("--poll-seconds");
     assertThat(poll.defaultText()).isEqualTo("5");
     assertThat(poll.unit()).isEqualTo(Unit.NUMBER);

@@ -11,7 +11,10 @@ import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** Golden test: docs/configuration.md must be what the declarations generate, and document exactly them. */
+/**
+ * Golden test: docs/configuration.md must be what the declarations generate, and document exactly
+ * them.
+ */
 class ConfigurationDocTest {
   @Test
   void committedPageMatchesTheDeclarations() throws Exception {
@@ -20,25 +23,40 @@ class ConfigurationDocTest {
     if (Boolean.getBoolean("sluice.config.doc.write")) {
       Files.writeString(page, generated, StandardCharsets.UTF_8);
     }
-    assertThat(page).as("docs/configuration.md is missing; generate it with: " + ConfigurationDoc.REGENERATE)
+    assertThat(page)
+        .as("docs/configuration.md is missing; generate it with: " + ConfigurationDoc.REGENERATE)
         .exists();
     String committed = Files.readString(page, StandardCharsets.UTF_8);
     assertThat(ConfigurationDoc.mismatches(Catalogues.all(), committed))
-        .as("docs/configuration.md and the declarations disagree; regenerate it with: " + ConfigurationDoc.REGENERATE)
+        .as(
+            "docs/configuration.md and the declarations disagree; regenerate it with: "
+                + ConfigurationDoc.REGENERATE)
         .isEmpty();
-    assertThat(committed).as("docs/configuration.md is stale; regenerate it with: " + ConfigurationDoc.REGENERATE)
+    assertThat(committed)
+        .as("docs/configuration.md is stale; regenerate it with: " + ConfigurationDoc.REGENERATE)
         .isEqualTo(generated);
   }
 
   @Test
   void everyComponentIsCoveredOnce() {
     List<String> components = Catalogues.all().stream().map(Catalogue::component).toList();
-    assertThat(components).doesNotHaveDuplicates()
-        .contains("ESS throttle gate", "ESS adapter", "YARN adapter", "Client shim", "Flink job", "Diagnosis rules",
-            "tuner-service sluice.tier", "tuner-service sluice.tuner", "Spark listener",
-            "Client (sluice-submit, Kyuubi advisor, driver plugins)", "Event-log collector (sluice collect)",
+    assertThat(components)
+        .doesNotHaveDuplicates()
+        .contains(
+            "ESS throttle gate",
+            "ESS adapter",
+            "YARN adapter",
+            "Client shim",
+            "Flink job",
+            "Diagnosis rules",
+            "tuner-service sluice.tier",
+            "tuner-service sluice.tuner",
+            "Spark listener",
+            "Client (sluice-submit, Kyuubi advisor, driver plugins)",
+            "Event-log collector (sluice collect)",
             "YARN poller (sluice poll-yarn)");
-    assertThat(Catalogues.all()).allSatisfy(c -> assertThat(c.settings()).as(c.component()).isNotEmpty());
+    assertThat(Catalogues.all())
+        .allSatisfy(c -> assertThat(c.settings()).as(c.component()).isNotEmpty());
   }
 
   static final Setting<Long> KEPT = Setting.ofLong("x.kept", Unit.COUNT, 1, 0, 9, "kept");
@@ -47,31 +65,43 @@ class ConfigurationDocTest {
   @Test
   void aDeclaredSettingMissingFromThePageAndADocumentedOneThatDoesNotExistAreNamed() {
     Catalogue before = Catalogue.of("Sample", "from a file", List.of(KEPT));
-    String page = ConfigurationDoc.generate(List.of(before)) + "| `x.gone` | 1 | count | 0 .. 9 | removed |\n";
+    String page =
+        ConfigurationDoc.generate(List.of(before))
+            + "| `x.gone` | 1 | count | 0 .. 9 | removed |\n";
     Catalogue after = Catalogue.of("Sample", "from a file", List.of(KEPT, ADDED));
-    assertThat(ConfigurationDoc.mismatches(List.of(after), page)).containsExactly(
-        "Sample: declared setting x.added is missing from the page",
-        "Sample: documented key x.gone is not declared");
-    assertThat(ConfigurationDoc.mismatches(List.of(after), ConfigurationDoc.generate(List.of(after)))).isEmpty();
+    assertThat(ConfigurationDoc.mismatches(List.of(after), page))
+        .containsExactly(
+            "Sample: declared setting x.added is missing from the page",
+            "Sample: documented key x.gone is not declared");
+    assertThat(
+            ConfigurationDoc.mismatches(List.of(after), ConfigurationDoc.generate(List.of(after))))
+        .isEmpty();
   }
 
   @Test
   void aPageSectionForAComponentThatDeclaresNothingIsNamed() {
     Catalogue sample = Catalogue.of("Sample", "from a file", List.of(KEPT));
-    String page = ConfigurationDoc.generate(List.of(sample)) + "\n## Retired\n\n| `y.old` | 1 | count | 0 .. 9 | x |\n";
+    String page =
+        ConfigurationDoc.generate(List.of(sample))
+            + "\n## Retired\n\n| `y.old` | 1 | count | 0 .. 9 | x |\n";
     assertThat(ConfigurationDoc.mismatches(List.of(sample), page))
         .containsExactly("section Retired documents a component that declares nothing");
   }
 
   @Test
   void theTableListsKeyDefaultUnitRangeAndMeaning() {
-    Catalogue sample = Catalogue.of("Sample part", "From `x.*` keys.", List.of(KEPT,
-        Setting.ofText("x.name", "", "a | name")));
+    Catalogue sample =
+        Catalogue.of(
+            "Sample part",
+            "From `x.*` keys.",
+            List.of(KEPT, Setting.ofText("x.name", "", "a | name")));
     String page = ConfigurationDoc.generate(List.of(sample));
-    assertThat(page).contains("| [Sample part](#sample-part) | 2 |\n")
+    assertThat(page)
+        .contains("| [Sample part](#sample-part) | 2 |\n")
         .contains("## Sample part\n\nFrom `x.*` keys.\n\n")
         .contains("| `x.kept` | 1 | count | 0 .. 9 | kept |\n")
         .contains("| `x.name` | (empty) | text | any | a \\| name |\n");
-    assertThat(ConfigurationDoc.documentedKeys(page)).containsEntry("Sample part", List.of("x.kept", "x.name"));
+    assertThat(ConfigurationDoc.documentedKeys(page))
+        .containsEntry("Sample part", List.of("x.kept", "x.name"));
   }
 }

@@ -11,30 +11,55 @@ import com.tngtech.archunit.lang.ArchRule;
 import org.junit.jupiter.api.Test;
 
 /**
- * The domain ({@code diagnosis-rules}), the gate core ({@code ess-throttle-patch/gate}), the contracts and the
- * setting declarations ({@code deploy/config}) run inside
- * very different hosts (Flink, Spring Boot, a Spark shuffle service, a Spark driver), so none of them may use a
- * host's framework: no Spring, Netty, Spark, Flink, Kafka, Hadoop or Scala type. The rule is checked against the
- * compiled classes of those modules, not their sources.
+ * The domain ({@code diagnosis-rules}), the gate core ({@code ess-throttle-patch/gate}), the
+ * contracts and the setting declarations ({@code deploy/config}) run inside very different hosts
+ * (Flink, Spring Boot, a Spark shuffle service, a Spark driver), so none of them may use a host's
+ * framework: no Spring, Netty, Spark, Flink, Kafka, Hadoop or Scala type. The rule is checked
+ * against the compiled classes of those modules, not their sources.
  */
 class FrameworkFreeCoreTest {
-  static final String[] FRAMEWORKS = {"org.springframework..", "io.netty..", "org.apache.spark..",
-      "org.apache.flink..", "org.apache.kafka..", "org.apache.hadoop..", "scala.."};
+  static final String[] FRAMEWORKS = {
+    "org.springframework..",
+    "io.netty..",
+    "org.apache.spark..",
+    "org.apache.flink..",
+    "org.apache.kafka..",
+    "org.apache.hadoop..",
+    "scala.."
+  };
 
-  static final String[] CORE = {"io.sluice.model..", "io.sluice.rules..", "io.sluice.throttle.gate..",
-      "io.sluice.throttle.protocol..", "io.sluice.config..", "io.sluice.contracts.."};
+  static final String[] CORE = {
+    "io.sluice.model..",
+    "io.sluice.rules..",
+    "io.sluice.throttle.gate..",
+    "io.sluice.throttle.protocol..",
+    "io.sluice.config..",
+    "io.sluice.contracts.."
+  };
 
   static ArchRule noFrameworkIn(String... packages) {
-    return noClasses().that().resideInAnyPackage(packages)
-        .should().dependOnClassesThat().resideInAnyPackage(FRAMEWORKS)
-        .because("the domain, the gate core and the contracts run in every host (docs/architecture.md)");
+    return noClasses()
+        .that()
+        .resideInAnyPackage(packages)
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage(FRAMEWORKS)
+        .because(
+            "the domain, the gate core and the contracts run in every host (docs/architecture.md)");
   }
 
   @Test
   void theCoreImportsNoFramework() {
-    JavaClasses core = new ClassFileImporter().withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-        .importPackages("io.sluice.model", "io.sluice.rules", "io.sluice.throttle.gate", "io.sluice.throttle.protocol",
-            "io.sluice.config", "io.sluice.contracts");
+    JavaClasses core =
+        new ClassFileImporter()
+            .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+            .importPackages(
+                "io.sluice.model",
+                "io.sluice.rules",
+                "io.sluice.throttle.gate",
+                "io.sluice.throttle.protocol",
+                "io.sluice.config",
+                "io.sluice.contracts");
     assertThat(core.containPackage("io.sluice.rules")).isTrue();
     assertThat(core.containPackage("io.sluice.throttle.gate")).isTrue();
     assertThat(core.containPackage("io.sluice.contracts")).isTrue();

@@ -16,22 +16,51 @@ import org.w3c.dom.Element;
 import org.w3c.dom.Node;
 
 /**
- * Module dependencies point down the tree (docs/architecture.md, "Modules"): every Sluice module has a rank, and a
- * dependency that ships with it (any scope but {@code test}) must go to a strictly lower rank. A new module fails
- * here until it is given its rank, so the picture is decided, not drifted into.
+ * Module dependencies point down the tree (docs/architecture.md, "Modules"): every Sluice module
+ * has a rank, and a dependency that ships with it (any scope but {@code test}) must go to a
+ * strictly lower rank. A new module fails here until it is given its rank, so the picture is
+ * decided, not drifted into.
  */
 class ModuleLayersTest {
 
-  /** Rank of each module: setting declarations, then the contracts and the domain at the bottom, tests on top. */
-  static final Map<String, Integer> RANKS = ranks(
-      0, "sluice-config",
-      1, "sluice-contracts", "sluice-diagnosis-rules", "sluice-throttle-gate", "sluice-local-kafka",
-      "sluice-fallback-test-support",
-      2, "sluice-event-core", "sluice-kafka-security", "sluice-history-store", "sluice-fallback-conf",
-      3, "sluice-spark-listener", "sluice-collectors", "sluice-tuner-client", "sluice-throttle-ess",
-      "sluice-fallback-manager", "sluice-ui",
-      4, "sluice-cli", "sluice-flink-job", "sluice-throttle-yarn", "sluice-throttle-shim", "sluice-tuner-service",
-      5, "sluice-e2e", "sluice-throttle-e2e", "sluice-fallback-yarn-it", "sluice-distribution", "sluice-build-support");
+  /**
+   * Rank of each module: setting declarations, then the contracts and the domain at the bottom,
+   * tests on top.
+   */
+  static final Map<String, Integer> RANKS =
+      ranks(
+          0,
+          "sluice-config",
+          1,
+          "sluice-contracts",
+          "sluice-diagnosis-rules",
+          "sluice-throttle-gate",
+          "sluice-local-kafka",
+          "sluice-fallback-test-support",
+          2,
+          "sluice-event-core",
+          "sluice-kafka-security",
+          "sluice-history-store",
+          "sluice-fallback-conf",
+          3,
+          "sluice-spark-listener",
+          "sluice-collectors",
+          "sluice-tuner-client",
+          "sluice-throttle-ess",
+          "sluice-fallback-manager",
+          "sluice-ui",
+          4,
+          "sluice-cli",
+          "sluice-flink-job",
+          "sluice-throttle-yarn",
+          "sluice-throttle-shim",
+          "sluice-tuner-service",
+          5,
+          "sluice-e2e",
+          "sluice-throttle-e2e",
+          "sluice-fallback-yarn-it",
+          "sluice-distribution",
+          "sluice-build-support");
 
   /** Parent and aggregator poms: they hold no code and nothing depends on them. */
   static final String AGGREGATOR_SUFFIX = "-parent";
@@ -60,13 +89,16 @@ class ModuleLayersTest {
   @Test
   void aDependencyBackUpTheTreeIsReported() {
     assertThat(check(new Dependency("sluice-fallback-manager", "sluice-tuner-client", "provided")))
-        .containsExactly("sluice-fallback-manager (rank 3) depends on sluice-tuner-client (rank 3, provided)");
+        .containsExactly(
+            "sluice-fallback-manager (rank 3) depends on sluice-tuner-client (rank 3, provided)");
     assertThat(check(new Dependency("sluice-diagnosis-rules", "sluice-event-core", "compile")))
-        .containsExactly("sluice-diagnosis-rules (rank 1) depends on sluice-event-core (rank 2, compile)");
+        .containsExactly(
+            "sluice-diagnosis-rules (rank 1) depends on sluice-event-core (rank 2, compile)");
     assertThat(check(new Dependency("sluice-tuner-service", "sluice-bench-ui", "compile")))
         .containsExactly("sluice-tuner-service depends on the benchmark sluice-bench-ui");
     assertThat(check(new Dependency("sluice-tuner-service", "sluice-e2e", "test"))).isEmpty();
-    assertThat(check(new Dependency("sluice-fallback-manager", "sluice-contracts", "compile"))).isEmpty();
+    assertThat(check(new Dependency("sluice-fallback-manager", "sluice-contracts", "compile")))
+        .isEmpty();
   }
 
   static List<String> check(Dependency d) {
@@ -81,7 +113,17 @@ class ModuleLayersTest {
     if (from == null || to == null || to < from) {
       return List.of(); // an unranked module is reported by the rank check
     }
-    return List.of(d.from() + " (rank " + from + ") depends on " + d.to() + " (rank " + to + ", " + d.scope() + ")");
+    return List.of(
+        d.from()
+            + " (rank "
+            + from
+            + ") depends on "
+            + d.to()
+            + " (rank "
+            + to
+            + ", "
+            + d.scope()
+            + ")");
   }
 
   static List<Dependency> dependencies(Path root) throws Exception {
@@ -111,8 +153,11 @@ class ModuleLayersTest {
     try (Stream<Path> walk = Files.walk(root)) {
       return walk.filter(p -> p.getFileName().toString().equals("pom.xml"))
           .filter(p -> root.relativize(p).toString().split("[/\\\\]").length > 1)
-          .filter(p -> !p.toString().contains("/target/") && !p.toString().contains("/node_modules/")
-              && !p.toString().contains("/.sluice/"))
+          .filter(
+              p ->
+                  !p.toString().contains("/target/")
+                      && !p.toString().contains("/node_modules/")
+                      && !p.toString().contains("/.sluice/"))
           .sorted()
           .toList();
     }
@@ -123,7 +168,10 @@ class ModuleLayersTest {
   }
 
   private static Element parse(Path pom) throws Exception {
-    return DocumentBuilderFactory.newInstance().newDocumentBuilder().parse(pom.toFile()).getDocumentElement();
+    return DocumentBuilderFactory.newInstance()
+        .newDocumentBuilder()
+        .parse(pom.toFile())
+        .getDocumentElement();
   }
 
   private static Element child(Element parent, String tag) {

@@ -15,19 +15,26 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The tuner-service's settings as Spring Boot's configuration processor records them
- * ({@code META-INF/spring-configuration-metadata.json}, written when the service compiles): one catalogue per
- * {@code @ConfigurationProperties} record, its keys, types, {@code @DefaultValue}s and the records' {@code @param}
- * docs. The records bind and validate the values themselves at start-up; these settings only describe them.
+ * The tuner-service's settings as Spring Boot's configuration processor records them ({@code
+ * META-INF/spring-configuration-metadata.json}, written when the service compiles): one catalogue
+ * per {@code @ConfigurationProperties} record, its keys, types, {@code @DefaultValue}s and the
+ * records' {@code @param} docs. The records bind and validate the values themselves at start-up;
+ * these settings only describe them.
  */
 final class SpringMetadata {
-  /** Where the file sits in the service's classes: a plain directory, or the repackaged Boot jar. */
-  static final List<String> LOCATIONS = List.of("META-INF/spring-configuration-metadata.json",
-      "BOOT-INF/classes/META-INF/spring-configuration-metadata.json");
+  /**
+   * Where the file sits in the service's classes: a plain directory, or the repackaged Boot jar.
+   */
+  static final List<String> LOCATIONS =
+      List.of(
+          "META-INF/spring-configuration-metadata.json",
+          "BOOT-INF/classes/META-INF/spring-configuration-metadata.json");
 
   private SpringMetadata() {}
 
-  /** The catalogues of the service's own properties ({@code io.sluice.*} types) on the class path. */
+  /**
+   * The catalogues of the service's own properties ({@code io.sluice.*} types) on the class path.
+   */
   static List<Catalogue> tunerService() {
     ClassLoader loader = SpringMetadata.class.getClassLoader();
     for (String location : LOCATIONS) {
@@ -39,15 +46,18 @@ final class SpringMetadata {
         throw new UncheckedIOException("cannot read " + location, e);
       }
     }
-    throw new IllegalStateException("no spring-configuration-metadata.json on the class path: build "
-        + "tuner-service/service first (mvn -pl tuner-service/service -am install -DskipTests)");
+    throw new IllegalStateException(
+        "no spring-configuration-metadata.json on the class path: build "
+            + "tuner-service/service first (mvn -pl tuner-service/service -am install -DskipTests)");
   }
 
   static List<Catalogue> catalogues(JsonNode metadata) {
     Map<String, String> roots = new LinkedHashMap<>();
     for (JsonNode g : metadata.path("groups")) {
       String type = g.path("type").asText();
-      if (type.startsWith("io.sluice.") && type.equals(g.path("sourceType").asText()) && !g.has("sourceMethod")) {
+      if (type.startsWith("io.sluice.")
+          && type.equals(g.path("sourceType").asText())
+          && !g.has("sourceMethod")) {
         roots.put(g.path("name").asText(), type.substring(type.lastIndexOf('.') + 1));
       }
     }
@@ -58,24 +68,42 @@ final class SpringMetadata {
     properties.sort(Comparator.comparing(p -> p.path("name").asText()));
     for (JsonNode p : properties) {
       String name = p.path("name").asText();
-      String root = roots.keySet().stream().filter(r -> name.startsWith(r + "."))
-          .max(Comparator.comparingInt(String::length)).orElse(null);
+      String root =
+          roots.keySet().stream()
+              .filter(r -> name.startsWith(r + "."))
+              .max(Comparator.comparingInt(String::length))
+              .orElse(null);
       if (root != null && p.path("sourceType").asText().startsWith("io.sluice.")) {
         byRoot.get(root).add(setting(p));
       }
     }
     List<Catalogue> out = new ArrayList<>();
-    byRoot.forEach((root, settings) -> out.add(Catalogue.of("tuner-service " + root, "Spring Boot properties of the "
-        + "record `" + roots.get(root) + "` (`application.properties`, `--" + root + ".…=` arguments or "
-        + "environment variables); bound and validated when the service starts, which fails naming a bad value. "
-        + "Durations take units (`50ms`, `2s`, `1h`), sizes too (`500MB`, `2GB`).", settings)));
+    byRoot.forEach(
+        (root, settings) ->
+            out.add(
+                Catalogue.of(
+                    "tuner-service " + root,
+                    "Spring Boot properties of the "
+                        + "record `"
+                        + roots.get(root)
+                        + "` (`application.properties`, `--"
+                        + root
+                        + ".…=` arguments or "
+                        + "environment variables); bound and validated when the service starts, which fails naming a bad value. "
+                        + "Durations take units (`50ms`, `2s`, `1h`), sizes too (`500MB`, `2GB`).",
+                    settings)));
     return out;
   }
 
   private static Setting<String> setting(JsonNode p) {
     String type = p.path("type").asText();
-    return Setting.of(p.path("name").asText(), unit(type), defaultText(p.path("defaultValue")), "",
-        sentence(p.path("description").asText("")), (key, raw) -> raw);
+    return Setting.of(
+        p.path("name").asText(),
+        unit(type),
+        defaultText(p.path("defaultValue")),
+        "",
+        sentence(p.path("description").asText("")),
+        (key, raw) -> raw);
   }
 
   static Unit unit(String type) {
@@ -88,7 +116,9 @@ final class SpringMetadata {
     if (type.equals("java.lang.Boolean")) {
       return Unit.BOOLEAN;
     }
-    if (type.equals("java.lang.Integer") || type.equals("java.lang.Long") || type.equals("java.lang.Double")) {
+    if (type.equals("java.lang.Integer")
+        || type.equals("java.lang.Long")
+        || type.equals("java.lang.Double")) {
       return Unit.NUMBER;
     }
     if (type.startsWith("java.util.List") || type.startsWith("java.util.Set")) {
@@ -112,7 +142,10 @@ final class SpringMetadata {
     return d.asText();
   }
 
-  /** A record's {@code @param} text as a sentence: capital first letter, Javadoc code tags as Markdown. */
+  /**
+   * A record's {@code @param} text as a sentence: capital first letter, Javadoc code tags as
+   * Markdown.
+   */
   static String sentence(String doc) {
     String s = doc.replaceAll("\\{@(?:code|link) ([^}]*)}", "`$1`").replaceAll("\\s+", " ").strip();
     if (s.isEmpty()) {

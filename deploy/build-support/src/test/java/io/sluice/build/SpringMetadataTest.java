@@ -10,7 +10,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class SpringMetadataTest {
-  static final String SAMPLE = """
+  static final String SAMPLE =
+      """
       {"groups": [
         {"name": "sluice.tier", "type": "io.sluice.tuner.tier.TierProperties",
          "sourceType": "io.sluice.tuner.tier.TierProperties"},
@@ -37,9 +38,11 @@ class SpringMetadataTest {
   @Test
   void oneCataloguePerPropertiesRecordWithKeysDefaultsUnitsAndDocs() throws Exception {
     List<Catalogue> cs = SpringMetadata.catalogues(new ObjectMapper().readTree(SAMPLE));
-    assertThat(cs).extracting(Catalogue::component)
+    assertThat(cs)
+        .extracting(Catalogue::component)
         .containsExactly("tuner-service sluice.tier", "tuner-service sluice.tier.alerts");
-    assertThat(cs.get(0).settings()).extracting(Setting::key)
+    assertThat(cs.get(0).settings())
+        .extracting(Setting::key)
         .containsExactly("sluice.tier.celeborn.free-capacity", "sluice.tier.history-timeout");
     Setting<?> timeout = cs.get(0).find("sluice.tier.history-timeout");
     assertThat(timeout.unit()).isEqualTo(Unit.DURATION);
@@ -54,7 +57,8 @@ class SpringMetadataTest {
   @Test
   void typesMapToUnits() {
     assertThat(SpringMetadata.unit("java.lang.Long")).isEqualTo(Unit.NUMBER);
-    assertThat(SpringMetadata.unit("java.util.Map<java.lang.String,java.lang.String>")).isEqualTo(Unit.MAP);
+    assertThat(SpringMetadata.unit("java.util.Map<java.lang.String,java.lang.String>"))
+        .isEqualTo(Unit.MAP);
     assertThat(SpringMetadata.unit("java.nio.file.Path")).isEqualTo(Unit.TEXT);
     assertThat(SpringMetadata.unit("io.sluice.model.Severity")).isEqualTo(Unit.ENUM);
   }

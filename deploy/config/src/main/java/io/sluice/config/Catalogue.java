@@ -8,7 +8,8 @@ import java.util.Set;
 /**
  * The settings one component reads, in the order its reference lists them.
  *
- * @param component the component's name as the reference titles it ("ESS throttle gate", "Flink job", ...)
+ * @param component the component's name as the reference titles it ("ESS throttle gate", "Flink
+ *     job", ...)
  * @param source where the values come from and in which form (a sentence or two of Markdown)
  * @param settings the declarations; keys are unique
  */
@@ -25,7 +26,10 @@ public record Catalogue(String component, String source, List<Setting<?>> settin
     }
   }
 
-  /** A catalogue of settings declared under a narrower type (a component's own subclass of {@link Setting}). */
+  /**
+   * A catalogue of settings declared under a narrower type (a component's own subclass of {@link
+   * Setting}).
+   */
   public static Catalogue of(String component, String source, List<? extends Setting<?>> settings) {
     return new Catalogue(component, source, List.copyOf(settings));
   }

@@ -7,19 +7,23 @@ import java.util.function.UnaryOperator;
 import java.util.stream.Collectors;
 
 /**
- * One configuration key, declared once by the component that reads it: full key, unit, default, valid range and
- * meaning, and the parser that turns a configured text into a value (validating it, with an error that names the key
- * and the value). Catalogues ({@link Catalogue}) list a component's settings; {@link SettingValues} reads them from a
- * property map at start-up; {@code docs/configuration.md} is generated from them.
+ * One configuration key, declared once by the component that reads it: full key, unit, default,
+ * valid range and meaning, and the parser that turns a configured text into a value (validating it,
+ * with an error that names the key and the value). Catalogues ({@link Catalogue}) list a
+ * component's settings; {@link SettingValues} reads them from a property map at start-up; {@code
+ * docs/configuration.md} is generated from them.
  *
- * <p>Not final so that a component may keep its own name for the concept (the gate's {@code Knob}) without a second
- * declaration style: such a subclass adds factories, never state.
+ * <p>Not final so that a component may keep its own name for the concept (the gate's {@code Knob})
+ * without a second declaration style: such a subclass adds factories, never state.
  *
- * @param <T> the parsed value type: Long for durations, sizes and counts, Double for fractions and factors, Boolean,
- *     String, or an enum
+ * @param <T> the parsed value type: Long for durations, sizes and counts, Double for fractions and
+ *     factors, Boolean, String, or an enum
  */
 public class Setting<T> {
-  /** Turns a configured text into a value, or throws {@link IllegalArgumentException} naming the key. */
+  /**
+   * Turns a configured text into a value, or throws {@link IllegalArgumentException} naming the
+   * key.
+   */
   @FunctionalInterface
   public interface Parser<T> {
     T parse(String key, String raw);
@@ -33,10 +37,11 @@ public class Setting<T> {
   private final Parser<T> parser;
 
   /**
-   * The general form; the factories below cover the common types. The default is parsed here, so a declaration whose
-   * default lies outside its own range fails when its class loads.
+   * The general form; the factories below cover the common types. The default is parsed here, so a
+   * declaration whose default lies outside its own range fails when its class loads.
    */
-  protected Setting(String key, Unit unit, T defaultValue, String range, String description, Parser<T> parser) {
+  protected Setting(
+      String key, Unit unit, T defaultValue, String range, String description, Parser<T> parser) {
     this.key = Objects.requireNonNull(key, "key");
     this.unit = Objects.requireNonNull(unit, "unit");
     this.defaultValue = defaultValue;
@@ -49,57 +54,86 @@ public class Setting<T> {
   }
 
   /** A setting with its own parser (for value types the factories below do not cover). */
-  public static <T> Setting<T> of(String key, Unit unit, T defaultValue, String range, String description,
-      Parser<T> parser) {
+  public static <T> Setting<T> of(
+      String key, Unit unit, T defaultValue, String range, String description, Parser<T> parser) {
     return new Setting<>(key, unit, defaultValue, range, description, parser);
   }
 
   /** A whole number in {@code [min, max]}. */
-  public static Setting<Long> ofLong(String key, Unit unit, long def, long min, long max, String description) {
-    return new Setting<>(key, unit, def, min + " .. " + max, description, longParser(unit, min, max));
+  public static Setting<Long> ofLong(
+      String key, Unit unit, long def, long min, long max, String description) {
+    return new Setting<>(
+        key, unit, def, min + " .. " + max, description, longParser(unit, min, max));
   }
 
   /** A number in {@code [min, max]} (NaN refused). */
-  public static Setting<Double> ofDouble(String key, Unit unit, double def, double min, double max,
-      String description) {
-    return new Setting<>(key, unit, def, plain(min) + " .. " + plain(max), description, doubleParser(unit, min, max));
+  public static Setting<Double> ofDouble(
+      String key, Unit unit, double def, double min, double max, String description) {
+    return new Setting<>(
+        key,
+        unit,
+        def,
+        plain(min) + " .. " + plain(max),
+        description,
+        doubleParser(unit, min, max));
   }
 
   /** One of an enum's constants, case-insensitive. */
-  public static <E extends Enum<E>> Setting<E> ofEnum(String key, Class<E> type, E def, String description) {
-    String values = Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", "));
-    return new Setting<>(key, Unit.ENUM, def, values, description, (k, raw) -> {
-      try {
-        return Enum.valueOf(type, raw.trim().toUpperCase(Locale.ROOT));
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(k + "=" + raw + " is not one of " + values);
-      }
-    });
+  public static <E extends Enum<E>> Setting<E> ofEnum(
+      String key, Class<E> type, E def, String description) {
+    String values =
+        Arrays.stream(type.getEnumConstants()).map(Enum::name).collect(Collectors.joining(", "));
+    return new Setting<>(
+        key,
+        Unit.ENUM,
+        def,
+        values,
+        description,
+        (k, raw) -> {
+          try {
+            return Enum.valueOf(type, raw.trim().toUpperCase(Locale.ROOT));
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(k + "=" + raw + " is not one of " + values);
+          }
+        });
   }
 
   /** One of a fixed list of words, case-insensitive; the value is returned lower-case. */
-  public static Setting<String> ofChoice(String key, String def, String description, String... choices) {
+  public static Setting<String> ofChoice(
+      String key, String def, String description, String... choices) {
     String values = String.join(", ", choices);
-    return new Setting<>(key, Unit.ENUM, def, values, description, (k, raw) -> {
-      String v = raw.trim().toLowerCase(Locale.ROOT);
-      for (String c : choices) {
-        if (c.equals(v)) {
-          return v;
-        }
-      }
-      throw new IllegalArgumentException(k + "=" + raw + " is not one of " + values);
-    });
+    return new Setting<>(
+        key,
+        Unit.ENUM,
+        def,
+        values,
+        description,
+        (k, raw) -> {
+          String v = raw.trim().toLowerCase(Locale.ROOT);
+          for (String c : choices) {
+            if (c.equals(v)) {
+              return v;
+            }
+          }
+          throw new IllegalArgumentException(k + "=" + raw + " is not one of " + values);
+        });
   }
 
   /** {@code true} or {@code false}, case-insensitive. */
   public static Setting<Boolean> ofBoolean(String key, boolean def, String description) {
-    return new Setting<>(key, Unit.BOOLEAN, def, "true, false", description, (k, raw) -> {
-      String v = raw.trim();
-      if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
-        return Boolean.parseBoolean(v);
-      }
-      throw new IllegalArgumentException(k + "=" + raw + " is not true or false");
-    });
+    return new Setting<>(
+        key,
+        Unit.BOOLEAN,
+        def,
+        "true, false",
+        description,
+        (k, raw) -> {
+          String v = raw.trim();
+          if (v.equalsIgnoreCase("true") || v.equalsIgnoreCase("false")) {
+            return Boolean.parseBoolean(v);
+          }
+          throw new IllegalArgumentException(k + "=" + raw + " is not true or false");
+        });
   }
 
   /** Free text (trimmed). */
@@ -109,17 +143,24 @@ public class Setting<T> {
 
   /**
    * Text checked by {@code validator}, which returns the (possibly normalised) value or throws
-   * {@link IllegalArgumentException} saying what is wrong; the message then names the key and the value.
+   * {@link IllegalArgumentException} saying what is wrong; the message then names the key and the
+   * value.
    */
-  public static Setting<String> ofText(String key, String def, String range, String description,
-      UnaryOperator<String> validator) {
-    return new Setting<>(key, Unit.TEXT, def, range, description, (k, raw) -> {
-      try {
-        return validator.apply(raw.trim());
-      } catch (IllegalArgumentException e) {
-        throw new IllegalArgumentException(k + "=" + raw + ": " + e.getMessage(), e);
-      }
-    });
+  public static Setting<String> ofText(
+      String key, String def, String range, String description, UnaryOperator<String> validator) {
+    return new Setting<>(
+        key,
+        Unit.TEXT,
+        def,
+        range,
+        description,
+        (k, raw) -> {
+          try {
+            return validator.apply(raw.trim());
+          } catch (IllegalArgumentException e) {
+            throw new IllegalArgumentException(k + "=" + raw + ": " + e.getMessage(), e);
+          }
+        });
   }
 
   /** The parser of {@link #ofLong}, for declarations that build their own key. */
@@ -129,7 +170,8 @@ public class Setting<T> {
       try {
         v = Long.parseLong(raw.trim());
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(k + "=" + raw + " is not a whole number (" + unit.label() + ")");
+        throw new IllegalArgumentException(
+            k + "=" + raw + " is not a whole number (" + unit.label() + ")");
       }
       if (v < min || v > max) {
         throw outside(k, raw, Long.toString(min), Long.toString(max), unit);
@@ -145,7 +187,8 @@ public class Setting<T> {
       try {
         v = Double.parseDouble(raw.trim());
       } catch (NumberFormatException e) {
-        throw new IllegalArgumentException(k + "=" + raw + " is not a number (" + unit.label() + ")");
+        throw new IllegalArgumentException(
+            k + "=" + raw + " is not a number (" + unit.label() + ")");
       }
       if (Double.isNaN(v) || v < min || v > max) {
         throw outside(k, raw, plain(min), plain(max), unit);
@@ -155,9 +198,19 @@ public class Setting<T> {
   }
 
   /** The error for a value outside its range, in the one wording every setting uses. */
-  public static IllegalArgumentException outside(String key, String raw, String min, String max, Unit unit) {
-    return new IllegalArgumentException(key + "=" + raw + " is outside the valid range [" + min + ", " + max + "] ("
-        + unit.label() + ")");
+  public static IllegalArgumentException outside(
+      String key, String raw, String min, String max, Unit unit) {
+    return new IllegalArgumentException(
+        key
+            + "="
+            + raw
+            + " is outside the valid range ["
+            + min
+            + ", "
+            + max
+            + "] ("
+            + unit.label()
+            + ")");
   }
 
   /** A number as a properties file would hold it: whole numbers without a fraction. */
@@ -166,7 +219,9 @@ public class Setting<T> {
   }
 
   private static String textOf(Object value) {
-    return value instanceof Double d ? plain(d) : value instanceof Enum<?> e ? e.name() : String.valueOf(value);
+    return value instanceof Double d
+        ? plain(d)
+        : value instanceof Enum<?> e ? e.name() : String.valueOf(value);
   }
 
   /** The full key, e.g. {@code sluice.throttle.hold.maxMs}. */

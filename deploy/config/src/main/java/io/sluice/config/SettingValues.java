@@ -6,9 +6,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The values of a component's declared settings, read from a property map at start-up: keys under the component's
- * prefix that it does not declare fail (listing the known ones), every value is parsed and validated at once (the
- * error names the key and the value), and the rest take their defaults. Keys outside the prefix are ignored.
+ * The values of a component's declared settings, read from a property map at start-up: keys under
+ * the component's prefix that it does not declare fail (listing the known ones), every value is
+ * parsed and validated at once (the error names the key and the value), and the rest take their
+ * defaults. Keys outside the prefix are ignored.
  */
 public final class SettingValues {
   private final Map<String, Object> values;
@@ -24,8 +25,8 @@ public final class SettingValues {
    *
    * @param what the component, for the error message ("ESS adapter", "shim", ...)
    */
-  public static SettingValues parse(String prefix, String what, List<? extends Setting<?>> declared,
-      Map<String, String> props) {
+  public static SettingValues parse(
+      String prefix, String what, List<? extends Setting<?>> declared, Map<String, String> props) {
     Map<String, Setting<?>> byKey = new LinkedHashMap<>();
     declared.forEach(s -> byKey.put(s.key(), s));
     Map<String, String> texts = new LinkedHashMap<>();
@@ -35,8 +36,14 @@ public final class SettingValues {
         continue;
       }
       if (!byKey.containsKey(e.getKey())) {
-        throw new IllegalArgumentException("unknown " + what + " key " + e.getKey() + " (known: "
-            + String.join(", ", byKey.keySet()) + ")");
+        throw new IllegalArgumentException(
+            "unknown "
+                + what
+                + " key "
+                + e.getKey()
+                + " (known: "
+                + String.join(", ", byKey.keySet())
+                + ")");
       }
       texts.put(e.getKey(), e.getValue() == null ? "" : e.getValue().trim());
     }
@@ -44,26 +51,28 @@ public final class SettingValues {
     for (Setting<?> s : declared) {
       values.put(s.key(), s.parse(texts.get(s.key())));
     }
-    return new SettingValues(Collections.unmodifiableMap(values), Collections.unmodifiableMap(texts));
+    return new SettingValues(
+        Collections.unmodifiableMap(values), Collections.unmodifiableMap(texts));
   }
 
   /** {@code props} without the keys under {@code prefix}. */
   public static Map<String, String> without(String prefix, Map<String, String> props) {
     Map<String, String> m = new LinkedHashMap<>();
-    props.forEach((k, v) -> {
-      if (!k.startsWith(prefix)) {
-        m.put(k, v);
-      }
-    });
+    props.forEach(
+        (k, v) -> {
+          if (!k.startsWith(prefix)) {
+            m.put(k, v);
+          }
+        });
     return m;
   }
 
   /**
-   * Puts the entries whose key starts with {@code "spark." + prefix} into {@code into} with {@code spark.} dropped
-   * (how Spark and YARN confs carry Sluice's keys); returns {@code into}.
+   * Puts the entries whose key starts with {@code "spark." + prefix} into {@code into} with {@code
+   * spark.} dropped (how Spark and YARN confs carry Sluice's keys); returns {@code into}.
    */
-  public static Map<String, String> putSparkPrefixed(String prefix, Iterable<Map.Entry<String, String>> conf,
-      Map<String, String> into) {
+  public static Map<String, String> putSparkPrefixed(
+      String prefix, Iterable<Map.Entry<String, String>> conf, Map<String, String> into) {
     String sparkPrefix = "spark." + prefix;
     for (Map.Entry<String, String> e : conf) {
       if (e.getKey().startsWith(sparkPrefix)) {

@@ -1,6 +1,9 @@
 package io.sluice.config;
 
-/** The unit a setting's value is written in; configured values are plain numbers in that unit, or text. */
+/**
+ * The unit a setting's value is written in; configured values are plain numbers in that unit, or
+ * text.
+ */
 public enum Unit {
   MILLIS("milliseconds"),
   BYTES("bytes"),

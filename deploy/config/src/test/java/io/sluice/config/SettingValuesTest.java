@@ -16,12 +16,15 @@ class SettingValuesTest {
 
   @Test
   void defaultsOverriddenValuesTrimmedOtherPrefixesIgnored() {
-    SettingValues s = SettingValues.parse("x.", "test", ALL, Map.of("x.port", " 0 ", "y.port", "1", "x.name", "node-1"));
+    SettingValues s =
+        SettingValues.parse(
+            "x.", "test", ALL, Map.of("x.port", " 0 ", "y.port", "1", "x.name", "node-1"));
     assertThat(s.get(PORT)).isZero();
     assertThat(s.get(ON)).isTrue();
     assertThat(s.get(NAME)).isEqualTo("node-1");
-    assertThat(s.asMap()).containsExactly(Map.entry("x.port", "0"), Map.entry("x.on", "true"),
-        Map.entry("x.name", "node-1"));
+    assertThat(s.asMap())
+        .containsExactly(
+            Map.entry("x.port", "0"), Map.entry("x.on", "true"), Map.entry("x.name", "node-1"));
   }
 
   @Test
@@ -44,8 +47,11 @@ class SettingValuesTest {
 
   @Test
   void sparkPrefixedKeysAreCollectedWithoutSparkAndOwnKeysCanBeRemoved() {
-    Map<String, String> m = SettingValues.putSparkPrefixed("x.",
-        Map.of("spark.x.port", "1", "x.port", "2", "spark.y", "3").entrySet(), new TreeMap<>());
+    Map<String, String> m =
+        SettingValues.putSparkPrefixed(
+            "x.",
+            Map.of("spark.x.port", "1", "x.port", "2", "spark.y", "3").entrySet(),
+            new TreeMap<>());
     assertThat(m).containsExactly(Map.entry("x.port", "1"));
     assertThat(SettingValues.without("x.on", Map.of("x.on", "true", "x.port", "1")))
         .containsExactly(Map.entry("x.port", "1"));

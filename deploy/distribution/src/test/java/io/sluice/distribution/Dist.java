@@ -19,30 +19,40 @@ import java.util.Set;
 import java.util.concurrent.TimeUnit;
 
 /**
- * The distribution unpacked into a clean directory, and its launchers run as real processes: started from
- * {@code bin/}, waited on by condition (never by a fixed sleep) and stopped by PID with SIGTERM.
+ * The distribution unpacked into a clean directory, and its launchers run as real processes:
+ * started from {@code bin/}, waited on by condition (never by a fixed sleep) and stopped by PID
+ * with SIGTERM.
  */
 final class Dist implements AutoCloseable {
 
-  /** Generous: the suite runs on a loaded two-core machine, where tuner-service alone can take minutes to start. */
+  /**
+   * Generous: the suite runs on a loaded two-core machine, where tuner-service alone can take
+   * minutes to start.
+   */
   static final Duration DEADLINE = Duration.ofMinutes(6);
 
   final Path work;
   final Path home;
   private final List<Process> started = new ArrayList<>();
-  private final HttpClient http = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private final HttpClient http =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private Dist(Path work, Path home) {
     this.work = work;
     this.home = home;
   }
 
-  /** Unpacks the tarball {@code mvn package} built (system property sluice.dist.tarball) into {@code work}. */
+  /**
+   * Unpacks the tarball {@code mvn package} built (system property sluice.dist.tarball) into {@code
+   * work}.
+   */
   static Dist unpack(Path work) throws IOException, InterruptedException {
     Path tarball = Path.of(System.getProperty("sluice.dist.tarball"));
     assertThat(tarball).as("the tarball built by `mvn package`").isRegularFile();
-    Process tar = new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C", work.toString())
-        .redirectErrorStream(true).start();
+    Process tar =
+        new ProcessBuilder("tar", "-xzf", tarball.toString(), "-C", work.toString())
+            .redirectErrorStream(true)
+            .start();
     assertThat(tar.waitFor(5, TimeUnit.MINUTES)).as("tar finished").isTrue();
     assertThat(tar.exitValue()).as(new String(tar.getInputStream().readAllBytes())).isZero();
     return new Dist(work, work.resolve(System.getProperty("sluice.dist.name")));
@@ -52,13 +62,20 @@ final class Dist implements AutoCloseable {
     return Path.of(System.getProperty("sluice.root"));
   }
 
-  /** Runs {@code bin/<launcher> args...} in {@code work} with extra environment; output goes to {@code <name>.log}. */
-  Process start(String name, Map<String, String> env, String launcher, String... args) throws IOException {
+  /**
+   * Runs {@code bin/<launcher> args...} in {@code work} with extra environment; output goes to
+   * {@code <name>.log}.
+   */
+  Process start(String name, Map<String, String> env, String launcher, String... args)
+      throws IOException {
     List<String> cmd = new ArrayList<>();
     cmd.add(home.resolve("bin").resolve(launcher).toString());
     cmd.addAll(List.of(args));
-    ProcessBuilder pb = new ProcessBuilder(cmd).directory(work.toFile()).redirectErrorStream(true)
-        .redirectOutput(log(name).toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .directory(work.toFile())
+            .redirectErrorStream(true)
+            .redirectOutput(log(name).toFile());
     pb.environment().putAll(env);
     Process p = pb.start();
     started.add(p);
@@ -85,7 +102,10 @@ final class Dist implements AutoCloseable {
     boolean ok() throws Exception;
   }
 
-  /** Polls {@code check} until it holds; fails if {@code process} exits first or the deadline passes. */
+  /**
+   * Polls {@code check} until it holds; fails if {@code process} exits first or the deadline
+   * passes.
+   */
   static void await(String what, Process process, Check check) throws Exception {
     long deadline = System.nanoTime() + DEADLINE.toNanos();
     Exception last = null;
@@ -102,7 +122,8 @@ final class Dist implements AutoCloseable {
       }
       Thread.sleep(250);
     }
-    throw new AssertionError("waited " + DEADLINE + " in vain for " + what + (last == null ? "" : ": " + last));
+    throw new AssertionError(
+        "waited " + DEADLINE + " in vain for " + what + (last == null ? "" : ": " + last));
   }
 
   /** GET with an optional bearer token; anything but 200 is an IOException naming the status. */
@@ -110,13 +131,20 @@ final class Dist implements AutoCloseable {
     return send(HttpRequest.newBuilder(uri).GET(), token);
   }
 
-  /** POST of a JSON body with a bearer token; anything but 200 is an IOException naming the status and body. */
+  /**
+   * POST of a JSON body with a bearer token; anything but 200 is an IOException naming the status
+   * and body.
+   */
   String postJson(URI uri, String token, String json) throws IOException, InterruptedException {
-    return send(HttpRequest.newBuilder(uri).header("Content-Type", "application/json")
-        .POST(HttpRequest.BodyPublishers.ofString(json)), token);
+    return send(
+        HttpRequest.newBuilder(uri)
+            .header("Content-Type", "application/json")
+            .POST(HttpRequest.BodyPublishers.ofString(json)),
+        token);
   }
 
-  private String send(HttpRequest.Builder b, String token) throws IOException, InterruptedException {
+  private String send(HttpRequest.Builder b, String token)
+      throws IOException, InterruptedException {
     b.timeout(Duration.ofSeconds(10));
     if (token != null) {
       b.header("Authorization", "Bearer " + token);
@@ -124,18 +152,24 @@ final class Dist implements AutoCloseable {
     HttpRequest request = b.build();
     HttpResponse<String> r = http.send(request, HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
-      throw new IOException(request.method() + " " + request.uri() + " answered " + r.statusCode() + ": " + r.body());
+      throw new IOException(
+          request.method() + " " + request.uri() + " answered " + r.statusCode() + ": " + r.body());
     }
     return r.body();
   }
 
-  /** Rewrites the given keys of a conf file in the unpacked distribution, as an operator edits it. */
+  /**
+   * Rewrites the given keys of a conf file in the unpacked distribution, as an operator edits it.
+   */
   void editConf(String file, Map<String, String> values) throws IOException {
     Path p = home.resolve("conf").resolve(file);
     List<String> out = new ArrayList<>();
     Set<String> done = new HashSet<>();
     for (String line : Files.readAllLines(p)) {
-      String key = line.contains("=") && !line.startsWith("#") ? line.substring(0, line.indexOf('=')).trim() : null;
+      String key =
+          line.contains("=") && !line.startsWith("#")
+              ? line.substring(0, line.indexOf('=')).trim()
+              : null;
       if (key != null && values.containsKey(key)) {
         out.add(key + " = " + values.get(key));
         done.add(key);
@@ -143,11 +177,12 @@ final class Dist implements AutoCloseable {
         out.add(line);
       }
     }
-    values.forEach((k, v) -> {
-      if (!done.contains(k)) {
-        out.add(k + " = " + v);
-      }
-    });
+    values.forEach(
+        (k, v) -> {
+          if (!done.contains(k)) {
+            out.add(k + " = " + v);
+          }
+        });
     Files.write(p, out);
   }
 

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -9,18 +10,28 @@ import io.sluice.rules.Grades;
 import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** AQE_ADVISORY_IGNORED: an advisory partition size is set but parallelismFirst=true makes AQE ignore it. */
+/**
+ * AQE_ADVISORY_IGNORED: an advisory partition size is set but parallelismFirst=true makes AQE
+ * ignore it.
+ */
 public final class AqeAdvisoryIgnored extends BuiltinRule {
   public static final String ID = "AQE_ADVISORY_IGNORED";
-  static final Grades EXCESS = Grades.rising("excessPartitions", Unit.RATIO,
-      "the worst reduce stage's tasks / the tasks its shuffle bytes need at the advisory size", 1, 2, 8, 64, 1,
-      1e12);
+  static final Grades EXCESS =
+      Grades.rising(
+          "excessPartitions",
+          Unit.RATIO,
+          "the worst reduce stage's tasks / the tasks its shuffle bytes need at the advisory size",
+          1,
+          2,
+          8,
+          64,
+          1,
+          1e12);
 
   public AqeAdvisoryIgnored() {
     this(null);
@@ -51,7 +62,10 @@ public final class AqeAdvisoryIgnored extends BuiltinRule {
 
   @Override
   Diagnosis evaluate(AppRun run, RunConf conf) {
-    if (!conf.aqeEnabled() || !conf.coalesceEnabled() || !conf.parallelismFirst() || !conf.advisoryExplicit()) {
+    if (!conf.aqeEnabled()
+        || !conf.coalesceEnabled()
+        || !conf.parallelismFirst()
+        || !conf.advisoryExplicit()) {
       return none();
     }
     long advisory = Math.max(1, conf.advisoryBytes());
@@ -72,7 +86,8 @@ public final class AqeAdvisoryIgnored extends BuiltinRule {
         wExcess = excess;
       }
     }
-    Severity sev = w == null ? Severity.LOW : Severity.max(Severity.LOW, settings.grade(EXCESS, wExcess));
+    Severity sev =
+        w == null ? Severity.LOW : Severity.max(Severity.LOW, settings.grade(EXCESS, wExcess));
     Map<String, Double> ev = evidence();
     ev.put("advisoryPartitionSizeInBytes", (double) advisory);
     ev.put("excessPartitions", wExcess);
@@ -81,18 +96,34 @@ public final class AqeAdvisoryIgnored extends BuiltinRule {
       ev.put("reduceTasks", (double) w.successfulTasks());
       ev.put("shuffleBytesRead", (double) w.shuffleBytesRead());
       ev.put("readBytesPerTask", readPerTask(w));
-      ev.put("tasksAtAdvisorySize", Math.max(1, Math.ceil((double) w.shuffleBytesRead() / advisory)));
-      summary = String.format(Locale.ROOT,
-          "advisory partition size %s is set but parallelismFirst=true ignores it: %s read %s in %d tasks of %s "
-              + "(%.1fx the %d task(s) the advisory size implies)", bytes(advisory), stage(w),
-          bytes(w.shuffleBytesRead()), w.successfulTasks(), bytes(readPerTask(w)), wExcess,
-          (long) Math.max(1, Math.ceil((double) w.shuffleBytesRead() / advisory)));
+      ev.put(
+          "tasksAtAdvisorySize", Math.max(1, Math.ceil((double) w.shuffleBytesRead() / advisory)));
+      summary =
+          String.format(
+              Locale.ROOT,
+              "advisory partition size %s is set but parallelismFirst=true ignores it: %s read %s in %d tasks of %s "
+                  + "(%.1fx the %d task(s) the advisory size implies)",
+              bytes(advisory),
+              stage(w),
+              bytes(w.shuffleBytesRead()),
+              w.successfulTasks(),
+              bytes(readPerTask(w)),
+              wExcess,
+              (long) Math.max(1, Math.ceil((double) w.shuffleBytesRead() / advisory)));
     } else {
-      summary = "advisory partition size " + bytes(advisory) + " is set but parallelismFirst=true ignores it";
+      summary =
+          "advisory partition size "
+              + bytes(advisory)
+              + " is set but parallelismFirst=true ignores it";
     }
-    List<Recommendation> recs = List.of(new Recommendation(RunConf.PARALLELISM_FIRST, "false",
-        "make AQE coalesce towards the advisory size " + Sizes.sparkBytes(advisory)
-            + " the job already sets (parallelismFirst=true, Spark's default, ignores it)"));
+    List<Recommendation> recs =
+        List.of(
+            new Recommendation(
+                RunConf.PARALLELISM_FIRST,
+                "false",
+                "make AQE coalesce towards the advisory size "
+                    + Sizes.sparkBytes(advisory)
+                    + " the job already sets (parallelismFirst=true, Spark's default, ignores it)"));
     return diagnosis(sev, flagged, summary, ev, recs);
   }
 }

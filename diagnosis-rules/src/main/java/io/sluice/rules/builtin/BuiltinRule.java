@@ -18,14 +18,20 @@ import java.util.Map;
 import java.util.TreeSet;
 import java.util.function.Function;
 
-/** Shared plumbing of the built-in rules: declared thresholds, bound settings, small helpers. Pure. */
+/**
+ * Shared plumbing of the built-in rules: declared thresholds, bound settings, small helpers. Pure.
+ */
 abstract class BuiltinRule implements Rule {
   private final String id;
   private final List<Threshold> thresholds;
   private final Function<RuleSettings, Rule> rebind;
   protected final RuleSettings settings;
 
-  BuiltinRule(String id, List<Threshold> thresholds, RuleSettings settings, Function<RuleSettings, Rule> rebind) {
+  BuiltinRule(
+      String id,
+      List<Threshold> thresholds,
+      RuleSettings settings,
+      Function<RuleSettings, Rule> rebind) {
     this.id = id;
     this.thresholds = List.copyOf(thresholds);
     this.rebind = rebind;
@@ -69,9 +75,14 @@ abstract class BuiltinRule implements Rule {
     return Diagnosis.none(id);
   }
 
-  Diagnosis diagnosis(Severity severity, Collection<Integer> stageIds, String summary, Map<String, Double> evidence,
+  Diagnosis diagnosis(
+      Severity severity,
+      Collection<Integer> stageIds,
+      String summary,
+      Map<String, Double> evidence,
       List<Recommendation> recommendations) {
-    return new Diagnosis(id, severity, new ArrayList<>(new TreeSet<>(stageIds)), summary, evidence, recommendations);
+    return new Diagnosis(
+        id, severity, new ArrayList<>(new TreeSet<>(stageIds)), summary, evidence, recommendations);
   }
 
   /** Flattens thresholds and graded sets, in order, into one declaration list. */
@@ -92,14 +103,20 @@ abstract class BuiltinRule implements Rule {
   /** Stages that read a shuffle. */
   static List<StageProfile> reduceStages(AppRun run) {
     return run.stages().stream()
-        .filter(s -> s.shuffleBytesRead() > 0 || s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched() > 0)
+        .filter(
+            s ->
+                s.shuffleBytesRead() > 0
+                    || s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched() > 0)
         .toList();
   }
 
   /** Stages that write a shuffle without reading one (the map side reading the input). */
   static List<StageProfile> mapStages(AppRun run) {
     return run.stages().stream()
-        .filter(s -> s.shuffleBytesRead() == 0 && s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched() == 0)
+        .filter(
+            s ->
+                s.shuffleBytesRead() == 0
+                    && s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched() == 0)
         .filter(s -> s.shuffleWriteBytes() > 0)
         .toList();
   }
@@ -117,7 +134,9 @@ abstract class BuiltinRule implements Rule {
   }
 
   static String stage(StageProfile s) {
-    return "stage " + s.stageId() + (s.stageAttemptId() > 0 ? " (attempt " + s.stageAttemptId() + ")" : "");
+    return "stage "
+        + s.stageId()
+        + (s.stageAttemptId() > 0 ? " (attempt " + s.stageAttemptId() + ")" : "");
   }
 
   static String bytes(double b) {
@@ -125,26 +144,43 @@ abstract class BuiltinRule implements Rule {
   }
 
   /**
-   * The settings that let AQE coalesce small shuffle partitions towards {@code targetBytes}: AQE and coalescing on,
-   * {@code parallelismFirst=false} (without it the advisory size is ignored) and an advisory size of at least
-   * {@code targetBytes}. Only keys whose value in force differs are returned.
+   * The settings that let AQE coalesce small shuffle partitions towards {@code targetBytes}: AQE
+   * and coalescing on, {@code parallelismFirst=false} (without it the advisory size is ignored) and
+   * an advisory size of at least {@code targetBytes}. Only keys whose value in force differs are
+   * returned.
    */
   static List<Recommendation> coalescing(RunConf c, long targetBytes, String why) {
     List<Recommendation> out = new ArrayList<>();
     if (!c.aqeEnabled()) {
-      out.add(new Recommendation(RunConf.AQE, "true", "let AQE coalesce small shuffle partitions: " + why));
+      out.add(
+          new Recommendation(
+              RunConf.AQE, "true", "let AQE coalesce small shuffle partitions: " + why));
     }
     if (!c.coalesceEnabled()) {
-      out.add(new Recommendation(RunConf.COALESCE, "true", "coalesce small shuffle partitions: " + why));
+      out.add(
+          new Recommendation(
+              RunConf.COALESCE, "true", "coalesce small shuffle partitions: " + why));
     }
     if (c.parallelismFirst()) {
-      out.add(new Recommendation(RunConf.PARALLELISM_FIRST, "false",
-          "with parallelismFirst=true (Spark's default) AQE ignores the advisory partition size and keeps "
-              + "1 MiB partitions to preserve parallelism: " + why));
+      out.add(
+          new Recommendation(
+              RunConf.PARALLELISM_FIRST,
+              "false",
+              "with parallelismFirst=true (Spark's default) AQE ignores the advisory partition size and keeps "
+                  + "1 MiB partitions to preserve parallelism: "
+                  + why));
     }
     if (c.advisoryBytes() < targetBytes) {
-      out.add(new Recommendation(RunConf.ADVISORY, Sizes.sparkBytes(targetBytes),
-          "coalesce towards " + bytes(targetBytes) + " partitions (was " + bytes(c.advisoryBytes()) + "): " + why));
+      out.add(
+          new Recommendation(
+              RunConf.ADVISORY,
+              Sizes.sparkBytes(targetBytes),
+              "coalesce towards "
+                  + bytes(targetBytes)
+                  + " partitions (was "
+                  + bytes(c.advisoryBytes())
+                  + "): "
+                  + why));
     }
     return out;
   }

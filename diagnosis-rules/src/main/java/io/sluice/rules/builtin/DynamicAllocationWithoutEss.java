@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -9,16 +10,23 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** DYNAMIC_ALLOCATION_WITHOUT_ESS: dynamic allocation with shuffle output living only on executors. */
+/**
+ * DYNAMIC_ALLOCATION_WITHOUT_ESS: dynamic allocation with shuffle output living only on executors.
+ */
 public final class DynamicAllocationWithoutEss extends BuiltinRule {
   public static final String ID = "DYNAMIC_ALLOCATION_WITHOUT_ESS";
-  static final Threshold MIN_WRITE = Threshold.of("minShuffleWriteBytes", Unit.BYTES, Sizes.MIB, 0,
-      Sizes.TIB * 1024, "Runs that wrote less shuffle data than this get at most LOW.");
+  static final Threshold MIN_WRITE =
+      Threshold.of(
+          "minShuffleWriteBytes",
+          Unit.BYTES,
+          Sizes.MIB,
+          0,
+          Sizes.TIB * 1024,
+          "Runs that wrote less shuffle data than this get at most LOW.");
 
   public DynamicAllocationWithoutEss() {
     this(null);
@@ -65,19 +73,25 @@ public final class DynamicAllocationWithoutEss extends BuiltinRule {
     String why;
     if (!tracking && !migration) {
       sev = Severity.CRITICAL;
-      why = "neither shuffle tracking nor decommission shuffle-block migration keeps map output when an executor "
-          + "is released";
+      why =
+          "neither shuffle tracking nor decommission shuffle-block migration keeps map output when an executor "
+              + "is released";
     } else if (!tracking) {
       sev = Severity.SEVERE;
-      why = "shuffle tracking is off; map output survives only graceful decommission, after being copied";
+      why =
+          "shuffle tracking is off; map output survives only graceful decommission, after being copied";
     } else if (timeout >= 0) {
       sev = Severity.SEVERE;
-      why = "shuffle tracking releases executors holding map output after " + timeout / 1000.0 + " s, and the "
-          + "output with them";
+      why =
+          "shuffle tracking releases executors holding map output after "
+              + timeout / 1000.0
+              + " s, and the "
+              + "output with them";
     } else {
       sev = Severity.MODERATE;
-      why = "shuffle tracking keeps every executor holding map output (timeout infinity), so dynamic allocation "
-          + "cannot release them";
+      why =
+          "shuffle tracking keeps every executor holding map output (timeout infinity), so dynamic allocation "
+              + "cannot release them";
     }
     long written = 0;
     List<Integer> stages = new ArrayList<>();
@@ -95,12 +109,18 @@ public final class DynamicAllocationWithoutEss extends BuiltinRule {
     ev.put("shuffleTracking", tracking ? 1.0 : 0.0);
     ev.put("shuffleTrackingTimeoutMs", (double) timeout);
     ev.put("decommissionShuffleMigration", migration ? 1.0 : 0.0);
-    String summary = "dynamic allocation without an external shuffle service (" + bytes(written)
-        + " of shuffle data written): " + why;
+    String summary =
+        "dynamic allocation without an external shuffle service ("
+            + bytes(written)
+            + " of shuffle data written): "
+            + why;
     List<Recommendation> recs = new ArrayList<>();
     if (!tracking) {
-      recs.add(new Recommendation(RunConf.SHUFFLE_TRACKING, "true",
-          "keep executors that hold live shuffle output instead of losing it on scale-down"));
+      recs.add(
+          new Recommendation(
+              RunConf.SHUFFLE_TRACKING,
+              "true",
+              "keep executors that hold live shuffle output instead of losing it on scale-down"));
     }
     return diagnosis(sev, stages, summary, ev, recs);
   }

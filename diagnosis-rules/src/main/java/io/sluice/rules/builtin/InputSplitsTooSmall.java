@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -10,7 +11,6 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,24 +19,60 @@ import java.util.Map;
 /** INPUT_SPLITS_TOO_SMALL: many short file-scan map tasks that each write little shuffle output. */
 public final class InputSplitsTooSmall extends BuiltinRule {
   public static final String ID = "INPUT_SPLITS_TOO_SMALL";
-  static final Threshold MIN_TASKS = Threshold.of("minTasks", Unit.COUNT, 200, 1, 1e12,
-      "A map stage is judged only if it has at least this many successful tasks.");
-  static final Threshold MAX_MEAN_MS = Threshold.of("maxMeanTaskRunMs", Unit.MILLIS, 2000, 1, 1e12,
-      "A map stage is judged only if its mean task run time is at most this (long tasks are not overhead-bound).");
-  static final Grades WRITE = Grades.falling("writeBytesPerTask", Unit.BYTES,
-      "a map stage's shuffle bytes written / successful tasks", 8 * Sizes.MIB, 2 * Sizes.MIB, 256 * Sizes.KIB,
-      16 * Sizes.KIB, 0, Sizes.TIB);
-  static final Threshold MAX_GROWTH = Threshold.of("maxGrowthFactor", Unit.RATIO, 64, 2, 1024,
-      "The recommended spark.sql.files.maxPartitionBytes is at most this factor above the value in force.");
-  static final Threshold TARGET_MS = Threshold.of("targetTaskMs", Unit.MILLIS, 2000, 100, 1e9,
-      "Map task run time the recommendation aims at.");
+  static final Threshold MIN_TASKS =
+      Threshold.of(
+          "minTasks",
+          Unit.COUNT,
+          200,
+          1,
+          1e12,
+          "A map stage is judged only if it has at least this many successful tasks.");
+  static final Threshold MAX_MEAN_MS =
+      Threshold.of(
+          "maxMeanTaskRunMs",
+          Unit.MILLIS,
+          2000,
+          1,
+          1e12,
+          "A map stage is judged only if its mean task run time is at most this (long tasks are not overhead-bound).");
+  static final Grades WRITE =
+      Grades.falling(
+          "writeBytesPerTask",
+          Unit.BYTES,
+          "a map stage's shuffle bytes written / successful tasks",
+          8 * Sizes.MIB,
+          2 * Sizes.MIB,
+          256 * Sizes.KIB,
+          16 * Sizes.KIB,
+          0,
+          Sizes.TIB);
+  static final Threshold MAX_GROWTH =
+      Threshold.of(
+          "maxGrowthFactor",
+          Unit.RATIO,
+          64,
+          2,
+          1024,
+          "The recommended spark.sql.files.maxPartitionBytes is at most this factor above the value in force.");
+  static final Threshold TARGET_MS =
+      Threshold.of(
+          "targetTaskMs",
+          Unit.MILLIS,
+          2000,
+          100,
+          1e9,
+          "Map task run time the recommendation aims at.");
 
   public InputSplitsTooSmall() {
     this(null);
   }
 
   private InputSplitsTooSmall(RuleSettings s) {
-    super(ID, declare(MIN_TASKS, MAX_MEAN_MS, WRITE, MAX_GROWTH, TARGET_MS), s, InputSplitsTooSmall::new);
+    super(
+        ID,
+        declare(MIN_TASKS, MAX_MEAN_MS, WRITE, MAX_GROWTH, TARGET_MS),
+        s,
+        InputSplitsTooSmall::new);
   }
 
   @Override
@@ -62,7 +98,9 @@ public final class InputSplitsTooSmall extends BuiltinRule {
   Diagnosis evaluate(AppRun run, RunConf conf) {
     WorstStage pick = WorstStage.lowestMeasure();
     for (StageProfile s : mapStages(run)) {
-      if (!s.scansFiles() || s.successfulTasks() < get(MIN_TASKS) || meanTaskRunMs(s) > get(MAX_MEAN_MS)) {
+      if (!s.scansFiles()
+          || s.successfulTasks() < get(MIN_TASKS)
+          || meanTaskRunMs(s) > get(MAX_MEAN_MS)) {
         continue;
       }
       if (!pick.offer(s, settings.grade(WRITE, writePerTask(s)), writePerTask(s))) {
@@ -76,8 +114,10 @@ public final class InputSplitsTooSmall extends BuiltinRule {
     StageProfile w = pick.stage();
     List<Integer> flagged = pick.flagged();
     long current = conf.maxPartitionBytes();
-    double factor = Math.min(get(MAX_GROWTH), Math.max(2, Sizes.nextPowerOfTwo(get(TARGET_MS) / Math.max(1,
-        meanTaskRunMs(w)))));
+    double factor =
+        Math.min(
+            get(MAX_GROWTH),
+            Math.max(2, Sizes.nextPowerOfTwo(get(TARGET_MS) / Math.max(1, meanTaskRunMs(w)))));
     long wanted = Math.min(64 * Sizes.GIB, Math.max(128 * Sizes.MIB, (long) (current * factor)));
     Map<String, Double> ev = evidence();
     ev.put("successfulTasks", (double) w.successfulTasks());
@@ -86,16 +126,31 @@ public final class InputSplitsTooSmall extends BuiltinRule {
     ev.put("meanTaskRunMs", meanTaskRunMs(w));
     ev.put("maxPartitionBytes", (double) current);
     ev.put("flaggedStages", (double) flagged.size());
-    String summary = String.format(Locale.ROOT,
-        "%s ran %d map tasks of %.0f ms on average that wrote only %s of shuffle output each "
-            + "(spark.sql.files.maxPartitionBytes=%s)", stage(w), w.successfulTasks(), meanTaskRunMs(w),
-        bytes(writePerTask(w)), Sizes.sparkBytes(current));
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s ran %d map tasks of %.0f ms on average that wrote only %s of shuffle output each "
+                + "(spark.sql.files.maxPartitionBytes=%s)",
+            stage(w),
+            w.successfulTasks(),
+            meanTaskRunMs(w),
+            bytes(writePerTask(w)),
+            Sizes.sparkBytes(current));
     List<Recommendation> recs = new ArrayList<>();
     if (wanted > current) {
-      recs.add(new Recommendation(RunConf.MAX_PARTITION_BYTES, Sizes.sparkBytes(wanted),
-          "pack more input into each split (was " + bytes(current) + "): " + w.successfulTasks()
-              + " map tasks ran " + Math.round(meanTaskRunMs(w)) + " ms and wrote " + bytes(writePerTask(w))
-              + " each"));
+      recs.add(
+          new Recommendation(
+              RunConf.MAX_PARTITION_BYTES,
+              Sizes.sparkBytes(wanted),
+              "pack more input into each split (was "
+                  + bytes(current)
+                  + "): "
+                  + w.successfulTasks()
+                  + " map tasks ran "
+                  + Math.round(meanTaskRunMs(w))
+                  + " ms and wrote "
+                  + bytes(writePerTask(w))
+                  + " each"));
     }
     return diagnosis(worst, flagged, summary, ev, recs);
   }

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -9,21 +10,37 @@ import io.sluice.rules.Grades;
 import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
-/** SHUFFLE_CODEC: a large shuffle compressed with a fast, weak codec where zstd would cut the bytes moved. */
+/**
+ * SHUFFLE_CODEC: a large shuffle compressed with a fast, weak codec where zstd would cut the bytes
+ * moved.
+ */
 public final class ShuffleCodec extends BuiltinRule {
   public static final String ID = "SHUFFLE_CODEC";
-  static final Set<String> WEAK = Set.of("lz4", "snappy", "lzf", "org.apache.spark.io.lz4compressioncodec",
-      "org.apache.spark.io.snappycompressioncodec", "org.apache.spark.io.lzfcompressioncodec");
-  static final Grades WRITTEN = Grades.rising("shuffleWriteBytes", Unit.BYTES,
-      "the run's total shuffle bytes written", Sizes.GIB, 10 * Sizes.GIB, 100 * Sizes.GIB, Sizes.TIB, 1,
-      Sizes.TIB * 1024 * 1024);
+  static final Set<String> WEAK =
+      Set.of(
+          "lz4",
+          "snappy",
+          "lzf",
+          "org.apache.spark.io.lz4compressioncodec",
+          "org.apache.spark.io.snappycompressioncodec",
+          "org.apache.spark.io.lzfcompressioncodec");
+  static final Grades WRITTEN =
+      Grades.rising(
+          "shuffleWriteBytes",
+          Unit.BYTES,
+          "the run's total shuffle bytes written",
+          Sizes.GIB,
+          10 * Sizes.GIB,
+          100 * Sizes.GIB,
+          Sizes.TIB,
+          1,
+          Sizes.TIB * 1024 * 1024);
 
   public ShuffleCodec() {
     this(null);
@@ -74,10 +91,27 @@ public final class ShuffleCodec extends BuiltinRule {
     ev.put("bytesPerRecord", records == 0 ? 0 : (double) written / records);
     ev.put("shuffleWriteTimeMs", (double) writeMs);
     ev.put("writingStages", (double) stages.size());
-    String summary = String.format(Locale.ROOT, "%s of shuffle data (%d records, %.0f B each) written with %s",
-        bytes(written), records, records == 0 ? 0.0 : (double) written / records, conf.codec());
-    return diagnosis(sev, stages, summary, ev, List.of(new Recommendation(RunConf.CODEC, "zstd",
-        "zstd usually compresses shuffle blocks smaller than " + conf.codec() + " (for more CPU): fewer bytes to write, "
-            + "serve from the shuffle service and fetch for " + bytes(written))));
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s of shuffle data (%d records, %.0f B each) written with %s",
+            bytes(written),
+            records,
+            records == 0 ? 0.0 : (double) written / records,
+            conf.codec());
+    return diagnosis(
+        sev,
+        stages,
+        summary,
+        ev,
+        List.of(
+            new Recommendation(
+                RunConf.CODEC,
+                "zstd",
+                "zstd usually compresses shuffle blocks smaller than "
+                    + conf.codec()
+                    + " (for more CPU): fewer bytes to write, "
+                    + "serve from the shuffle service and fetch for "
+                    + bytes(written))));
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -8,7 +9,6 @@ import io.sluice.model.StageProfile;
 import io.sluice.rules.Grades;
 import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,10 +19,28 @@ import java.util.TreeSet;
 /** SHUFFLE_FETCH_FAILURES: FetchFailed task ends and the stage re-attempts they force. */
 public final class ShuffleFetchFailures extends BuiltinRule {
   public static final String ID = "SHUFFLE_FETCH_FAILURES";
-  static final Grades TASKS = Grades.rising("fetchFailedTasks", Unit.COUNT,
-      "the run's number of FetchFailed task ends", 1, 5, 20, 100, 1, 1e12);
-  static final Grades REATTEMPTS = Grades.rising("stageReattempts", Unit.COUNT,
-      "the run's number of stage re-attempts (stage attempts with attempt id > 0)", 1, 1, 3, 6, 1, 1e12);
+  static final Grades TASKS =
+      Grades.rising(
+          "fetchFailedTasks",
+          Unit.COUNT,
+          "the run's number of FetchFailed task ends",
+          1,
+          5,
+          20,
+          100,
+          1,
+          1e12);
+  static final Grades REATTEMPTS =
+      Grades.rising(
+          "stageReattempts",
+          Unit.COUNT,
+          "the run's number of stage re-attempts (stage attempts with attempt id > 0)",
+          1,
+          1,
+          3,
+          6,
+          1,
+          1e12);
 
   public ShuffleFetchFailures() {
     this(null);
@@ -69,7 +87,8 @@ public final class ShuffleFetchFailures extends BuiltinRule {
       return none();
     }
     stages.addAll(reattempted);
-    Severity sev = Severity.max(settings.grade(TASKS, fetchFailed), settings.grade(REATTEMPTS, reattempts));
+    Severity sev =
+        Severity.max(settings.grade(TASKS, fetchFailed), settings.grade(REATTEMPTS, reattempts));
     boolean failed = "FAILED".equalsIgnoreCase(run.status());
     if (failed) {
       sev = Severity.CRITICAL;
@@ -80,21 +99,37 @@ public final class ShuffleFetchFailures extends BuiltinRule {
     ev.put("reattemptedStages", (double) reattempted.size());
     ev.put("appFailed", failed ? 1.0 : 0.0);
     ev.put("shuffleIoMaxRetries", (double) conf.ioMaxRetries());
-    String summary = String.format(Locale.ROOT,
-        "%d FetchFailed task end(s) forced %d stage re-attempt(s) (stages %s)%s: map output was lost or the "
-            + "shuffle service did not answer", fetchFailed, reattempts, reattempted.isEmpty() ? stages : reattempted,
-        failed ? " and the application failed" : "");
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%d FetchFailed task end(s) forced %d stage re-attempt(s) (stages %s)%s: map output was lost or the "
+                + "shuffle service did not answer",
+            fetchFailed,
+            reattempts,
+            reattempted.isEmpty() ? stages : reattempted,
+            failed ? " and the application failed" : "");
     List<Recommendation> recs = new ArrayList<>();
     long retries = Math.min(10, conf.ioMaxRetries() * 2);
     if (retries > conf.ioMaxRetries()) {
-      recs.add(new Recommendation(RunConf.IO_MAX_RETRIES, Long.toString(retries),
-          "retry a failed fetch " + retries + " times (was " + conf.ioMaxRetries()
-              + ") before declaring the map output lost"));
+      recs.add(
+          new Recommendation(
+              RunConf.IO_MAX_RETRIES,
+              Long.toString(retries),
+              "retry a failed fetch "
+                  + retries
+                  + " times (was "
+                  + conf.ioMaxRetries()
+                  + ") before declaring the map output lost"));
     }
     if (conf.ioRetryWaitMs() < 10_000) {
-      recs.add(new Recommendation(RunConf.IO_RETRY_WAIT, "10s",
-          "wait longer between fetch retries (was " + conf.ioRetryWaitMs() / 1000.0 + "s) so an overloaded "
-              + "shuffle service can recover"));
+      recs.add(
+          new Recommendation(
+              RunConf.IO_RETRY_WAIT,
+              "10s",
+              "wait longer between fetch retries (was "
+                  + conf.ioRetryWaitMs() / 1000.0
+                  + "s) so an overloaded "
+                  + "shuffle service can recover"));
     }
     return diagnosis(sev, stages, summary, ev, recs);
   }

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -10,7 +11,6 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,12 +19,33 @@ import java.util.Map;
 /** SHUFFLE_READ_SKEW: one reduce task reads far more shuffle data than the median task. */
 public final class ShuffleReadSkew extends BuiltinRule {
   public static final String ID = "SHUFFLE_READ_SKEW";
-  static final Threshold MIN_MAX_READ = Threshold.of("minMaxTaskReadBytes", Unit.BYTES, 4 * Sizes.MIB, 0,
-      Sizes.TIB * 1024, "A stage is judged only if its largest task read at least this many shuffle bytes.");
-  static final Threshold MIN_TASKS = Threshold.of("minTasks", Unit.COUNT, 4, 2, 1e9,
-      "A stage is judged only if it has at least this many successful tasks.");
-  static final Grades SKEW = Grades.rising("readSkew", Unit.RATIO,
-      "a stage's max / median task shuffle read", 3, 5, 10, 50, 1, 1e12);
+  static final Threshold MIN_MAX_READ =
+      Threshold.of(
+          "minMaxTaskReadBytes",
+          Unit.BYTES,
+          4 * Sizes.MIB,
+          0,
+          Sizes.TIB * 1024,
+          "A stage is judged only if its largest task read at least this many shuffle bytes.");
+  static final Threshold MIN_TASKS =
+      Threshold.of(
+          "minTasks",
+          Unit.COUNT,
+          4,
+          2,
+          1e9,
+          "A stage is judged only if it has at least this many successful tasks.");
+  static final Grades SKEW =
+      Grades.rising(
+          "readSkew",
+          Unit.RATIO,
+          "a stage's max / median task shuffle read",
+          3,
+          5,
+          10,
+          50,
+          1,
+          1e12);
 
   public ShuffleReadSkew() {
     this(null);
@@ -77,24 +98,44 @@ public final class ShuffleReadSkew extends BuiltinRule {
     ev.put("taskDurationMaxMs", (double) w.taskDurationMaxMs());
     ev.put("meanTaskRunMs", meanTaskRunMs(w));
     ev.put("flaggedStages", (double) flagged.size());
-    String summary = String.format(Locale.ROOT,
-        "%s: the largest task read %s of shuffle data, %.1fx the median task (%s); it ran %.1f s against a mean "
-            + "of %.1f s", stage(w), bytes(w.shuffleReadBytesMax()), w.readSkew(), bytes(w.shuffleReadBytesMedian()),
-        w.taskDurationMaxMs() / 1000.0, meanTaskRunMs(w) / 1000.0);
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s: the largest task read %s of shuffle data, %.1fx the median task (%s); it ran %.1f s against a mean "
+                + "of %.1f s",
+            stage(w),
+            bytes(w.shuffleReadBytesMax()),
+            w.readSkew(),
+            bytes(w.shuffleReadBytesMedian()),
+            w.taskDurationMaxMs() / 1000.0,
+            meanTaskRunMs(w) / 1000.0);
     List<Recommendation> recs = new ArrayList<>();
-    String why = "the largest task reads " + String.format(Locale.ROOT, "%.1f", w.readSkew()) + "x the median";
+    String why =
+        "the largest task reads "
+            + String.format(Locale.ROOT, "%.1f", w.readSkew())
+            + "x the median";
     if (!conf.aqeEnabled()) {
-      recs.add(new Recommendation(RunConf.AQE, "true", "AQE splits skewed join partitions: " + why));
+      recs.add(
+          new Recommendation(RunConf.AQE, "true", "AQE splits skewed join partitions: " + why));
     }
     if (!conf.skewJoinEnabled()) {
-      recs.add(new Recommendation(RunConf.SKEW_JOIN, "true", "split skewed sort-merge join partitions: " + why));
+      recs.add(
+          new Recommendation(
+              RunConf.SKEW_JOIN, "true", "split skewed sort-merge join partitions: " + why));
     }
     if (conf.aqeEnabled() && conf.skewJoinEnabled()) {
-      long threshold = Math.max(16 * Sizes.MIB, w.shuffleReadBytesMax() / 2 / Sizes.MIB * Sizes.MIB);
+      long threshold =
+          Math.max(16 * Sizes.MIB, w.shuffleReadBytesMax() / 2 / Sizes.MIB * Sizes.MIB);
       if (threshold < conf.skewThresholdBytes()) {
-        recs.add(new Recommendation(RunConf.SKEW_THRESHOLD, Sizes.sparkBytes(threshold),
-            "the skewed partition (" + bytes(w.shuffleReadBytesMax()) + ") is below the skew threshold in force ("
-                + bytes(conf.skewThresholdBytes()) + "), so AQE does not split it"));
+        recs.add(
+            new Recommendation(
+                RunConf.SKEW_THRESHOLD,
+                Sizes.sparkBytes(threshold),
+                "the skewed partition ("
+                    + bytes(w.shuffleReadBytesMax())
+                    + ") is below the skew threshold in force ("
+                    + bytes(conf.skewThresholdBytes())
+                    + "), so AQE does not split it"));
       }
     }
     return diagnosis(worst, flagged, summary, ev, recs);

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -10,21 +11,43 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 
-/** SHUFFLE_SMALL_BLOCKS: tiny remote shuffle blocks, i.e. many random reads on the shuffle service's disks. */
+/**
+ * SHUFFLE_SMALL_BLOCKS: tiny remote shuffle blocks, i.e. many random reads on the shuffle service's
+ * disks.
+ */
 public final class ShuffleSmallBlocks extends BuiltinRule {
   public static final String ID = "SHUFFLE_SMALL_BLOCKS";
-  static final Threshold MIN_BLOCKS = Threshold.of("minRemoteBlocks", Unit.COUNT, 1000, 1, 1e12,
-      "A stage is judged only if it fetched at least this many remote blocks.");
-  static final Grades AVG_BLOCK = Grades.falling("avgBlockBytes", Unit.BYTES,
-      "a stage's average remote block size (remote bytes read / remote blocks fetched)",
-      512 * Sizes.KIB, 128 * Sizes.KIB, 32 * Sizes.KIB, 4 * Sizes.KIB, 1, Sizes.TIB);
-  static final Threshold TARGET = Threshold.of("targetPartitionBytes", Unit.BYTES, 64 * Sizes.MIB, Sizes.MIB,
-      2 * Sizes.GIB, "Shuffle partition size the recommendations aim at (partitions = shuffle bytes / this).");
+  static final Threshold MIN_BLOCKS =
+      Threshold.of(
+          "minRemoteBlocks",
+          Unit.COUNT,
+          1000,
+          1,
+          1e12,
+          "A stage is judged only if it fetched at least this many remote blocks.");
+  static final Grades AVG_BLOCK =
+      Grades.falling(
+          "avgBlockBytes",
+          Unit.BYTES,
+          "a stage's average remote block size (remote bytes read / remote blocks fetched)",
+          512 * Sizes.KIB,
+          128 * Sizes.KIB,
+          32 * Sizes.KIB,
+          4 * Sizes.KIB,
+          1,
+          Sizes.TIB);
+  static final Threshold TARGET =
+      Threshold.of(
+          "targetPartitionBytes",
+          Unit.BYTES,
+          64 * Sizes.MIB,
+          Sizes.MIB,
+          2 * Sizes.GIB,
+          "Shuffle partition size the recommendations aim at (partitions = shuffle bytes / this).");
 
   public ShuffleSmallBlocks() {
     this(null);
@@ -61,7 +84,8 @@ public final class ShuffleSmallBlocks extends BuiltinRule {
       if (s.shuffleRemoteBlocksFetched() < get(MIN_BLOCKS)) {
         continue;
       }
-      if (!pick.offer(s, settings.grade(AVG_BLOCK, s.avgRemoteBlockBytes()), s.avgRemoteBlockBytes())) {
+      if (!pick.offer(
+          s, settings.grade(AVG_BLOCK, s.avgRemoteBlockBytes()), s.avgRemoteBlockBytes())) {
         continue;
       }
     }
@@ -87,20 +111,39 @@ public final class ShuffleSmallBlocks extends BuiltinRule {
     ev.put("bytesPerMapReducePair", cells == 0 ? 0 : (double) s.shuffleBytesRead() / cells);
     ev.put("fetchWaitShare", s.fetchWaitShare());
     ev.put("flaggedStages", (double) flagged.size());
-    String summary = String.format(java.util.Locale.ROOT,
-        "%s fetched %d remote shuffle blocks of %s on average (%d map x %d reduce partitions for %s): "
-            + "random reads on the shuffle service's disks", stage(s), s.shuffleRemoteBlocksFetched(),
-        bytes(s.avgRemoteBlockBytes()), s.mapPartitions(), s.reducePartitions(), bytes(s.shuffleBytesRead()));
+    String summary =
+        String.format(
+            java.util.Locale.ROOT,
+            "%s fetched %d remote shuffle blocks of %s on average (%d map x %d reduce partitions for %s): "
+                + "random reads on the shuffle service's disks",
+            stage(s),
+            s.shuffleRemoteBlocksFetched(),
+            bytes(s.avgRemoteBlockBytes()),
+            s.mapPartitions(),
+            s.reducePartitions(),
+            bytes(s.shuffleBytesRead()));
     long target = (long) get(TARGET);
     List<Recommendation> recs = new ArrayList<>();
     long partitions = Math.max(1, (long) Math.ceil((double) maxBytes / target));
     if (partitions < conf.shufflePartitions()) {
-      recs.add(new Recommendation(RunConf.SHUFFLE_PARTITIONS, Long.toString(partitions),
-          "the run's largest shuffle read is " + bytes(maxBytes) + "; " + partitions + " partition(s) of about "
-              + bytes(target) + " instead of " + conf.shufflePartitions() + " make blocks "
-              + Math.max(1, conf.shufflePartitions() / partitions) + "x larger"));
+      recs.add(
+          new Recommendation(
+              RunConf.SHUFFLE_PARTITIONS,
+              Long.toString(partitions),
+              "the run's largest shuffle read is "
+                  + bytes(maxBytes)
+                  + "; "
+                  + partitions
+                  + " partition(s) of about "
+                  + bytes(target)
+                  + " instead of "
+                  + conf.shufflePartitions()
+                  + " make blocks "
+                  + Math.max(1, conf.shufflePartitions() / partitions)
+                  + "x larger"));
     }
-    recs.addAll(coalescing(conf, target, "average remote block is " + bytes(s.avgRemoteBlockBytes())));
+    recs.addAll(
+        coalescing(conf, target, "average remote block is " + bytes(s.avgRemoteBlockBytes())));
     return diagnosis(worst, flagged, summary, ev, recs);
   }
 }

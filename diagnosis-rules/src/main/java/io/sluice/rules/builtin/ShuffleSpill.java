@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -10,7 +11,6 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,12 +19,33 @@ import java.util.Map;
 /** SHUFFLE_SPILL: stages spill to disk a lot relative to the shuffle bytes they handle. */
 public final class ShuffleSpill extends BuiltinRule {
   public static final String ID = "SHUFFLE_SPILL";
-  static final Threshold MIN_SPILL = Threshold.of("minDiskSpillBytes", Unit.BYTES, 32 * Sizes.MIB, 0,
-      Sizes.TIB * 1024, "A stage is judged only if it spilled at least this many bytes to disk.");
-  static final Grades RATIO = Grades.rising("spillRatio", Unit.RATIO,
-      "a stage's disk bytes spilled / max(shuffle bytes read, shuffle bytes written)", 0.1, 0.5, 1, 3, 0, 1e12);
-  static final Threshold TARGET_FRACTION = Threshold.of("targetMemoryFraction", Unit.FRACTION, 0.6, 0.3, 0.9,
-      "spark.memory.fraction recommended when the run's is below it.");
+  static final Threshold MIN_SPILL =
+      Threshold.of(
+          "minDiskSpillBytes",
+          Unit.BYTES,
+          32 * Sizes.MIB,
+          0,
+          Sizes.TIB * 1024,
+          "A stage is judged only if it spilled at least this many bytes to disk.");
+  static final Grades RATIO =
+      Grades.rising(
+          "spillRatio",
+          Unit.RATIO,
+          "a stage's disk bytes spilled / max(shuffle bytes read, shuffle bytes written)",
+          0.1,
+          0.5,
+          1,
+          3,
+          0,
+          1e12);
+  static final Threshold TARGET_FRACTION =
+      Threshold.of(
+          "targetMemoryFraction",
+          Unit.FRACTION,
+          0.6,
+          0.3,
+          0.9,
+          "spark.memory.fraction recommended when the run's is below it.");
 
   public ShuffleSpill() {
     this(null);
@@ -57,7 +78,8 @@ public final class ShuffleSpill extends BuiltinRule {
     boolean reduceSpills = false;
     long spillTotal = 0;
     for (StageProfile s : run.stages()) {
-      if (s.diskBytesSpilled() < get(MIN_SPILL) || s.diskBytesSpilled() == 0
+      if (s.diskBytesSpilled() < get(MIN_SPILL)
+          || s.diskBytesSpilled() == 0
           || Math.max(s.shuffleBytesRead(), s.shuffleWriteBytes()) == 0) {
         continue;
       }
@@ -84,30 +106,52 @@ public final class ShuffleSpill extends BuiltinRule {
     ev.put("diskBytesSpilledFlaggedStages", (double) spillTotal);
     ev.put("memoryFraction", conf.memoryFraction());
     ev.put("executorMemoryBytes", (double) conf.executorMemoryBytes());
-    String summary = String.format(Locale.ROOT,
-        "%s spilled %s to disk (%s in memory form), %.2fx the %s of shuffle data it handled; %d stage(s) spill",
-        stage(w), bytes(w.diskBytesSpilled()), bytes(w.memoryBytesSpilled()), wRatio,
-        bytes(Math.max(w.shuffleBytesRead(), w.shuffleWriteBytes())), flagged.size());
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s spilled %s to disk (%s in memory form), %.2fx the %s of shuffle data it handled; %d stage(s) spill",
+            stage(w),
+            bytes(w.diskBytesSpilled()),
+            bytes(w.memoryBytesSpilled()),
+            wRatio,
+            bytes(Math.max(w.shuffleBytesRead(), w.shuffleWriteBytes())),
+            flagged.size());
     List<Recommendation> recs = new ArrayList<>();
     double target = get(TARGET_FRACTION);
     if (conf.memoryFraction() < target) {
-      recs.add(new Recommendation(RunConf.MEMORY_FRACTION, Sizes.plain(target),
-          "execution memory is spark.memory.fraction=" + Sizes.plain(conf.memoryFraction())
-              + " of the heap; spills of " + bytes(spillTotal) + " show it is too small"));
+      recs.add(
+          new Recommendation(
+              RunConf.MEMORY_FRACTION,
+              Sizes.plain(target),
+              "execution memory is spark.memory.fraction="
+                  + Sizes.plain(conf.memoryFraction())
+                  + " of the heap; spills of "
+                  + bytes(spillTotal)
+                  + " show it is too small"));
     } else {
       long mem = Math.min(64 * Sizes.GIB, 2 * conf.executorMemoryBytes());
       if (mem > conf.executorMemoryBytes()) {
-        recs.add(new Recommendation(RunConf.EXECUTOR_MEMORY, Sizes.sparkBytes(mem),
-            "double the executor heap (was " + bytes(conf.executorMemoryBytes()) + ") to hold what spills ("
-                + bytes(spillTotal) + ")"));
+        recs.add(
+            new Recommendation(
+                RunConf.EXECUTOR_MEMORY,
+                Sizes.sparkBytes(mem),
+                "double the executor heap (was "
+                    + bytes(conf.executorMemoryBytes())
+                    + ") to hold what spills ("
+                    + bytes(spillTotal)
+                    + ")"));
       }
     }
     if (reduceSpills) {
       long partitions = Math.min(100_000, 2 * conf.shufflePartitions());
       if (partitions > conf.shufflePartitions()) {
-        recs.add(new Recommendation(RunConf.SHUFFLE_PARTITIONS, Long.toString(partitions),
-            "halve the data each reduce task sorts or aggregates (was " + conf.shufflePartitions()
-                + " partitions)"));
+        recs.add(
+            new Recommendation(
+                RunConf.SHUFFLE_PARTITIONS,
+                Long.toString(partitions),
+                "halve the data each reduce task sorts or aggregates (was "
+                    + conf.shufflePartitions()
+                    + " partitions)"));
       }
     }
     return diagnosis(worst, flagged, summary, ev, recs);

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -10,7 +11,6 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,11 +19,25 @@ import java.util.Map;
 /** TOO_FEW_PARTITIONS: each reduce task reads a huge amount of shuffle data. */
 public final class TooFewPartitions extends BuiltinRule {
   public static final String ID = "TOO_FEW_PARTITIONS";
-  static final Grades PER_TASK = Grades.rising("readBytesPerTask", Unit.BYTES,
-      "a stage's shuffle bytes read / successful tasks", 256 * Sizes.MIB, 512 * Sizes.MIB, 2 * Sizes.GIB,
-      8 * Sizes.GIB, 1, Sizes.TIB * 1024);
-  static final Threshold TARGET = Threshold.of("targetPartitionBytes", Unit.BYTES, 128 * Sizes.MIB, Sizes.MIB,
-      2 * Sizes.GIB, "Shuffle partition size the recommended partition count aims at.");
+  static final Grades PER_TASK =
+      Grades.rising(
+          "readBytesPerTask",
+          Unit.BYTES,
+          "a stage's shuffle bytes read / successful tasks",
+          256 * Sizes.MIB,
+          512 * Sizes.MIB,
+          2 * Sizes.GIB,
+          8 * Sizes.GIB,
+          1,
+          Sizes.TIB * 1024);
+  static final Threshold TARGET =
+      Threshold.of(
+          "targetPartitionBytes",
+          Unit.BYTES,
+          128 * Sizes.MIB,
+          Sizes.MIB,
+          2 * Sizes.GIB,
+          "Shuffle partition size the recommended partition count aims at.");
 
   public TooFewPartitions() {
     this(null);
@@ -77,14 +91,29 @@ public final class TooFewPartitions extends BuiltinRule {
     ev.put("taskDurationMaxMs", (double) w.taskDurationMaxMs());
     ev.put("recommendedPartitions", (double) wanted);
     ev.put("flaggedStages", (double) flagged.size());
-    String summary = String.format(Locale.ROOT,
-        "%s read %s of shuffle data in only %d task(s), %s per task (largest %s)", stage(w),
-        bytes(w.shuffleBytesRead()), w.successfulTasks(), bytes(readPerTask(w)), bytes(w.shuffleReadBytesMax()));
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s read %s of shuffle data in only %d task(s), %s per task (largest %s)",
+            stage(w),
+            bytes(w.shuffleBytesRead()),
+            w.successfulTasks(),
+            bytes(readPerTask(w)),
+            bytes(w.shuffleReadBytesMax()));
     List<Recommendation> recs = new ArrayList<>();
     if (wanted > conf.shufflePartitions()) {
-      recs.add(new Recommendation(RunConf.SHUFFLE_PARTITIONS, Long.toString(wanted),
-          "the largest flagged shuffle holds " + bytes(maxBytes) + ": " + wanted + " partitions of about "
-              + bytes(get(TARGET)) + " instead of " + conf.shufflePartitions()));
+      recs.add(
+          new Recommendation(
+              RunConf.SHUFFLE_PARTITIONS,
+              Long.toString(wanted),
+              "the largest flagged shuffle holds "
+                  + bytes(maxBytes)
+                  + ": "
+                  + wanted
+                  + " partitions of about "
+                  + bytes(get(TARGET))
+                  + " instead of "
+                  + conf.shufflePartitions()));
     }
     return diagnosis(worst, flagged, summary, ev, recs);
   }

@@ -1,5 +1,6 @@
 package io.sluice.rules.builtin;
 
+import io.sluice.config.Unit;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;
@@ -10,7 +11,6 @@ import io.sluice.rules.RuleSettings;
 import io.sluice.rules.RunConf;
 import io.sluice.rules.Sizes;
 import io.sluice.rules.Threshold;
-import io.sluice.config.Unit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -19,14 +19,41 @@ import java.util.Map;
 /** TOO_MANY_SMALL_TASKS: reduce stages with many tasks that each run only briefly. */
 public final class TooManySmallTasks extends BuiltinRule {
   public static final String ID = "TOO_MANY_SMALL_TASKS";
-  static final Threshold MIN_TASKS = Threshold.of("minTasks", Unit.COUNT, 400, 1, 1e12,
-      "A stage is judged only if it has at least this many successful tasks.");
-  static final Grades MEAN_MS = Grades.falling("meanTaskRunMs", Unit.MILLIS,
-      "a stage's mean task run time (executor run time / successful tasks)", 500, 200, 50, 10, 0, 1e12);
-  static final Threshold TARGET_MS = Threshold.of("targetTaskMs", Unit.MILLIS, 2000, 100, 1e9,
-      "Task run time the recommended partition count aims at.");
-  static final Threshold TARGET_BYTES = Threshold.of("targetPartitionBytes", Unit.BYTES, 64 * Sizes.MIB, Sizes.MIB,
-      2 * Sizes.GIB, "Shuffle partition size the recommendations aim at.");
+  static final Threshold MIN_TASKS =
+      Threshold.of(
+          "minTasks",
+          Unit.COUNT,
+          400,
+          1,
+          1e12,
+          "A stage is judged only if it has at least this many successful tasks.");
+  static final Grades MEAN_MS =
+      Grades.falling(
+          "meanTaskRunMs",
+          Unit.MILLIS,
+          "a stage's mean task run time (executor run time / successful tasks)",
+          500,
+          200,
+          50,
+          10,
+          0,
+          1e12);
+  static final Threshold TARGET_MS =
+      Threshold.of(
+          "targetTaskMs",
+          Unit.MILLIS,
+          2000,
+          100,
+          1e9,
+          "Task run time the recommended partition count aims at.");
+  static final Threshold TARGET_BYTES =
+      Threshold.of(
+          "targetPartitionBytes",
+          Unit.BYTES,
+          64 * Sizes.MIB,
+          Sizes.MIB,
+          2 * Sizes.GIB,
+          "Shuffle partition size the recommendations aim at.");
 
   public TooManySmallTasks() {
     this(null);
@@ -85,17 +112,35 @@ public final class TooManySmallTasks extends BuiltinRule {
     ev.put("readBytesPerTask", readPerTask(w));
     ev.put("recommendedPartitions", (double) wanted);
     ev.put("flaggedStages", (double) flagged.size());
-    String summary = String.format(Locale.ROOT,
-        "%s ran %d tasks of %.0f ms on average, each reading %s of shuffle data; %d stage(s) like it",
-        stage(w), w.successfulTasks(), meanTaskRunMs(w), bytes(readPerTask(w)), flagged.size());
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s ran %d tasks of %.0f ms on average, each reading %s of shuffle data; %d stage(s) like it",
+            stage(w),
+            w.successfulTasks(),
+            meanTaskRunMs(w),
+            bytes(readPerTask(w)),
+            flagged.size());
     List<Recommendation> recs = new ArrayList<>();
     if (wanted < conf.shufflePartitions()) {
-      recs.add(new Recommendation(RunConf.SHUFFLE_PARTITIONS, Long.toString(wanted),
-          wanted + " partitions of about " + Sizes.plain(get(TARGET_MS) / 1000) + " s of work instead of "
-              + conf.shufflePartitions() + " tasks of " + Math.round(meanTaskRunMs(w)) + " ms"));
+      recs.add(
+          new Recommendation(
+              RunConf.SHUFFLE_PARTITIONS,
+              Long.toString(wanted),
+              wanted
+                  + " partitions of about "
+                  + Sizes.plain(get(TARGET_MS) / 1000)
+                  + " s of work instead of "
+                  + conf.shufflePartitions()
+                  + " tasks of "
+                  + Math.round(meanTaskRunMs(w))
+                  + " ms"));
     }
-    recs.addAll(coalescing(conf, (long) get(TARGET_BYTES),
-        "reduce tasks run " + Math.round(meanTaskRunMs(w)) + " ms each"));
+    recs.addAll(
+        coalescing(
+            conf,
+            (long) get(TARGET_BYTES),
+            "reduce tasks run " + Math.round(meanTaskRunMs(w)) + " ms each"));
     return diagnosis(worst, flagged, summary, ev, recs);
   }
 }

@@ -6,9 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The per-stage scan shared by the stage-graded rules: every stage graded above NONE is flagged, and the
- * worst one is kept — the highest severity, ties broken by the rule's measure (the first stage wins an exact
- * tie). Which end of the measure is worse is the rule's choice.
+ * The per-stage scan shared by the stage-graded rules: every stage graded above NONE is flagged,
+ * and the worst one is kept — the highest severity, ties broken by the rule's measure (the first
+ * stage wins an exact tie). Which end of the measure is worse is the rule's choice.
  */
 final class WorstStage {
   private final boolean higherIsWorse;

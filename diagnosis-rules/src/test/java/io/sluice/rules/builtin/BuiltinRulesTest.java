@@ -40,9 +40,11 @@ class BuiltinRulesTest {
   // ---------------------------------------------------------------- SHUFFLE_SMALL_BLOCKS
 
   static AppRun blocks(long blocks, long remoteBytes) {
-    return run("3.5.7").conf("spark.sql.adaptive.enabled", "false")
+    return run("3.5.7")
+        .conf("spark.sql.adaptive.enabled", "false")
         .stage(stage(0).tasks(200).write(remoteBytes * 2, 1000))
-        .stage(stage(1).tasks(200).read(remoteBytes, blocks, remoteBytes, blocks, 200)).build();
+        .stage(stage(1).tasks(200).read(remoteBytes, blocks, remoteBytes, blocks, 200))
+        .build();
   }
 
   @Test
@@ -66,26 +68,46 @@ class BuiltinRulesTest {
     Diagnosis d = new ShuffleSmallBlocks().evaluate(blocks(40_000, 40_000L * 171));
     assertThat(d.severity()).isEqualTo(Severity.CRITICAL);
     assertThat(d.stageIds()).containsExactly(1);
-    assertThat(d.evidence()).contains(entry("avgRemoteBlockBytes", 171.0), entry("remoteBlocksFetched", 40_000.0),
-        entry("mapPartitions", 200.0), entry("reducePartitions", 200.0), entry("mapTimesReduce", 40_000.0),
-        entry("shuffleBytesRead", 2.0 * 40_000 * 171), entry("bytesPerMapReducePair", 2.0 * 171));
-    // 13.4 MB read in the run at 64 MiB per partition -> 1 partition; AQE off -> on, parallelismFirst -> false
-    assertThat(recs(d)).containsExactly(entry("spark.sql.shuffle.partitions", "1"),
-        entry("spark.sql.adaptive.enabled", "true"),
-        entry("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"));
+    assertThat(d.evidence())
+        .contains(
+            entry("avgRemoteBlockBytes", 171.0),
+            entry("remoteBlocksFetched", 40_000.0),
+            entry("mapPartitions", 200.0),
+            entry("reducePartitions", 200.0),
+            entry("mapTimesReduce", 40_000.0),
+            entry("shuffleBytesRead", 2.0 * 40_000 * 171),
+            entry("bytesPerMapReducePair", 2.0 * 171));
+    // 13.4 MB read in the run at 64 MiB per partition -> 1 partition; AQE off -> on,
+    // parallelismFirst -> false
+    assertThat(recs(d))
+        .containsExactly(
+            entry("spark.sql.shuffle.partitions", "1"),
+            entry("spark.sql.adaptive.enabled", "true"),
+            entry("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"));
     assertThat(d.summary()).contains("stage 1 fetched 40000 remote shuffle blocks of 171 B");
-    // already tuned: AQE on, parallelismFirst=false, advisory 128m, partitions at the target -> no recommendation
-    AppRun tuned = run("3.5.7").conf("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false")
-        .conf("spark.sql.adaptive.advisoryPartitionSizeInBytes", "128m").conf("spark.sql.shuffle.partitions", "1")
-        .stage(stage(1).tasks(200).read(40_000L * 171, 40_000, 0, 0, 200)).build();
+    // already tuned: AQE on, parallelismFirst=false, advisory 128m, partitions at the target -> no
+    // recommendation
+    AppRun tuned =
+        run("3.5.7")
+            .conf("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false")
+            .conf("spark.sql.adaptive.advisoryPartitionSizeInBytes", "128m")
+            .conf("spark.sql.shuffle.partitions", "1")
+            .stage(stage(1).tasks(200).read(40_000L * 171, 40_000, 0, 0, 200))
+            .build();
     assertThat(new ShuffleSmallBlocks().evaluate(tuned).recommendations()).isEmpty();
   }
 
   // ---------------------------------------------------------------- SHUFFLE_FETCH_WAIT
 
   static AppRun waits(long waitMs, long runMs, long avgBlock) {
-    return run("3.5.7").stage(stage(1).tasks(100).read(1000 * avgBlock, 1000, 0, 0, 10).fetchWait(waitMs)
-        .runMs(runMs)).build();
+    return run("3.5.7")
+        .stage(
+            stage(1)
+                .tasks(100)
+                .read(1000 * avgBlock, 1000, 0, 0, 10)
+                .fetchWait(waitMs)
+                .runMs(runMs))
+        .build();
   }
 
   @Test
@@ -106,9 +128,13 @@ class BuiltinRulesTest {
   @Test
   void fetchWaitRecommendsCoalescingForSmallBlocksAndMoreInFlightForLargeOnes() {
     Diagnosis small = new ShuffleFetchWait().evaluate(waits(30_000, 100_000, 100 * KIB));
-    assertThat(small.evidence()).contains(entry("fetchWaitShare", 0.3), entry("shuffleFetchWaitMs", 30_000.0),
-        entry("avgRemoteBlockBytes", 100.0 * KIB));
-    assertThat(keys(small)).containsExactly("spark.sql.adaptive.coalescePartitions.parallelismFirst");
+    assertThat(small.evidence())
+        .contains(
+            entry("fetchWaitShare", 0.3),
+            entry("shuffleFetchWaitMs", 30_000.0),
+            entry("avgRemoteBlockBytes", 100.0 * KIB));
+    assertThat(keys(small))
+        .containsExactly("spark.sql.adaptive.coalescePartitions.parallelismFirst");
     Diagnosis large = new ShuffleFetchWait().evaluate(waits(30_000, 100_000, 4 * MIB));
     assertThat(recs(large)).containsExactly(entry("spark.reducer.maxSizeInFlight", "96m"));
   }
@@ -118,14 +144,18 @@ class BuiltinRulesTest {
   @Test
   void fetchFailuresGradeOnTasksAndReattempts() {
     Rule r = new ShuffleFetchFailures();
-    AppRun none = run("3.5.7").stage(stage(0).write(100, 1)).stage(stage(1).read(100, 1, 0, 0, 8)).build();
+    AppRun none =
+        run("3.5.7").stage(stage(0).write(100, 1)).stage(stage(1).read(100, 1, 0, 0, 8)).build();
     assertThat(sev(r, none)).isEqualTo(Severity.NONE);
     // a FetchFailed without a re-attempt: LOW
     assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(1)).build())).isEqualTo(Severity.LOW);
     assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(4)).build())).isEqualTo(Severity.LOW);
-    assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(5)).build())).isEqualTo(Severity.MODERATE);
-    assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(20)).build())).isEqualTo(Severity.SEVERE);
-    assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(100)).build())).isEqualTo(Severity.CRITICAL);
+    assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(5)).build()))
+        .isEqualTo(Severity.MODERATE);
+    assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(20)).build()))
+        .isEqualTo(Severity.SEVERE);
+    assertThat(sev(r, run("3.5.7").stage(stage(1).fetchFailed(100)).build()))
+        .isEqualTo(Severity.CRITICAL);
     // re-attempts: 1 -> MODERATE, 3 -> SEVERE, 6 -> CRITICAL
     assertThat(sev(r, reattempts(1))).isEqualTo(Severity.MODERATE);
     assertThat(sev(r, reattempts(2))).isEqualTo(Severity.MODERATE);
@@ -148,13 +178,22 @@ class BuiltinRulesTest {
   @Test
   void fetchFailuresEvidenceAndBoundedRetries() {
     Diagnosis d = new ShuffleFetchFailures().evaluate(reattempts(2));
-    assertThat(d.evidence()).contains(entry("fetchFailedTasks", 1.0), entry("stageReattempts", 2.0),
-        entry("appFailed", 0.0), entry("shuffleIoMaxRetries", 3.0));
+    assertThat(d.evidence())
+        .contains(
+            entry("fetchFailedTasks", 1.0),
+            entry("stageReattempts", 2.0),
+            entry("appFailed", 0.0),
+            entry("shuffleIoMaxRetries", 3.0));
     assertThat(d.stageIds()).containsExactly(1);
-    assertThat(recs(d)).containsExactly(entry("spark.shuffle.io.maxRetries", "6"),
-        entry("spark.shuffle.io.retryWait", "10s"));
-    AppRun patient = run("3.5.7").conf("spark.shuffle.io.maxRetries", "8").conf("spark.shuffle.io.retryWait", "15s")
-        .stage(stage(1).fetchFailed(1)).build();
+    assertThat(recs(d))
+        .containsExactly(
+            entry("spark.shuffle.io.maxRetries", "6"), entry("spark.shuffle.io.retryWait", "10s"));
+    AppRun patient =
+        run("3.5.7")
+            .conf("spark.shuffle.io.maxRetries", "8")
+            .conf("spark.shuffle.io.retryWait", "15s")
+            .stage(stage(1).fetchFailed(1))
+            .build();
     assertThat(recs(new ShuffleFetchFailures().evaluate(patient)))
         .containsExactly(entry("spark.shuffle.io.maxRetries", "10"));
   }
@@ -162,8 +201,10 @@ class BuiltinRulesTest {
   // ---------------------------------------------------------------- SHUFFLE_READ_SKEW
 
   static AppRun skew(long max, long median, boolean aqe) {
-    return run("3.5.7").conf("spark.sql.adaptive.enabled", Boolean.toString(aqe))
-        .stage(stage(2).tasks(16).read(max + 15 * median, 32, 0, 0, 8).readMaxMedian(max, median)).build();
+    return run("3.5.7")
+        .conf("spark.sql.adaptive.enabled", Boolean.toString(aqe))
+        .stage(stage(2).tasks(16).read(max + 15 * median, 32, 0, 0, 8).readMaxMedian(max, median))
+        .build();
   }
 
   @Test
@@ -184,12 +225,16 @@ class BuiltinRulesTest {
   @Test
   void readSkewRecommendsAqeThenALowerSkewThreshold() {
     Diagnosis off = new ShuffleReadSkew().evaluate(skew(40 * MIB, 2 * MIB, false));
-    assertThat(off.evidence()).contains(entry("readSkew", 20.0), entry("shuffleReadBytesMax", 40.0 * MIB),
-        entry("shuffleReadBytesMedian", 2.0 * MIB));
+    assertThat(off.evidence())
+        .contains(
+            entry("readSkew", 20.0),
+            entry("shuffleReadBytesMax", 40.0 * MIB),
+            entry("shuffleReadBytesMedian", 2.0 * MIB));
     assertThat(recs(off)).containsExactly(entry("spark.sql.adaptive.enabled", "true"));
     // AQE and skew join on, but the skewed partition (40 MiB) is under the 256m threshold -> 20m
     assertThat(recs(new ShuffleReadSkew().evaluate(skew(40 * MIB, 2 * MIB, true))))
-        .containsExactly(entry("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "20m"));
+        .containsExactly(
+            entry("spark.sql.adaptive.skewJoin.skewedPartitionThresholdInBytes", "20m"));
   }
 
   // ---------------------------------------------------------------- SHUFFLE_SPILL
@@ -200,7 +245,8 @@ class BuiltinRulesTest {
       r.conf("spark.memory.fraction", fraction);
     }
     return r.conf("spark.sql.shuffle.partitions", "4")
-        .stage(stage(1).tasks(4).read(shuffle, 8, 0, 0, 4).spill(disk * 3, disk)).build();
+        .stage(stage(1).tasks(4).read(shuffle, 8, 0, 0, 4).spill(disk * 3, disk))
+        .build();
   }
 
   @Test
@@ -217,26 +263,35 @@ class BuiltinRulesTest {
     assertThat(sev(r, spill(32 * MIB - 1, MIB, null))).isEqualTo(Severity.NONE);
     assertThat(sev(r, spill(32 * MIB, MIB, null))).isEqualTo(Severity.CRITICAL);
     // a stage that spills without any shuffle bytes is not judged
-    assertThat(sev(r, run("3.5.7").stage(stage(0).spill(GIB, GIB)).build())).isEqualTo(Severity.NONE);
+    assertThat(sev(r, run("3.5.7").stage(stage(0).spill(GIB, GIB)).build()))
+        .isEqualTo(Severity.NONE);
   }
 
   @Test
   void spillRecommendsMemoryFractionThenExecutorMemoryAndMorePartitions() {
     Diagnosis low = new ShuffleSpill().evaluate(spill(100 * MIB, 100 * MIB, "0.05"));
-    assertThat(low.evidence()).contains(entry("spillRatio", 1.0), entry("diskBytesSpilled", 100.0 * MIB),
-        entry("memoryBytesSpilled", 300.0 * MIB), entry("memoryFraction", 0.05));
-    assertThat(recs(low)).containsExactly(entry("spark.memory.fraction", "0.6"),
-        entry("spark.sql.shuffle.partitions", "8"));
+    assertThat(low.evidence())
+        .contains(
+            entry("spillRatio", 1.0),
+            entry("diskBytesSpilled", 100.0 * MIB),
+            entry("memoryBytesSpilled", 300.0 * MIB),
+            entry("memoryFraction", 0.05));
+    assertThat(recs(low))
+        .containsExactly(
+            entry("spark.memory.fraction", "0.6"), entry("spark.sql.shuffle.partitions", "8"));
     Diagnosis dflt = new ShuffleSpill().evaluate(spill(100 * MIB, 100 * MIB, null));
-    assertThat(recs(dflt)).containsExactly(entry("spark.executor.memory", "2g"),
-        entry("spark.sql.shuffle.partitions", "8"));
+    assertThat(recs(dflt))
+        .containsExactly(
+            entry("spark.executor.memory", "2g"), entry("spark.sql.shuffle.partitions", "8"));
   }
 
   // ---------------------------------------------------------------- TOO_MANY_SMALL_TASKS
 
   static AppRun smallTasks(int tasks, long runMs) {
-    return run("3.5.7").conf("spark.sql.adaptive.enabled", "false").conf("spark.sql.shuffle.partitions",
-        Integer.toString(tasks)).stage(stage(1).tasks(tasks).read(tasks * 1000L, tasks * 4L, 0, 0, 4).runMs(runMs))
+    return run("3.5.7")
+        .conf("spark.sql.adaptive.enabled", "false")
+        .conf("spark.sql.shuffle.partitions", Integer.toString(tasks))
+        .stage(stage(1).tasks(tasks).read(tasks * 1000L, tasks * 4L, 0, 0, 4).runMs(runMs))
         .build();
   }
 
@@ -258,18 +313,26 @@ class BuiltinRulesTest {
   void tooManySmallTasksEvidenceAndPartitionCount() {
     Diagnosis d = new TooManySmallTasks().evaluate(smallTasks(1000, 30_000));
     // 30 s of work at 2 s per task -> 15 partitions
-    assertThat(d.evidence()).contains(entry("successfulTasks", 1000.0), entry("meanTaskRunMs", 30.0),
-        entry("readBytesPerTask", 1000.0), entry("recommendedPartitions", 15.0));
-    assertThat(recs(d)).containsExactly(entry("spark.sql.shuffle.partitions", "15"),
-        entry("spark.sql.adaptive.enabled", "true"),
-        entry("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"));
+    assertThat(d.evidence())
+        .contains(
+            entry("successfulTasks", 1000.0),
+            entry("meanTaskRunMs", 30.0),
+            entry("readBytesPerTask", 1000.0),
+            entry("recommendedPartitions", 15.0));
+    assertThat(recs(d))
+        .containsExactly(
+            entry("spark.sql.shuffle.partitions", "15"),
+            entry("spark.sql.adaptive.enabled", "true"),
+            entry("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"));
   }
 
   // ---------------------------------------------------------------- TOO_FEW_PARTITIONS
 
   static AppRun few(int tasks, long perTask) {
-    return run("3.5.7").conf("spark.sql.shuffle.partitions", Integer.toString(tasks))
-        .stage(stage(1).tasks(tasks).read(tasks * perTask, tasks * 8L, 0, 0, 8)).build();
+    return run("3.5.7")
+        .conf("spark.sql.shuffle.partitions", Integer.toString(tasks))
+        .stage(stage(1).tasks(tasks).read(tasks * perTask, tasks * 8L, 0, 0, 8))
+        .build();
   }
 
   @Test
@@ -286,8 +349,12 @@ class BuiltinRulesTest {
   @Test
   void tooFewPartitionsRecommendsPartitionsForTheTargetSize() {
     Diagnosis d = new TooFewPartitions().evaluate(few(4, GIB));
-    assertThat(d.evidence()).contains(entry("readBytesPerTask", (double) GIB), entry("shuffleBytesRead", 4.0 * GIB),
-        entry("successfulTasks", 4.0), entry("recommendedPartitions", 32.0));
+    assertThat(d.evidence())
+        .contains(
+            entry("readBytesPerTask", (double) GIB),
+            entry("shuffleBytesRead", 4.0 * GIB),
+            entry("successfulTasks", 4.0),
+            entry("recommendedPartitions", 32.0));
     assertThat(recs(d)).containsExactly(entry("spark.sql.shuffle.partitions", "32"));
   }
 
@@ -296,7 +363,9 @@ class BuiltinRulesTest {
   static AppRun advisory(Map<String, String> conf, String version, int tasks, long bytes) {
     Runs.Run r = run(version);
     conf.forEach(r::conf);
-    return r.stage(stage(0).write(bytes, 100)).stage(stage(2).tasks(tasks).read(bytes, tasks * 8L, 0, 0, 8)).build();
+    return r.stage(stage(0).write(bytes, 100))
+        .stage(stage(2).tasks(tasks).read(bytes, tasks * 8L, 0, 0, 8))
+        .build();
   }
 
   @Test
@@ -311,26 +380,66 @@ class BuiltinRulesTest {
     assertThat(sev(r, advisory(set, "3.5.7", 16, 128 * MIB))).isEqualTo(Severity.SEVERE);
     assertThat(sev(r, advisory(set, "3.5.7", 128, 128 * MIB))).isEqualTo(Severity.CRITICAL);
     // the legacy key counts as set
-    assertThat(sev(r, advisory(Map.of("spark.sql.adaptive.shuffle.targetPostShuffleInputSize", "67108864"), "3.5.7",
-        128, 128 * MIB))).isEqualTo(Severity.CRITICAL);
-    // not applicable: advisory unset, parallelismFirst=false, AQE off, or Spark < 3.2 with AQE unset
+    assertThat(
+            sev(
+                r,
+                advisory(
+                    Map.of("spark.sql.adaptive.shuffle.targetPostShuffleInputSize", "67108864"),
+                    "3.5.7",
+                    128,
+                    128 * MIB)))
+        .isEqualTo(Severity.CRITICAL);
+    // not applicable: advisory unset, parallelismFirst=false, AQE off, or Spark < 3.2 with AQE
+    // unset
     assertThat(sev(r, advisory(Map.of(), "3.5.7", 128, 128 * MIB))).isEqualTo(Severity.NONE);
-    assertThat(sev(r, advisory(Map.of("spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m",
-        "spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"), "3.5.7", 128, 128 * MIB)))
+    assertThat(
+            sev(
+                r,
+                advisory(
+                    Map.of(
+                        "spark.sql.adaptive.advisoryPartitionSizeInBytes",
+                        "64m",
+                        "spark.sql.adaptive.coalescePartitions.parallelismFirst",
+                        "false"),
+                    "3.5.7",
+                    128,
+                    128 * MIB)))
         .isEqualTo(Severity.NONE);
-    assertThat(sev(r, advisory(Map.of("spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m",
-        "spark.sql.adaptive.enabled", "false"), "3.5.7", 128, 128 * MIB))).isEqualTo(Severity.NONE);
+    assertThat(
+            sev(
+                r,
+                advisory(
+                    Map.of(
+                        "spark.sql.adaptive.advisoryPartitionSizeInBytes",
+                        "64m",
+                        "spark.sql.adaptive.enabled",
+                        "false"),
+                    "3.5.7",
+                    128,
+                    128 * MIB)))
+        .isEqualTo(Severity.NONE);
     assertThat(sev(r, advisory(set, "3.1.3", 128, 128 * MIB))).isEqualTo(Severity.NONE);
   }
 
   @Test
   void aqeAdvisoryIgnoredEvidenceAndRecommendation() {
-    Diagnosis d = new AqeAdvisoryIgnored().evaluate(advisory(Map.of("spark.sql.adaptive.advisoryPartitionSizeInBytes",
-        "64m"), "3.5.7", 66, 70 * MIB));
-    assertThat(d.evidence()).contains(entry("advisoryPartitionSizeInBytes", 64.0 * MIB), entry("reduceTasks", 66.0),
-        entry("tasksAtAdvisorySize", 2.0), entry("excessPartitions", 33.0));
+    Diagnosis d =
+        new AqeAdvisoryIgnored()
+            .evaluate(
+                advisory(
+                    Map.of("spark.sql.adaptive.advisoryPartitionSizeInBytes", "64m"),
+                    "3.5.7",
+                    66,
+                    70 * MIB));
+    assertThat(d.evidence())
+        .contains(
+            entry("advisoryPartitionSizeInBytes", 64.0 * MIB),
+            entry("reduceTasks", 66.0),
+            entry("tasksAtAdvisorySize", 2.0),
+            entry("excessPartitions", 33.0));
     assertThat(d.severity()).isEqualTo(Severity.SEVERE);
-    assertThat(recs(d)).containsExactly(entry("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"));
+    assertThat(recs(d))
+        .containsExactly(entry("spark.sql.adaptive.coalescePartitions.parallelismFirst", "false"));
   }
 
   // ---------------------------------------------------------------- INPUT_SPLITS_TOO_SMALL
@@ -340,15 +449,20 @@ class BuiltinRulesTest {
     if (maxPartitionBytes != null) {
       r.conf("spark.sql.files.maxPartitionBytes", maxPartitionBytes);
     }
-    return r.stage(stage(0).tasks(tasks).write(tasks * perTask, tasks).runMs(runMs).input(tasks * 4 * KIB)).build();
+    return r.stage(
+            stage(0).tasks(tasks).write(tasks * perTask, tasks).runMs(runMs).input(tasks * 4 * KIB))
+        .build();
   }
 
   @Test
   void inputSplitsJudgeOnlyStagesThatScanFiles() {
-    // the same 400 tiny map tasks over spark.range (no input bytes read): the split size cannot change them
-    AppRun range = run("3.5.7").stage(stage(0).tasks(400).write(400 * 16 * KIB, 400).runMs(40_000)).build();
+    // the same 400 tiny map tasks over spark.range (no input bytes read): the split size cannot
+    // change them
+    AppRun range =
+        run("3.5.7").stage(stage(0).tasks(400).write(400 * 16 * KIB, 400).runMs(40_000)).build();
     assertThat(sev(new InputSplitsTooSmall(), range)).isEqualTo(Severity.NONE);
-    assertThat(sev(new InputSplitsTooSmall(), splits(400, 16 * KIB, 40_000, null))).isEqualTo(Severity.CRITICAL);
+    assertThat(sev(new InputSplitsTooSmall(), splits(400, 16 * KIB, 40_000, null)))
+        .isEqualTo(Severity.CRITICAL);
   }
 
   @Test
@@ -368,10 +482,15 @@ class BuiltinRulesTest {
 
   @Test
   void inputSplitsRecommendABoundedLargerMaxPartitionBytes() {
-    // mean task 100 ms -> factor 32 (next power of two of 2000/100 = 20); 128k x 32 = 4m -> at least 128m
+    // mean task 100 ms -> factor 32 (next power of two of 2000/100 = 20); 128k x 32 = 4m -> at
+    // least 128m
     Diagnosis d = new InputSplitsTooSmall().evaluate(splits(400, 500, 40_000, "128k"));
-    assertThat(d.evidence()).contains(entry("successfulTasks", 400.0), entry("writeBytesPerTask", 500.0),
-        entry("meanTaskRunMs", 100.0), entry("maxPartitionBytes", 128.0 * KIB));
+    assertThat(d.evidence())
+        .contains(
+            entry("successfulTasks", 400.0),
+            entry("writeBytesPerTask", 500.0),
+            entry("meanTaskRunMs", 100.0),
+            entry("maxPartitionBytes", 128.0 * KIB));
     assertThat(recs(d)).containsExactly(entry("spark.sql.files.maxPartitionBytes", "128m"));
     // default 128m, mean 100 ms -> x32 = 4g
     assertThat(recs(new InputSplitsTooSmall().evaluate(splits(400, 500, 40_000, null))))
@@ -388,7 +507,9 @@ class BuiltinRulesTest {
     if (codec != null) {
       r.conf("spark.io.compression.codec", codec);
     }
-    return r.stage(stage(0).write(written, 1000)).stage(stage(1).read(written, 64, 0, 0, 8)).build();
+    return r.stage(stage(0).write(written, 1000))
+        .stage(stage(1).read(written, 64, 0, 0, 8))
+        .build();
   }
 
   @Test
@@ -400,12 +521,18 @@ class BuiltinRulesTest {
     assertThat(sev(r, codec("snappy", 100 * GIB))).isEqualTo(Severity.SEVERE);
     assertThat(sev(r, codec("lzf", 1024 * GIB))).isEqualTo(Severity.CRITICAL);
     assertThat(sev(r, codec("zstd", 1024 * GIB))).isEqualTo(Severity.NONE);
-    AppRun uncompressed = run("3.5.7").conf("spark.shuffle.compress", "false").stage(stage(0).write(2 * GIB, 1))
-        .build();
+    AppRun uncompressed =
+        run("3.5.7")
+            .conf("spark.shuffle.compress", "false")
+            .stage(stage(0).write(2 * GIB, 1))
+            .build();
     assertThat(sev(r, uncompressed)).isEqualTo(Severity.NONE);
     Diagnosis d = r.evaluate(codec(null, 10 * GIB));
-    assertThat(d.evidence()).contains(entry("shuffleWriteBytes", 10.0 * GIB), entry("shuffleWriteRecords", 1000.0),
-        entry("bytesPerRecord", 10.0 * GIB / 1000));
+    assertThat(d.evidence())
+        .contains(
+            entry("shuffleWriteBytes", 10.0 * GIB),
+            entry("shuffleWriteRecords", 1000.0),
+            entry("bytesPerRecord", 10.0 * GIB / 1000));
     assertThat(recs(d)).containsExactly(entry("spark.io.compression.codec", "zstd"));
   }
 
@@ -426,42 +553,80 @@ class BuiltinRulesTest {
     assertThat(sev(r, dyn("3.5.7", 10 * MIB))).isEqualTo(Severity.MODERATE);
     // before 3.4 tracking is off by default -> CRITICAL
     assertThat(sev(r, dyn("3.3.2", 10 * MIB))).isEqualTo(Severity.CRITICAL);
-    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.timeout", "10min")))
+    assertThat(
+            sev(
+                r,
+                dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.timeout", "10min")))
         .isEqualTo(Severity.SEVERE);
-    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.enabled", "false",
-        "spark.decommission.enabled", "true", "spark.storage.decommission.enabled", "true")))
+    assertThat(
+            sev(
+                r,
+                dyn(
+                    "3.5.7",
+                    10 * MIB,
+                    "spark.dynamicAllocation.shuffleTracking.enabled",
+                    "false",
+                    "spark.decommission.enabled",
+                    "true",
+                    "spark.storage.decommission.enabled",
+                    "true")))
         .isEqualTo(Severity.SEVERE);
-    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.enabled", "false")))
+    assertThat(
+            sev(
+                r,
+                dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.enabled", "false")))
         .isEqualTo(Severity.CRITICAL);
     // little shuffle data: at most LOW
     assertThat(sev(r, dyn("3.3.2", MIB - 1))).isEqualTo(Severity.LOW);
     // not applicable: ESS on, remote shuffle, dynamic allocation off
-    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.shuffle.service.enabled", "true"))).isEqualTo(Severity.NONE);
-    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.shuffle.manager",
-        "org.apache.spark.shuffle.celeborn.SparkShuffleManager"))).isEqualTo(Severity.NONE);
-    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.enabled", "false"))).isEqualTo(Severity.NONE);
-    Diagnosis d = r.evaluate(dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.enabled", "false"));
-    assertThat(d.evidence()).contains(entry("shuffleWriteBytes", 10.0 * MIB), entry("shuffleTracking", 0.0),
-        entry("decommissionShuffleMigration", 0.0));
-    assertThat(recs(d)).containsExactly(entry("spark.dynamicAllocation.shuffleTracking.enabled", "true"));
+    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.shuffle.service.enabled", "true")))
+        .isEqualTo(Severity.NONE);
+    assertThat(
+            sev(
+                r,
+                dyn(
+                    "3.5.7",
+                    10 * MIB,
+                    "spark.shuffle.manager",
+                    "org.apache.spark.shuffle.celeborn.SparkShuffleManager")))
+        .isEqualTo(Severity.NONE);
+    assertThat(sev(r, dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.enabled", "false")))
+        .isEqualTo(Severity.NONE);
+    Diagnosis d =
+        r.evaluate(
+            dyn("3.5.7", 10 * MIB, "spark.dynamicAllocation.shuffleTracking.enabled", "false"));
+    assertThat(d.evidence())
+        .contains(
+            entry("shuffleWriteBytes", 10.0 * MIB),
+            entry("shuffleTracking", 0.0),
+            entry("decommissionShuffleMigration", 0.0));
+    assertThat(recs(d))
+        .containsExactly(entry("spark.dynamicAllocation.shuffleTracking.enabled", "true"));
     assertThat(r.evaluate(dyn("3.5.7", 10 * MIB)).recommendations()).isEmpty();
   }
 
   // ---------------------------------------------------------------- all rules
 
-  /** A healthy, well-partitioned run: 8 maps x 8 reducers, blocks of 1 MiB, little fetch wait, no spill. */
+  /**
+   * A healthy, well-partitioned run: 8 maps x 8 reducers, blocks of 1 MiB, little fetch wait, no
+   * spill.
+   */
   static AppRun healthy() {
-    return run("3.5.7").conf("spark.sql.shuffle.partitions", "8").conf("spark.shuffle.service.enabled", "true")
+    return run("3.5.7")
+        .conf("spark.sql.shuffle.partitions", "8")
+        .conf("spark.shuffle.service.enabled", "true")
         .stage(stage(0).write(128 * MIB, 1_000_000).runMs(40_000))
         .stage(stage(1).read(64 * MIB, 64, 64 * MIB, 64, 8).fetchWait(300).runMs(40_000))
-        .stage(stage(2).tasks(1).read(800, 8, 0, 0, 8).runMs(50)).build();
+        .stage(stage(2).tasks(1).read(800, 8, 0, 0, 8).runMs(50))
+        .build();
   }
 
   @Test
   void aHealthyRunGetsNothingAboveLow() {
     RuleEngine engine = RuleEngine.loadDefault();
     assertThat(engine.ruleIds()).hasSize(11);
-    assertThat(engine.diagnose(healthy())).allSatisfy(d -> assertThat(d.severity()).isLessThanOrEqualTo(Severity.LOW));
+    assertThat(engine.diagnose(healthy()))
+        .allSatisfy(d -> assertThat(d.severity()).isLessThanOrEqualTo(Severity.LOW));
     assertThat(engine.diagnose(healthy())).isEmpty();
     assertThat(engine.failures()).isZero();
   }
@@ -478,14 +643,24 @@ class BuiltinRulesTest {
   void configuredThresholdsChangeTheGrade() {
     AppRun run = few(2, 36 * MIB);
     assertThat(sev(new TooFewPartitions(), run)).isEqualTo(Severity.NONE);
-    RuleEngine engine = RuleEngine.loadDefault(RuleConfig.of(Map.of(
-        "sluice.rules.TOO_FEW_PARTITIONS.readBytesPerTask.low", "8m",
-        "sluice.rules.TOO_FEW_PARTITIONS.readBytesPerTask.moderate", "16m",
-        "sluice.rules.TOO_FEW_PARTITIONS.readBytesPerTask.severe", "32m")));
-    assertThat(engine.diagnose(run)).filteredOn(d -> d.ruleId().equals("TOO_FEW_PARTITIONS"))
-        .extracting(Diagnosis::severity).containsExactly(Severity.SEVERE);
-    Rule bound = new TooFewPartitions().withSettings(RuleSettings.of("TOO_FEW_PARTITIONS",
-        new TooFewPartitions().thresholds(), Map.of("readBytesPerTask.low", "36m")));
+    RuleEngine engine =
+        RuleEngine.loadDefault(
+            RuleConfig.of(
+                Map.of(
+                    "sluice.rules.TOO_FEW_PARTITIONS.readBytesPerTask.low", "8m",
+                    "sluice.rules.TOO_FEW_PARTITIONS.readBytesPerTask.moderate", "16m",
+                    "sluice.rules.TOO_FEW_PARTITIONS.readBytesPerTask.severe", "32m")));
+    assertThat(engine.diagnose(run))
+        .filteredOn(d -> d.ruleId().equals("TOO_FEW_PARTITIONS"))
+        .extracting(Diagnosis::severity)
+        .containsExactly(Severity.SEVERE);
+    Rule bound =
+        new TooFewPartitions()
+            .withSettings(
+                RuleSettings.of(
+                    "TOO_FEW_PARTITIONS",
+                    new TooFewPartitions().thresholds(),
+                    Map.of("readBytesPerTask.low", "36m")));
     assertThat(sev(bound, run)).isEqualTo(Severity.LOW);
   }
 }

@@ -45,12 +45,31 @@ final class Runs {
     }
 
     AppRun build() {
-      return new AppRun("c", "app-1", "1", "c/q/u/job", "job", "u", "q", null, 0, 1, status, version, conf, null,
-          stages, null, 0);
+      return new AppRun(
+          "c",
+          "app-1",
+          "1",
+          "c/q/u/job",
+          "job",
+          "u",
+          "q",
+          null,
+          0,
+          1,
+          status,
+          version,
+          conf,
+          null,
+          stages,
+          null,
+          0);
     }
   }
 
-  /** Defaults: 8 successful tasks, nothing read or written. Derived figures are computed like the folding does. */
+  /**
+   * Defaults: 8 successful tasks, nothing read or written. Derived figures are computed like the
+   * folding does.
+   */
   static final class Stage {
     final int id;
     int attempt;
@@ -151,9 +170,38 @@ final class Runs {
       long median = readMedian >= 0 ? readMedian : (ok == 0 ? 0 : read / ok);
       double skew = read == 0 ? 0 : (median == 0 ? 0 : (double) max / median);
       boolean reads = read > 0 || remoteBlocks + localBlocks > 0;
-      return new StageProfile("app-1", id, attempt, "stage " + id, tasks, ok, failed, fetchFailed, write, writeRecords,
-          remoteRead, localRead, remoteBlocks, localBlocks, fetchWaitMs, 0, memSpill, diskSpill, runMs, maxTaskMs,
-          avgBlock, waitShare, skew, reads ? maps : 0, reads ? tasks : 0, 0, 0, 0, max, median, 0,
+      return new StageProfile(
+          "app-1",
+          id,
+          attempt,
+          "stage " + id,
+          tasks,
+          ok,
+          failed,
+          fetchFailed,
+          write,
+          writeRecords,
+          remoteRead,
+          localRead,
+          remoteBlocks,
+          localBlocks,
+          fetchWaitMs,
+          0,
+          memSpill,
+          diskSpill,
+          runMs,
+          maxTaskMs,
+          avgBlock,
+          waitShare,
+          skew,
+          reads ? maps : 0,
+          reads ? tasks : 0,
+          0,
+          0,
+          0,
+          max,
+          median,
+          0,
           inputBytes);
     }
   }

@@ -11,16 +11,20 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice app PATH...}: one AppRun JSON per application, diagnosed by the rules on the class path. */
-@Command(name = "app", mixinStandardHelpOptions = true,
-    description = "Print one JSON AppRun per line for every application (with its stage profiles and the "
-        + "diagnoses of the registered rules). Exits non-zero only if nothing could be read.")
+/**
+ * {@code sluice app PATH...}: one AppRun JSON per application, diagnosed by the rules on the class
+ * path.
+ */
+@Command(
+    name = "app",
+    mixinStandardHelpOptions = true,
+    description =
+        "Print one JSON AppRun per line for every application (with its stage profiles and the "
+            + "diagnoses of the registered rules). Exits non-zero only if nothing could be read.")
 public final class AppCommand implements Callable<Integer> {
-  @Mixin
-  EventLogInputs inputs;
+  @Mixin EventLogInputs inputs;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {

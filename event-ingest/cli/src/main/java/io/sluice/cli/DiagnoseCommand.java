@@ -26,28 +26,41 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
-/** {@code sluice diagnose PATH...}: each application's AppRun with its diagnoses, as JSON or a readable summary. */
-@Command(name = "diagnose", mixinStandardHelpOptions = true,
-    description = "Diagnose every application in the event logs with the registered rules (docs/rules.md). "
-        + "Prints one JSON AppRun with its diagnoses per line, or a readable summary with --format text. "
-        + "Exits 1 if nothing could be read, 2 on a bad option or rules configuration.")
+/**
+ * {@code sluice diagnose PATH...}: each application's AppRun with its diagnoses, as JSON or a
+ * readable summary.
+ */
+@Command(
+    name = "diagnose",
+    mixinStandardHelpOptions = true,
+    description =
+        "Diagnose every application in the event logs with the registered rules (docs/rules.md). "
+            + "Prints one JSON AppRun with its diagnoses per line, or a readable summary with --format text. "
+            + "Exits 1 if nothing could be read, 2 on a bad option or rules configuration.")
 public final class DiagnoseCommand implements Callable<Integer> {
-  enum Format { json, text }
+  enum Format {
+    json,
+    text
+  }
 
-  @Mixin
-  EventLogInputs inputs;
+  @Mixin EventLogInputs inputs;
 
-  @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "json",
+  @Option(
+      names = "--format",
+      paramLabel = "FORMAT",
+      defaultValue = "json",
       description = "json (one AppRun per line, default) or text (a summary per application).")
   Format format;
 
-  @Option(names = "--rules-config", paramLabel = "FILE",
-      description = "Properties file of rule settings: sluice.rules.<RULE_ID>.<threshold>=<number> and "
-          + "sluice.rules.<RULE_ID>.enabled=false. Unknown keys and out-of-range values are errors.")
+  @Option(
+      names = "--rules-config",
+      paramLabel = "FILE",
+      description =
+          "Properties file of rule settings: sluice.rules.<RULE_ID>.<threshold>=<number> and "
+              + "sluice.rules.<RULE_ID>.enabled=false. Unknown keys and out-of-range values are errors.")
   Path rulesConfig;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {
@@ -57,7 +70,8 @@ public final class DiagnoseCommand implements Callable<Integer> {
     try {
       rules = RuleEngine.loadDefault(loadConfig());
     } catch (IllegalArgumentException | IOException e) {
-      err.println("sluice diagnose: " + (rulesConfig == null ? "" : rulesConfig + ": ") + e.getMessage());
+      err.println(
+          "sluice diagnose: " + (rulesConfig == null ? "" : rulesConfig + ": ") + e.getMessage());
       err.flush();
       return CommandLine.ExitCode.USAGE;
     }
@@ -74,8 +88,11 @@ public final class DiagnoseCommand implements Callable<Integer> {
     }
     out.flush();
     if (rules.failures() > 0 || rules.rejectedRecommendations() > 0) {
-      err.println(rules.failures() + " rule evaluation(s) failed, " + rules.rejectedRecommendations()
-          + " recommendation(s) rejected by the allow-list (see the log)");
+      err.println(
+          rules.failures()
+              + " rule evaluation(s) failed, "
+              + rules.rejectedRecommendations()
+              + " recommendation(s) rejected by the allow-list (see the log)");
       err.flush();
     }
     return folded.report().nothingRead() ? 1 : 0;
@@ -93,8 +110,14 @@ public final class DiagnoseCommand implements Callable<Integer> {
   }
 
   static void printText(PrintWriter out, AppRun run) {
-    out.printf(Locale.ROOT, "%s  %s  %s, Spark %s, %d stage attempt(s)%n", run.appId(), run.name(), run.status(),
-        run.sparkVersion(), run.stages().size());
+    out.printf(
+        Locale.ROOT,
+        "%s  %s  %s, Spark %s, %d stage attempt(s)%n",
+        run.appId(),
+        run.name(),
+        run.status(),
+        run.sparkVersion(),
+        run.stages().size());
     if (run.diagnoses().isEmpty()) {
       out.println("  no findings");
     }
@@ -113,9 +136,9 @@ public final class DiagnoseCommand implements Callable<Integer> {
         out.println("      because " + r.reason());
       }
     }
-    Severity worst = run.diagnoses().stream().map(Diagnosis::severity).reduce(Severity.NONE, Severity::max);
+    Severity worst =
+        run.diagnoses().stream().map(Diagnosis::severity).reduce(Severity.NONE, Severity::max);
     out.println("  worst: " + worst);
     out.println();
   }
-
 }

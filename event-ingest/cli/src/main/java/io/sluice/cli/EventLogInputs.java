@@ -17,12 +17,18 @@ import picocli.CommandLine.Parameters;
 
 /** Shared options of the commands that read event logs, and the reading itself. */
 final class EventLogInputs {
-  @Parameters(arity = "1..*", paramLabel = "PATH",
-      description = "Event-log files or directories (walked recursively; rolling eventlog_v2_* dirs, "
-          + "compressed .lz4/.lzf/.snappy/.zstd and .inprogress logs are read).")
+  @Parameters(
+      arity = "1..*",
+      paramLabel = "PATH",
+      description =
+          "Event-log files or directories (walked recursively; rolling eventlog_v2_* dirs, "
+              + "compressed .lz4/.lzf/.snappy/.zstd and .inprogress logs are read).")
   List<Path> paths = new ArrayList<>();
 
-  @Option(names = "--cluster", paramLabel = "NAME", defaultValue = "default",
+  @Option(
+      names = "--cluster",
+      paramLabel = "NAME",
+      defaultValue = "default",
       description = "Cluster name recorded in the output (default: ${DEFAULT-VALUE}).")
   String cluster;
 
@@ -34,12 +40,20 @@ final class EventLogInputs {
     List<EventLogSource> sources = EventLogs.discover(paths, report);
     List<AppFolder> folded = EventLogFolding.foldAll(sources, cluster, report);
     List<AppFolder> apps = distinct(folded);
-    apps.sort(Comparator.comparing(AppFolder::appId, Comparator.nullsFirst(Comparator.naturalOrder()))
-        .thenComparing(AppFolder::appAttemptId));
+    apps.sort(
+        Comparator.comparing(AppFolder::appId, Comparator.nullsFirst(Comparator.naturalOrder()))
+            .thenComparing(AppFolder::appAttemptId));
     err.println(report.summary());
-    err.println(apps.size() + " application(s) from " + sources.size() + " event log(s)"
-        + (folded.size() > apps.size() ? "; " + (folded.size() - apps.size())
-        + " other log(s) of the same application attempt left out (a finished or longer copy was kept)" : ""));
+    err.println(
+        apps.size()
+            + " application(s) from "
+            + sources.size()
+            + " event log(s)"
+            + (folded.size() > apps.size()
+                ? "; "
+                    + (folded.size() - apps.size())
+                    + " other log(s) of the same application attempt left out (a finished or longer copy was kept)"
+                : ""));
     if (report.nothingRead()) {
       err.println("nothing could be read from " + paths);
     }
@@ -47,7 +61,10 @@ final class EventLogInputs {
     return new Folded(apps, report);
   }
 
-  /** One folder per (appId, attempt): the finished one, else the one with more profiled stage attempts. */
+  /**
+   * One folder per (appId, attempt): the finished one, else the one with more profiled stage
+   * attempts.
+   */
   private static List<AppFolder> distinct(List<AppFolder> all) {
     Map<String, AppFolder> best = new LinkedHashMap<>();
     for (AppFolder f : all) {

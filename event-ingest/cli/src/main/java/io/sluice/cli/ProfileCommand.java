@@ -11,15 +11,16 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice profile PATH...}: one StageProfile JSON per line per stage attempt that ran. */
-@Command(name = "profile", mixinStandardHelpOptions = true,
-    description = "Print one JSON StageProfile per line for every stage attempt that ran, sorted by application, "
-        + "stage and attempt. Skipped input is reported on stderr; exits non-zero only if nothing could be read.")
+@Command(
+    name = "profile",
+    mixinStandardHelpOptions = true,
+    description =
+        "Print one JSON StageProfile per line for every stage attempt that ran, sorted by application, "
+            + "stage and attempt. Skipped input is reported on stderr; exits non-zero only if nothing could be read.")
 public final class ProfileCommand implements Callable<Integer> {
-  @Mixin
-  EventLogInputs inputs;
+  @Mixin EventLogInputs inputs;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {

@@ -19,14 +19,24 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code sluice runs --store URL}: the profiled runs kept in a history store. */
-@Command(name = "runs", mixinStandardHelpOptions = true,
-    description = "Print application runs from a history store (newest first): AppRun JSON per line, their "
-        + "stage profiles as JSON lines, or a readable table that also shows the tuner's decisions about each run "
-        + "(why, and the figures judged, before → after). With --wait, polls until a run of --app appears.")
+@Command(
+    name = "runs",
+    mixinStandardHelpOptions = true,
+    description =
+        "Print application runs from a history store (newest first): AppRun JSON per line, their "
+            + "stage profiles as JSON lines, or a readable table that also shows the tuner's decisions about each run "
+            + "(why, and the figures judged, before → after). With --wait, polls until a run of --app appears.")
 public final class RunsCommand implements Callable<Integer> {
-  enum Format { json, profiles, table }
+  enum Format {
+    json,
+    profiles,
+    table
+  }
 
-  @Option(names = "--store", required = true, description = "History store JDBC URL (jdbc:h2:… or jdbc:clickhouse:…).")
+  @Option(
+      names = "--store",
+      required = true,
+      description = "History store JDBC URL (jdbc:h2:… or jdbc:clickhouse:…).")
   String storeUrl;
 
   @Option(names = "--app", description = "Only runs of this Spark application id.")
@@ -35,18 +45,25 @@ public final class RunsCommand implements Callable<Integer> {
   @Option(names = "--job", description = "Only runs of this job key.")
   String jobKey;
 
-  @Option(names = "--limit", defaultValue = "20", description = "At most this many runs (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--limit",
+      defaultValue = "20",
+      description = "At most this many runs (default: ${DEFAULT-VALUE}).")
   int limit;
 
-  @Option(names = "--wait", defaultValue = "0",
+  @Option(
+      names = "--wait",
+      defaultValue = "0",
       description = "Seconds to wait for at least one matching run (default: ${DEFAULT-VALUE}).")
   int waitSeconds;
 
-  @Option(names = "--format", defaultValue = "json", description = "json, profiles or table (default: ${DEFAULT-VALUE}).")
+  @Option(
+      names = "--format",
+      defaultValue = "json",
+      description = "json, profiles or table (default: ${DEFAULT-VALUE}).")
   Format format;
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() throws InterruptedException {
@@ -68,7 +85,10 @@ public final class RunsCommand implements Callable<Integer> {
       }
     }
     if (runs.isEmpty()) {
-      err.println("no matching runs in " + storeUrl + (waitSeconds > 0 ? " after " + waitSeconds + " s" : ""));
+      err.println(
+          "no matching runs in "
+              + storeUrl
+              + (waitSeconds > 0 ? " after " + waitSeconds + " s" : ""));
       err.flush();
       return 1;
     }
@@ -88,23 +108,33 @@ public final class RunsCommand implements Callable<Integer> {
 
   private List<AppRun> select(HistoryStore store) {
     // Store queries are by job or recency; an application id is matched among the most recent runs.
-    List<AppRun> candidates = jobKey != null ? store.runsOfJob(jobKey, Math.max(limit, 1000))
-        : store.recentRuns(appId != null ? 1000 : limit);
+    List<AppRun> candidates =
+        jobKey != null
+            ? store.runsOfJob(jobKey, Math.max(limit, 1000))
+            : store.recentRuns(appId != null ? 1000 : limit);
     return candidates.stream()
         .filter(r -> appId == null || appId.equals(r.appId()))
         .limit(limit)
         .toList();
   }
 
-  /** The job's decisions; a log that cannot be read is reported and the runs are printed without them. */
-  private static List<TuningDecision> decisionsOf(HistoryStore store, String jobKey, PrintWriter err) {
+  /**
+   * The job's decisions; a log that cannot be read is reported and the runs are printed without
+   * them.
+   */
+  private static List<TuningDecision> decisionsOf(
+      HistoryStore store, String jobKey, PrintWriter err) {
     if (jobKey == null || jobKey.isEmpty()) {
       return List.of();
     }
     try {
       return store.tuningDecisions(jobKey);
     } catch (HistoryStoreException e) {
-      err.println("sluice runs: the tuning decisions of job " + jobKey + " are not shown: " + e.getMessage());
+      err.println(
+          "sluice runs: the tuning decisions of job "
+              + jobKey
+              + " are not shown: "
+              + e.getMessage());
       return List.of();
     }
   }
@@ -124,17 +154,44 @@ public final class RunsCommand implements Callable<Integer> {
   }
 
   static void printTable(PrintWriter out, AppRun run) {
-    out.printf(Locale.ROOT, "%s attempt '%s' (%s) job=%s status=%s spark=%s duration=%.1fs stages=%d diagnoses=%d%n",
-        run.appId(), run.appAttemptId(), run.name(), run.jobKey(), run.status(), run.sparkVersion(),
-        (run.endTime() - run.startTime()) / 1000.0, run.stages().size(), run.diagnoses().size());
-    out.printf(Locale.ROOT, "  %-9s %6s %10s %10s %10s %8s %9s %9s %6s %6s%n", "stage", "tasks", "writeMB",
-        "remoteMB", "localMB", "blocks", "avgBlkKB", "waitMs", "skew", "M x R");
+    out.printf(
+        Locale.ROOT,
+        "%s attempt '%s' (%s) job=%s status=%s spark=%s duration=%.1fs stages=%d diagnoses=%d%n",
+        run.appId(),
+        run.appAttemptId(),
+        run.name(),
+        run.jobKey(),
+        run.status(),
+        run.sparkVersion(),
+        (run.endTime() - run.startTime()) / 1000.0,
+        run.stages().size(),
+        run.diagnoses().size());
+    out.printf(
+        Locale.ROOT,
+        "  %-9s %6s %10s %10s %10s %8s %9s %9s %6s %6s%n",
+        "stage",
+        "tasks",
+        "writeMB",
+        "remoteMB",
+        "localMB",
+        "blocks",
+        "avgBlkKB",
+        "waitMs",
+        "skew",
+        "M x R");
     for (StageProfile s : run.stages()) {
-      out.printf(Locale.ROOT, "  %-9s %6d %10.1f %10.1f %10.1f %8d %9.1f %9d %6.2f %6s%n",
-          s.stageId() + "." + s.stageAttemptId(), s.numTasks(), mb(s.shuffleWriteBytes()),
-          mb(s.shuffleRemoteBytesRead()), mb(s.shuffleLocalBytesRead()),
-          s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched(), s.avgRemoteBlockBytes() / 1024.0,
-          s.shuffleFetchWaitMs(), s.readSkew(),
+      out.printf(
+          Locale.ROOT,
+          "  %-9s %6d %10.1f %10.1f %10.1f %8d %9.1f %9d %6.2f %6s%n",
+          s.stageId() + "." + s.stageAttemptId(),
+          s.numTasks(),
+          mb(s.shuffleWriteBytes()),
+          mb(s.shuffleRemoteBytesRead()),
+          mb(s.shuffleLocalBytesRead()),
+          s.shuffleRemoteBlocksFetched() + s.shuffleLocalBlocksFetched(),
+          s.avgRemoteBlockBytes() / 1024.0,
+          s.shuffleFetchWaitMs(),
+          s.readSkew(),
           s.reducePartitions() > 0 ? s.mapPartitions() + "x" + s.reducePartitions() : "-");
     }
   }

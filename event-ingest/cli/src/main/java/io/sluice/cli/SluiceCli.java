@@ -8,19 +8,27 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code sluice}: the top-level command. Subcommands are registered in {@link #SUBCOMMANDS} only; add a new one
- * there (a picocli {@code @Command} class with a no-argument constructor).
+ * {@code sluice}: the top-level command. Subcommands are registered in {@link #SUBCOMMANDS} only;
+ * add a new one there (a picocli {@code @Command} class with a no-argument constructor).
  */
-@Command(name = "sluice", mixinStandardHelpOptions = true, versionProvider = SluiceCli.Version.class,
+@Command(
+    name = "sluice",
+    mixinStandardHelpOptions = true,
+    versionProvider = SluiceCli.Version.class,
     description = "Sluice: Spark shuffle profiles, diagnoses and tuning.",
     commandListHeading = "%nCommands:%n")
 public final class SluiceCli implements Callable<Integer> {
   /** The one place where subcommands are registered. */
-  static final List<Class<?>> SUBCOMMANDS = List.of(ProfileCommand.class, AppCommand.class, DiagnoseCommand.class, RunsCommand.class, CollectCommand.class,
-      PollYarnCommand.class);
+  static final List<Class<?>> SUBCOMMANDS =
+      List.of(
+          ProfileCommand.class,
+          AppCommand.class,
+          DiagnoseCommand.class,
+          RunsCommand.class,
+          CollectCommand.class,
+          PollYarnCommand.class);
 
-  @Spec
-  CommandSpec spec;
+  @Spec CommandSpec spec;
 
   @Override
   public Integer call() {

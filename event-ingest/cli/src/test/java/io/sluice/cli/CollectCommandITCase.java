@@ -25,17 +25,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code sluice collect} against a real in-JVM broker: every line of a real event log published once. */
+/**
+ * {@code sluice collect} against a real in-JVM broker: every line of a real event log published
+ * once.
+ */
 class CollectCommandITCase {
   @RegisterExtension
-  static final LocalKafkaExtension KAFKA = new LocalKafkaExtension().withTopics("sluice.spark-events");
+  static final LocalKafkaExtension KAFKA =
+      new LocalKafkaExtension().withTopics("sluice.spark-events");
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   static Path healthyPlainFixture() throws IOException {
     Path root = Paths.get(System.getProperty("sluice.root", "../.."));
-    try (Stream<Path> s = Files.walk(root.resolve("deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain"))) {
+    try (Stream<Path> s =
+        Files.walk(root.resolve("deploy/fixtures/eventlogs/spark-3.5.7/healthy-plain"))) {
       return s.filter(Files::isRegularFile).findFirst().orElseThrow();
     }
   }
@@ -54,16 +58,33 @@ class CollectCommandITCase {
       lines = s.filter(l -> !l.isBlank()).count();
     }
     Path offsets = tmp.resolve("offsets.json");
-    String[] args = {"collect", "--bootstrap", KAFKA.bootstrapServers(), "--cluster", "itc", "--offsets",
-        offsets.toString(), "--no-progress", log.toString()};
+    String[] args = {
+      "collect",
+      "--bootstrap",
+      KAFKA.bootstrapServers(),
+      "--cluster",
+      "itc",
+      "--offsets",
+      offsets.toString(),
+      "--no-progress",
+      log.toString()
+    };
     assertThat(exec(args)).isZero();
     assertThat(exec(args)).isZero();
 
     Set<Long> seqs = new HashSet<>();
     long events = 0;
-    try (KafkaConsumer<String, byte[]> consumer = new KafkaConsumer<>(Map.of(
-        "bootstrap.servers", KAFKA.bootstrapServers(), "group.id", "collect-itc", "auto.offset.reset", "earliest"),
-        new StringDeserializer(), new ByteArrayDeserializer())) {
+    try (KafkaConsumer<String, byte[]> consumer =
+        new KafkaConsumer<>(
+            Map.of(
+                "bootstrap.servers",
+                KAFKA.bootstrapServers(),
+                "group.id",
+                "collect-itc",
+                "auto.offset.reset",
+                "earliest"),
+            new StringDeserializer(),
+            new ByteArrayDeserializer())) {
       consumer.subscribe(List.of("sluice.spark-events"));
       long deadline = System.currentTimeMillis() + 30_000;
       while (events < lines && System.currentTimeMillis() < deadline) {

@@ -18,8 +18,7 @@ import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
 class DiagnoseCommandTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   record Result(int exit, String out, String err) {
     List<String> lines() {
@@ -43,25 +42,37 @@ class DiagnoseCommandTest {
 
   @Test
   void jsonPrintsOneDiagnosedAppRunPerApplication() {
-    Result r = run("diagnose", "--cluster", "prod", fixture("spark-3.5.7/tiny_blocks-lz4"),
-        fixture("spark-3.5.7/healthy-plain"));
+    Result r =
+        run(
+            "diagnose",
+            "--cluster",
+            "prod",
+            fixture("spark-3.5.7/tiny_blocks-lz4"),
+            fixture("spark-3.5.7/healthy-plain"));
     assertThat(r.exit()).isZero();
     List<AppRun> runs = r.lines().stream().map(l -> Json.read(l, AppRun.class)).toList();
     assertThat(runs).hasSize(2);
-    AppRun tiny = runs.stream().filter(a -> a.name().contains("tiny_blocks")).findFirst().orElseThrow();
+    AppRun tiny =
+        runs.stream().filter(a -> a.name().contains("tiny_blocks")).findFirst().orElseThrow();
     assertThat(tiny.cluster()).isEqualTo("prod");
     assertThat(tiny.diagnoses()).extracting(Diagnosis::ruleId).contains("SHUFFLE_SMALL_BLOCKS");
-    AppRun healthy = runs.stream().filter(a -> a.name().contains("healthy")).findFirst().orElseThrow();
-    assertThat(healthy.diagnoses()).allSatisfy(d -> assertThat(d.severity()).isLessThanOrEqualTo(Severity.LOW));
+    AppRun healthy =
+        runs.stream().filter(a -> a.name().contains("healthy")).findFirst().orElseThrow();
+    assertThat(healthy.diagnoses())
+        .allSatisfy(d -> assertThat(d.severity()).isLessThanOrEqualTo(Severity.LOW));
   }
 
   @Test
   void textSummarisesFindingsWithEvidenceAndReasons() {
     Result r = run("diagnose", "--format", "text", fixture("spark-3.5.7/tiny_blocks-lz4"));
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).contains("sluice-fixture-tiny_blocks-lz4").contains("CRITICAL SHUFFLE_SMALL_BLOCKS  stages [1]")
-        .contains("evidence: avgRemoteBlockBytes=").contains("recommend spark.sql.shuffle.partitions=1")
-        .contains("because ").contains("worst: CRITICAL");
+    assertThat(r.out())
+        .contains("sluice-fixture-tiny_blocks-lz4")
+        .contains("CRITICAL SHUFFLE_SMALL_BLOCKS  stages [1]")
+        .contains("evidence: avgRemoteBlockBytes=")
+        .contains("recommend spark.sql.shuffle.partitions=1")
+        .contains("because ")
+        .contains("worst: CRITICAL");
     Result h = run("diagnose", "--format", "text", fixture("spark-4.0.1/healthy-default"));
     assertThat(h.out()).contains("no findings").contains("worst: NONE");
   }
@@ -69,12 +80,23 @@ class DiagnoseCommandTest {
   @Test
   void rulesConfigOverridesAndDisables() throws IOException {
     Path conf = tmp.resolve("rules.properties");
-    Files.writeString(conf, "# fixture-sized volumes\nsluice.rules.SHUFFLE_CODEC.shuffleWriteBytes.low=8m\n"
-        + "sluice.rules.SHUFFLE_SMALL_BLOCKS.enabled=false\n");
-    Result r = run("diagnose", "--format", "text", "--rules-config", conf.toString(),
-        fixture("spark-3.5.7/codec_lz4-zstd"), fixture("spark-3.5.7/tiny_blocks-lz4"));
+    Files.writeString(
+        conf,
+        "# fixture-sized volumes\nsluice.rules.SHUFFLE_CODEC.shuffleWriteBytes.low=8m\n"
+            + "sluice.rules.SHUFFLE_SMALL_BLOCKS.enabled=false\n");
+    Result r =
+        run(
+            "diagnose",
+            "--format",
+            "text",
+            "--rules-config",
+            conf.toString(),
+            fixture("spark-3.5.7/codec_lz4-zstd"),
+            fixture("spark-3.5.7/tiny_blocks-lz4"));
     assertThat(r.exit()).isZero();
-    assertThat(r.out()).contains("LOW      SHUFFLE_CODEC").doesNotContain("SHUFFLE_SMALL_BLOCKS")
+    assertThat(r.out())
+        .contains("LOW      SHUFFLE_CODEC")
+        .doesNotContain("SHUFFLE_SMALL_BLOCKS")
         .contains("SHUFFLE_FETCH_WAIT");
   }
 
@@ -82,16 +104,22 @@ class DiagnoseCommandTest {
   void badRulesConfigFailsWithTheKeyAndValue() throws IOException {
     Path conf = tmp.resolve("bad.properties");
     Files.writeString(conf, "sluice.rules.SHUFFLE_CODEC.shuffleWriteBytes.low=-5\n");
-    Result r = run("diagnose", "--rules-config", conf.toString(), fixture("spark-3.5.7/codec_lz4-zstd"));
+    Result r =
+        run("diagnose", "--rules-config", conf.toString(), fixture("spark-3.5.7/codec_lz4-zstd"));
     assertThat(r.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(r.out()).isEmpty();
     assertThat(r.err()).contains("sluice.rules.SHUFFLE_CODEC.shuffleWriteBytes.low=-5");
     Files.writeString(conf, "sluice.rules.NO_SUCH_RULE.enabled=false\n");
-    Result u = run("diagnose", "--rules-config", conf.toString(), fixture("spark-3.5.7/codec_lz4-zstd"));
+    Result u =
+        run("diagnose", "--rules-config", conf.toString(), fixture("spark-3.5.7/codec_lz4-zstd"));
     assertThat(u.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(u.err()).contains("unknown rule id NO_SUCH_RULE").contains("SHUFFLE_SMALL_BLOCKS");
-    Result missing = run("diagnose", "--rules-config", tmp.resolve("nope.properties").toString(),
-        fixture("spark-3.5.7/codec_lz4-zstd"));
+    Result missing =
+        run(
+            "diagnose",
+            "--rules-config",
+            tmp.resolve("nope.properties").toString(),
+            fixture("spark-3.5.7/codec_lz4-zstd"));
     assertThat(missing.exit()).isEqualTo(CommandLine.ExitCode.USAGE);
     assertThat(missing.err()).contains("nope.properties");
   }

@@ -39,34 +39,54 @@ import org.junit.jupiter.params.provider.ValueSource;
 import picocli.CommandLine;
 
 /**
- * Spark's own History Server as the oracle for {@code sluice profile}: the server of each pyspark distribution
- * (.sluice/spark/&lt;version&gt;, installed by deploy/bin/install-spark.sh) reads every committed fixture log, and
- * each stage attempt of its REST API ({@code /api/v1/applications/{id}/stages}) is compared with our profile of
- * the same log. Task counts must be equal everywhere ({@code numCompleteTasks}, {@code numFailedTasks} with
- * FetchFailed ends, {@code numKilledTasks}). Spark's stage totals include the metrics of failed and killed
- * tasks, ours are over successful tasks only: so the server's total minus the failed and killed task ends' own
- * metrics (as the log records them) must equal ours, which for a stage attempt without such tasks is plain
- * equality.
+ * Spark's own History Server as the oracle for {@code sluice profile}: the server of each pyspark
+ * distribution (.sluice/spark/&lt;version&gt;, installed by deploy/bin/install-spark.sh) reads
+ * every committed fixture log, and each stage attempt of its REST API ({@code
+ * /api/v1/applications/{id}/stages}) is compared with our profile of the same log. Task counts must
+ * be equal everywhere ({@code numCompleteTasks}, {@code numFailedTasks} with FetchFailed ends,
+ * {@code numKilledTasks}). Spark's stage totals include the metrics of failed and killed tasks,
+ * ours are over successful tasks only: so the server's total minus the failed and killed task ends'
+ * own metrics (as the log records them) must equal ours, which for a stage attempt without such
+ * tasks is plain equality.
  */
 class HistoryServerAgreementITCase {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   /** Our field, the server's stage total field, the same metric of one task end. */
-  private record Metric(String ours, String stageField, ToLongFunction<SparkEvent.TaskEnd> ofTask) {}
+  private record Metric(
+      String ours, String stageField, ToLongFunction<SparkEvent.TaskEnd> ofTask) {}
 
-  private static final List<Metric> METRICS = List.of(
-      new Metric("shuffleWriteBytes", "shuffleWriteBytes", SparkEvent.TaskEnd::shuffleBytesWritten),
-      new Metric("shuffleWriteRecords", "shuffleWriteRecords", SparkEvent.TaskEnd::shuffleRecordsWritten),
-      new Metric("shuffleRemoteBytesRead", "shuffleRemoteBytesRead", SparkEvent.TaskEnd::remoteBytesRead),
-      new Metric("shuffleLocalBytesRead", "shuffleLocalBytesRead", SparkEvent.TaskEnd::localBytesRead),
-      new Metric("shuffleRemoteBlocksFetched", "shuffleRemoteBlocksFetched", SparkEvent.TaskEnd::remoteBlocksFetched),
-      new Metric("shuffleLocalBlocksFetched", "shuffleLocalBlocksFetched", SparkEvent.TaskEnd::localBlocksFetched),
-      new Metric("shuffleFetchWaitMs", "shuffleFetchWaitTime", SparkEvent.TaskEnd::fetchWaitMs),
-      new Metric("shuffleRecordsRead", "shuffleReadRecords", SparkEvent.TaskEnd::recordsRead),
-      new Metric("memoryBytesSpilled", "memoryBytesSpilled", SparkEvent.TaskEnd::memoryBytesSpilled),
-      new Metric("diskBytesSpilled", "diskBytesSpilled", SparkEvent.TaskEnd::diskBytesSpilled),
-      new Metric("executorRunTimeMs", "executorRunTime", SparkEvent.TaskEnd::executorRunTimeMs));
+  private static final List<Metric> METRICS =
+      List.of(
+          new Metric(
+              "shuffleWriteBytes", "shuffleWriteBytes", SparkEvent.TaskEnd::shuffleBytesWritten),
+          new Metric(
+              "shuffleWriteRecords",
+              "shuffleWriteRecords",
+              SparkEvent.TaskEnd::shuffleRecordsWritten),
+          new Metric(
+              "shuffleRemoteBytesRead",
+              "shuffleRemoteBytesRead",
+              SparkEvent.TaskEnd::remoteBytesRead),
+          new Metric(
+              "shuffleLocalBytesRead", "shuffleLocalBytesRead", SparkEvent.TaskEnd::localBytesRead),
+          new Metric(
+              "shuffleRemoteBlocksFetched",
+              "shuffleRemoteBlocksFetched",
+              SparkEvent.TaskEnd::remoteBlocksFetched),
+          new Metric(
+              "shuffleLocalBlocksFetched",
+              "shuffleLocalBlocksFetched",
+              SparkEvent.TaskEnd::localBlocksFetched),
+          new Metric("shuffleFetchWaitMs", "shuffleFetchWaitTime", SparkEvent.TaskEnd::fetchWaitMs),
+          new Metric("shuffleRecordsRead", "shuffleReadRecords", SparkEvent.TaskEnd::recordsRead),
+          new Metric(
+              "memoryBytesSpilled", "memoryBytesSpilled", SparkEvent.TaskEnd::memoryBytesSpilled),
+          new Metric("diskBytesSpilled", "diskBytesSpilled", SparkEvent.TaskEnd::diskBytesSpilled),
+          new Metric(
+              "executorRunTimeMs", "executorRunTime", SparkEvent.TaskEnd::executorRunTimeMs));
 
   @TempDir Path tmp;
 
@@ -75,18 +95,21 @@ class HistoryServerAgreementITCase {
   void everyStageAttemptAgreesWithSparksHistoryServer(String version) throws Exception {
     Path root = RulesOnFixturesITCase.fixtures().getParent().getParent().getParent();
     Path sparkHome = root.resolve(".sluice/spark/" + version + "/pyspark");
-    assertThat(sparkHome.resolve("bin/spark-class")).as("pyspark %s (deploy/bin/install-spark.sh)", version)
+    assertThat(sparkHome.resolve("bin/spark-class"))
+        .as("pyspark %s (deploy/bin/install-spark.sh)", version)
         .isRegularFile();
     int compared = 0;
     int withFailures = 0;
     for (List<Path> round : rounds(RulesOnFixturesITCase.fixtures())) {
-      Path logDir = Files.createDirectories(tmp.resolve("logs-" + version + "-" + System.nanoTime()));
+      Path logDir =
+          Files.createDirectories(tmp.resolve("logs-" + version + "-" + System.nanoTime()));
       Map<String, Path> byApp = new LinkedHashMap<>();
       for (Path log : round) {
         Files.createSymbolicLink(logDir.resolve(log.getFileName()), log);
         byApp.put(appId(log), log);
       }
-      try (HistoryServer server = HistoryServer.start(sparkHome, logDir, tmp.resolve("hs-" + System.nanoTime()))) {
+      try (HistoryServer server =
+          HistoryServer.start(sparkHome, logDir, tmp.resolve("hs-" + System.nanoTime()))) {
         server.awaitApps(byApp.size());
         for (Map.Entry<String, Path> app : byApp.entrySet()) {
           int[] counts = compareApp(server, app.getKey(), app.getValue());
@@ -96,10 +119,14 @@ class HistoryServerAgreementITCase {
       }
     }
     assertThat(compared).as("stage attempts compared").isGreaterThan(50);
-    assertThat(withFailures).as("stage attempts with failed or killed tasks compared").isGreaterThan(0);
+    assertThat(withFailures)
+        .as("stage attempts with failed or killed tasks compared")
+        .isGreaterThan(0);
   }
 
-  /** @return {stage attempts compared, of them with failed or killed tasks} */
+  /**
+   * @return {stage attempts compared, of them with failed or killed tasks}
+   */
   private int[] compareApp(HistoryServer server, String appId, Path log) throws Exception {
     Map<String, StageProfile> ours = new TreeMap<>();
     for (StageProfile p : profile(log)) {
@@ -108,8 +135,10 @@ class HistoryServerAgreementITCase {
     JsonNode stages = server.get("/api/v1/applications/" + appId + "/stages");
     Map<String, JsonNode> theirs = new TreeMap<>();
     for (JsonNode s : stages) {
-      int ended = s.path("numCompleteTasks").asInt() + s.path("numFailedTasks").asInt()
-          + s.path("numKilledTasks").asInt();
+      int ended =
+          s.path("numCompleteTasks").asInt()
+              + s.path("numFailedTasks").asInt()
+              + s.path("numKilledTasks").asInt();
       if (ended > 0) { // a stage attempt that ran (skipped and not-yet-run ones are not profiled)
         theirs.put(s.path("stageId").asInt() + "/" + s.path("attemptId").asInt(), s);
       }
@@ -122,9 +151,15 @@ class HistoryServerAgreementITCase {
       JsonNode s = e.getValue();
       StageProfile p = ours.get(e.getKey());
       String at = where + " stage " + e.getKey();
-      assertThat(p.successfulTasks()).as("successful tasks, %s", at).isEqualTo(s.path("numCompleteTasks").asLong());
-      assertThat(p.failedTasks()).as("failed tasks, %s", at).isEqualTo(s.path("numFailedTasks").asLong());
-      assertThat(p.killedTasks()).as("killed tasks, %s", at).isEqualTo(s.path("numKilledTasks").asLong());
+      assertThat(p.successfulTasks())
+          .as("successful tasks, %s", at)
+          .isEqualTo(s.path("numCompleteTasks").asLong());
+      assertThat(p.failedTasks())
+          .as("failed tasks, %s", at)
+          .isEqualTo(s.path("numFailedTasks").asLong());
+      assertThat(p.killedTasks())
+          .as("killed tasks, %s", at)
+          .isEqualTo(s.path("numKilledTasks").asLong());
       Map<String, Long> notSuccessful = unsuccessful.getOrDefault(e.getKey(), Map.of());
       if (p.failedTasks() + p.killedTasks() > 0) {
         failing++;
@@ -132,18 +167,21 @@ class HistoryServerAgreementITCase {
       JsonNode mine = JSON.valueToTree(p);
       for (Metric m : METRICS) {
         long total = s.path(m.stageField()).asLong();
-        assertThat(mine.path(m.ours()).asLong()).as("%s = Spark's %s minus failed/killed tasks', %s", m.ours(),
-            m.stageField(), at).isEqualTo(total - notSuccessful.getOrDefault(m.ours(), 0L));
+        assertThat(mine.path(m.ours()).asLong())
+            .as("%s = Spark's %s minus failed/killed tasks', %s", m.ours(), m.stageField(), at)
+            .isEqualTo(total - notSuccessful.getOrDefault(m.ours(), 0L));
       }
     }
     return new int[] {theirs.size(), failing};
   }
 
   /**
-   * Per stage attempt ("stage/attempt"), the sums of the metrics of its failed and killed task ends, as the log
-   * has them (the server's task list does not show a failed task's shuffle metrics, its stage totals count them).
+   * Per stage attempt ("stage/attempt"), the sums of the metrics of its failed and killed task
+   * ends, as the log has them (the server's task list does not show a failed task's shuffle
+   * metrics, its stage totals count them).
    */
-  private static Map<String, Map<String, Long>> unsuccessfulTaskMetrics(Path log) throws IOException {
+  private static Map<String, Map<String, Long>> unsuccessfulTaskMetrics(Path log)
+      throws IOException {
     ReadReport report = new ReadReport();
     List<EventLogSource> sources = EventLogs.discover(List.of(log), report);
     assertThat(sources).as("log sources in %s", log).hasSize(1);
@@ -158,7 +196,8 @@ class HistoryServerAgreementITCase {
           continue; // the profile skips it too
         }
         if (e instanceof SparkEvent.TaskEnd t && t.reason() != TaskEndReason.SUCCESS) {
-          Map<String, Long> m = sums.computeIfAbsent(t.stageId() + "/" + t.stageAttemptId(), k -> new HashMap<>());
+          Map<String, Long> m =
+              sums.computeIfAbsent(t.stageId() + "/" + t.stageAttemptId(), k -> new HashMap<>());
           for (Metric metric : METRICS) {
             m.merge(metric.ours(), metric.ofTask().applyAsLong(t), Long::sum);
           }
@@ -185,13 +224,22 @@ class HistoryServerAgreementITCase {
     return profiles;
   }
 
-  /** The fixture logs grouped so that no group holds one application twice (an .inprogress copy, say). */
+  /**
+   * The fixture logs grouped so that no group holds one application twice (an .inprogress copy,
+   * say).
+   */
   static List<List<Path>> rounds(Path fixtures) throws IOException {
     List<List<Path>> rounds = new ArrayList<>();
     List<Path> logs;
     try (Stream<Path> versions = Files.list(fixtures)) {
-      logs = versions.filter(Files::isDirectory).flatMap(v -> list(v).stream()).filter(Files::isDirectory)
-          .flatMap(f -> list(f).stream()).sorted().toList();
+      logs =
+          versions
+              .filter(Files::isDirectory)
+              .flatMap(v -> list(v).stream())
+              .filter(Files::isDirectory)
+              .flatMap(f -> list(f).stream())
+              .sorted()
+              .toList();
     }
     for (Path log : logs) {
       String app = appId(log);
@@ -219,7 +267,10 @@ class HistoryServerAgreementITCase {
     }
   }
 
-  /** The application id in a log's file name: app-…, without eventlog_v2_, codec or .inprogress suffixes. */
+  /**
+   * The application id in a log's file name: app-…, without eventlog_v2_, codec or .inprogress
+   * suffixes.
+   */
   static String appId(Path log) {
     String name = log.getFileName().toString().replaceFirst("^eventlog_v2_", "");
     int dot = name.indexOf('.');
@@ -235,14 +286,27 @@ class HistoryServerAgreementITCase {
         port = s.getLocalPort();
       }
       Path props = work.resolve("history.properties");
-      Files.writeString(props, "spark.history.fs.logDirectory file:" + logDir + "\n"
-          + "spark.history.ui.port " + port + "\n"
-          + "spark.history.fs.update.interval 1s\n"
-          + "spark.history.store.path " + work.resolve("store") + "\n");
+      Files.writeString(
+          props,
+          "spark.history.fs.logDirectory file:"
+              + logDir
+              + "\n"
+              + "spark.history.ui.port "
+              + port
+              + "\n"
+              + "spark.history.fs.update.interval 1s\n"
+              + "spark.history.store.path "
+              + work.resolve("store")
+              + "\n");
       Path out = work.resolve("history-server.out");
-      ProcessBuilder pb = new ProcessBuilder(sparkHome.resolve("bin/spark-class").toString(),
-          "org.apache.spark.deploy.history.HistoryServer", "--properties-file", props.toString())
-          .redirectErrorStream(true).redirectOutput(out.toFile());
+      ProcessBuilder pb =
+          new ProcessBuilder(
+                  sparkHome.resolve("bin/spark-class").toString(),
+                  "org.apache.spark.deploy.history.HistoryServer",
+                  "--properties-file",
+                  props.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(out.toFile());
       Map<String, String> env = pb.environment();
       env.put("SPARK_HOME", sparkHome.toString());
       env.put("SPARK_CONF_DIR", work.resolve("conf").toString());
@@ -255,8 +319,13 @@ class HistoryServerAgreementITCase {
     }
 
     JsonNode get(String path) throws IOException, InterruptedException {
-      HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
-          .timeout(Duration.ofSeconds(60)).GET().build(), HttpResponse.BodyHandlers.ofString());
+      HttpResponse<String> r =
+          HTTP.send(
+              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + path))
+                  .timeout(Duration.ofSeconds(60))
+                  .GET()
+                  .build(),
+              HttpResponse.BodyHandlers.ofString());
       assertThat(r.statusCode()).as("GET %s: %s", path, r.body()).isEqualTo(200);
       return JSON.readTree(r.body());
     }
@@ -265,7 +334,9 @@ class HistoryServerAgreementITCase {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(180);
       String last = "";
       while (System.nanoTime() < deadline) {
-        assertThat(process.isAlive()).as("History Server exited: %s", Files.readString(out)).isTrue();
+        assertThat(process.isAlive())
+            .as("History Server exited: %s", Files.readString(out))
+            .isTrue();
         try {
           JsonNode apps = get("/api/v1/applications");
           if (apps.size() >= n) {
@@ -277,8 +348,13 @@ class HistoryServerAgreementITCase {
         }
         Thread.sleep(500);
       }
-      throw new AssertionError("History Server did not list " + n + " applications within 180 s (" + last + "): "
-          + Files.readString(out));
+      throw new AssertionError(
+          "History Server did not list "
+              + n
+              + " applications within 180 s ("
+              + last
+              + "): "
+              + Files.readString(out));
     }
 
     @Override

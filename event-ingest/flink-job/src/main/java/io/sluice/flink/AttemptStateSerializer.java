@@ -14,11 +14,13 @@ import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
 /**
- * Flink serializer for {@link AttemptState}, built on {@link AppFolder#writeTo}/{@link AppFolder#readFrom}.
+ * Flink serializer for {@link AttemptState}, built on {@link AppFolder#writeTo}/{@link
+ * AppFolder#readFrom}.
  *
- * <p>Format (version 1): {@code int version, long maxSeq, long endedAt, long touchedAt, int n, n bytes of
- * AppFolder.writeTo}. The folder is length-prefixed so the state can be copied, skipped or migrated without
- * understanding the folder's own layout, and a folder that reads more or less than it wrote is detected.
+ * <p>Format (version 1): {@code int version, long maxSeq, long endedAt, long touchedAt, int n, n
+ * bytes of AppFolder.writeTo}. The folder is length-prefixed so the state can be copied, skipped or
+ * migrated without understanding the folder's own layout, and a folder that reads more or less than
+ * it wrote is detected.
  */
 public final class AttemptStateSerializer extends TypeSerializerSingleton<AttemptState> {
   private static final long serialVersionUID = 1L;
@@ -35,13 +37,17 @@ public final class AttemptStateSerializer extends TypeSerializerSingleton<Attemp
     return null;
   }
 
-  /** A deep copy: the heap backend copies state for asynchronous snapshots, so this must not share the folder. */
+  /**
+   * A deep copy: the heap backend copies state for asynchronous snapshots, so this must not share
+   * the folder.
+   */
   @Override
   public AttemptState copy(AttemptState from) {
     if (from == null) {
       return null;
     }
-    return new AttemptState(from.maxSeq, from.endedAt, from.touchedAt, readFolder(folderBytes(from.folder)));
+    return new AttemptState(
+        from.maxSeq, from.endedAt, from.touchedAt, readFolder(folderBytes(from.folder)));
   }
 
   @Override
@@ -69,8 +75,12 @@ public final class AttemptStateSerializer extends TypeSerializerSingleton<Attemp
   public AttemptState deserialize(DataInputView source) throws IOException {
     int version = source.readInt();
     if (version != FORMAT_VERSION) {
-      throw new IOException("unknown AttemptState format version " + version + " (this build reads "
-          + FORMAT_VERSION + ")");
+      throw new IOException(
+          "unknown AttemptState format version "
+              + version
+              + " (this build reads "
+              + FORMAT_VERSION
+              + ")");
     }
     long maxSeq = source.readLong();
     long endedAt = source.readLong();
@@ -117,7 +127,8 @@ public final class AttemptStateSerializer extends TypeSerializerSingleton<Attemp
     try (DataInputStream in = new DataInputStream(new ByteArrayInputStream(bytes))) {
       AppFolder folder = AppFolder.readFrom(in);
       if (in.available() != 0) {
-        throw new IOException("AppFolder.readFrom left " + in.available() + " of " + bytes.length + " bytes unread");
+        throw new IOException(
+            "AppFolder.readFrom left " + in.available() + " of " + bytes.length + " bytes unread");
       }
       return folder;
     } catch (IOException e) {

@@ -8,9 +8,9 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Sends {@link DeadLetter}s to the dead-letter topic from a sink writer (the store sink has no Kafka sink of its
- * own). {@link #flush} waits for every letter sent so far and fails if one could not be delivered, so the writer
- * fails its checkpoint rather than lose a letter.
+ * Sends {@link DeadLetter}s to the dead-letter topic from a sink writer (the store sink has no
+ * Kafka sink of its own). {@link #flush} waits for every letter sent so far and fails if one could
+ * not be delivered, so the writer fails its checkpoint rather than lose a letter.
  */
 final class DeadLetterProducer implements AutoCloseable {
   private final KafkaProducer<byte[], byte[]> producer;
@@ -28,8 +28,12 @@ final class DeadLetterProducer implements AutoCloseable {
   }
 
   void send(String key, DeadLetter letter) {
-    producer.send(new ProducerRecord<>(topic, key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
-        letter.toJson()), (meta, e) -> {
+    producer.send(
+        new ProducerRecord<>(
+            topic,
+            key == null ? null : key.getBytes(java.nio.charset.StandardCharsets.UTF_8),
+            letter.toJson()),
+        (meta, e) -> {
           if (e != null) {
             failure.compareAndSet(null, e);
           }

@@ -22,22 +22,24 @@ import org.slf4j.LoggerFactory;
 /**
  * Sink V2 that upserts runs into the {@link HistoryStore} in batches.
  *
- * <p>Delivery: at-least-once into an idempotent store. The writer buffers runs and upserts them when
- * {@code batchSize} distinct runs are waiting, {@code flushIntervalMs} after the first run entered an empty buffer,
- * and on every {@link SinkWriter#flush} — which Flink calls before each checkpoint barrier passes and at end of
- * input — so a completed checkpoint implies everything before it is stored. After a failure the job replays from the last checkpoint and rewrites some versions; the store
- * keys rows by (cluster, appId, appAttemptId) and keeps the greatest {@code updatedAt} (equal = same row), and
- * the profile operator derives {@code updatedAt} deterministically, so replays never duplicate rows.
- * Latency: a run waits in the buffer at most {@code flushIntervalMs} (or one checkpoint interval when that is
- * 0). Writing before the checkpoint completes is safe for the same reason replays are: a version written early
- * is exactly the version the replay derives again.
+ * <p>Delivery: at-least-once into an idempotent store. The writer buffers runs and upserts them
+ * when {@code batchSize} distinct runs are waiting, {@code flushIntervalMs} after the first run
+ * entered an empty buffer, and on every {@link SinkWriter#flush} — which Flink calls before each
+ * checkpoint barrier passes and at end of input — so a completed checkpoint implies everything
+ * before it is stored. After a failure the job replays from the last checkpoint and rewrites some
+ * versions; the store keys rows by (cluster, appId, appAttemptId) and keeps the greatest {@code
+ * updatedAt} (equal = same row), and the profile operator derives {@code updatedAt}
+ * deterministically, so replays never duplicate rows. Latency: a run waits in the buffer at most
+ * {@code flushIntervalMs} (or one checkpoint interval when that is 0). Writing before the
+ * checkpoint completes is safe for the same reason replays are: a version written early is exactly
+ * the version the replay derives again.
  *
- * <p>Poison runs: when an upsert fails, the writer retries the batch run by run. A run the store still refuses
- * for its own data (a SQL data or integrity error, or the store's validation) while the store answers a read
- * goes to the dead-letter topic ({@link DeadLetter}, reason {@code REJECTED}, counted in
- * {@code sluice.deadLetters}) and the job moves on. Any other failure (the store down, a schema behind the code)
- * is not the run's fault: the writer throws, and the job restarts from its last checkpoint and replays once the
- * store is back, skipping nothing.
+ * <p>Poison runs: when an upsert fails, the writer retries the batch run by run. A run the store
+ * still refuses for its own data (a SQL data or integrity error, or the store's validation) while
+ * the store answers a read goes to the dead-letter topic ({@link DeadLetter}, reason {@code
+ * REJECTED}, counted in {@code sluice.deadLetters}) and the job moves on. Any other failure (the
+ * store down, a schema behind the code) is not the run's fault: the writer throws, and the job
+ * restarts from its last checkpoint and replays once the store is back, skipping nothing.
  */
 public class HistoryStoreSink implements Sink<RunUpdate> {
   private static final long serialVersionUID = 1L;
@@ -49,12 +51,17 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
   private final String deadLetterTopic;
 
   /**
-   * @param deadLetterKafka Kafka client properties (bootstrap servers, security) of the dead-letter producer
-   * @param flushIntervalMs longest wait of a run in the buffer before an upsert; 0 = until the batch fills or the
-   *     next checkpoint
+   * @param deadLetterKafka Kafka client properties (bootstrap servers, security) of the dead-letter
+   *     producer
+   * @param flushIntervalMs longest wait of a run in the buffer before an upsert; 0 = until the
+   *     batch fills or the next checkpoint
    * @param deadLetterTopic where runs the store refuses go
    */
-  public HistoryStoreSink(String url, int batchSize, long flushIntervalMs, Properties deadLetterKafka,
+  public HistoryStoreSink(
+      String url,
+      int batchSize,
+      long flushIntervalMs,
+      Properties deadLetterKafka,
       String deadLetterTopic) {
     if (url == null || url.isBlank()) {
       throw new IllegalArgumentException("history store URL is empty");
@@ -69,19 +76,26 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
   @Override
   public SinkWriter<RunUpdate> createWriter(WriterInitContext context) throws IOException {
     MetricGroup m = context.metricGroup().addGroup("sluice");
-    return new Writer(HistoryStores.open(url), batchSize, flushIntervalMs, context.getProcessingTimeService(),
-        m.counter("runsStored"), m.counter("storeBatches"), m.counter("deadLetters"),
+    return new Writer(
+        HistoryStores.open(url),
+        batchSize,
+        flushIntervalMs,
+        context.getProcessingTimeService(),
+        m.counter("runsStored"),
+        m.counter("storeBatches"),
+        m.counter("deadLetters"),
         new DeadLetterProducer(deadLetterKafka, deadLetterTopic));
   }
 
   /**
-   * Flink 1.20 still declares this deprecated variant abstract; its runtime calls the
-   * {@link WriterInitContext} one above. Delete this method when moving to Flink 2.x, where it is gone.
+   * Flink 1.20 still declares this deprecated variant abstract; its runtime calls the {@link
+   * WriterInitContext} one above. Delete this method when moving to Flink 2.x, where it is gone.
    */
   @Deprecated
   @Override
   public SinkWriter<RunUpdate> createWriter(Sink.InitContext context) throws IOException {
-    throw new UnsupportedOperationException("HistoryStoreSink needs a WriterInitContext (Flink 1.19+)");
+    throw new UnsupportedOperationException(
+        "HistoryStoreSink needs a WriterInitContext (Flink 1.19+)");
   }
 
   static final class Writer implements SinkWriter<RunUpdate> {
@@ -94,13 +108,22 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
     private final Counter batches;
     private final Counter deadLetters;
     private final DeadLetterProducer deadLetterProducer;
+
     /** Newest version per run key, in arrival order. */
     private final Map<String, RunUpdate> buffer = new LinkedHashMap<>();
+
     /** A flush timer is registered (it fires in the task thread, as {@link #write} runs). */
     private boolean timerPending;
 
-    Writer(HistoryStore store, int batchSize, long flushIntervalMs, ProcessingTimeService timers,
-        Counter upserted, Counter batches, Counter deadLetters, DeadLetterProducer deadLetterProducer) {
+    Writer(
+        HistoryStore store,
+        int batchSize,
+        long flushIntervalMs,
+        ProcessingTimeService timers,
+        Counter upserted,
+        Counter batches,
+        Counter deadLetters,
+        DeadLetterProducer deadLetterProducer) {
       this.store = store;
       this.batchSize = batchSize;
       this.flushIntervalMs = flushIntervalMs;
@@ -114,15 +137,18 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
 
     @Override
     public void write(RunUpdate element, Context context) {
-      buffer.merge(element.runKey(), element, (old, neu) -> neu.updatedAt >= old.updatedAt ? neu : old);
+      buffer.merge(
+          element.runKey(), element, (old, neu) -> neu.updatedAt >= old.updatedAt ? neu : old);
       if (buffer.size() >= batchSize) {
         flushBuffer();
       } else if (flushIntervalMs > 0 && !timerPending) {
         timerPending = true;
-        timers.registerTimer(timers.getCurrentProcessingTime() + flushIntervalMs, time -> {
-          timerPending = false;
-          flushBuffer();
-        });
+        timers.registerTimer(
+            timers.getCurrentProcessingTime() + flushIntervalMs,
+            time -> {
+              timerPending = false;
+              flushBuffer();
+            });
       }
     }
 
@@ -143,7 +169,10 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
         store.upsert(runs);
         upserted.inc(runs.size());
       } catch (RuntimeException e) {
-        LOG.warn("upsert of {} runs failed ({}); retrying them one by one", pending.size(), e.toString());
+        LOG.warn(
+            "upsert of {} runs failed ({}); retrying them one by one",
+            pending.size(),
+            e.toString());
         oneByOne(pending);
       }
       batches.inc();
@@ -159,29 +188,38 @@ public class HistoryStoreSink implements Sink<RunUpdate> {
           upserted.inc();
         } catch (RuntimeException e) {
           if (!aboutThisRun(e) || !storeAnswers()) {
-            // an outage or a store-wide fault (e.g. a schema behind the code): fail, restart from the last
+            // an outage or a store-wide fault (e.g. a schema behind the code): fail, restart from
+            // the last
             // checkpoint, replay once it is fixed; nothing is skipped
             throw e;
           }
           deadLetters.inc();
           LOG.error("dead letter (store) for {}: the store refuses it: {}", u, e.toString());
-          deadLetterProducer.send(u.appId, DeadLetter.of(DeadLetter.STORE, "REJECTED", e.getMessage(), u, run,
-              System.currentTimeMillis()));
+          deadLetterProducer.send(
+              u.appId,
+              DeadLetter.of(
+                  DeadLetter.STORE,
+                  "REJECTED",
+                  e.getMessage(),
+                  u,
+                  run,
+                  System.currentTimeMillis()));
         }
       }
     }
 
     /**
-     * True when the failure is about the run's own data: a SQL data exception (SQLSTATE class 22, e.g. a value
-     * too long for its column) or integrity violation (class 23), or the store's validation of the run
-     * (IllegalArgumentException). Anything else is not the run's fault.
+     * True when the failure is about the run's own data: a SQL data exception (SQLSTATE class 22,
+     * e.g. a value too long for its column) or integrity violation (class 23), or the store's
+     * validation of the run (IllegalArgumentException). Anything else is not the run's fault.
      */
     static boolean aboutThisRun(Throwable e) {
       for (Throwable t = e; t != null; t = t.getCause()) {
         if (t instanceof IllegalArgumentException) {
           return true;
         }
-        if (t instanceof SQLException sql && sql.getSQLState() != null
+        if (t instanceof SQLException sql
+            && sql.getSQLState() != null
             && (sql.getSQLState().startsWith("22") || sql.getSQLState().startsWith("23"))) {
           return true;
         }

@@ -4,13 +4,14 @@ import java.util.Arrays;
 import java.util.Objects;
 
 /**
- * One Kafka record as it travels from a source to the keyed profile operator: the application id it is
- * keyed by and the raw value bytes. Decoding happens inside the keyed operator, so the network hop
- * carries only bytes and this Flink POJO (no Kryo).
+ * One Kafka record as it travels from a source to the keyed profile operator: the application id it
+ * is keyed by and the raw value bytes. Decoding happens inside the keyed operator, so the network
+ * hop carries only bytes and this Flink POJO (no Kryo).
  */
 public class KafkaPayload {
   /** Application id (the Kafka key, or read from the value when a record has no key). */
   public String appId;
+
   /** The record value, undecoded. */
   public byte[] value;
 
@@ -27,7 +28,9 @@ public class KafkaPayload {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof KafkaPayload p && Objects.equals(appId, p.appId) && Arrays.equals(value, p.value);
+    return o instanceof KafkaPayload p
+        && Objects.equals(appId, p.appId)
+        && Arrays.equals(value, p.value);
   }
 
   @Override

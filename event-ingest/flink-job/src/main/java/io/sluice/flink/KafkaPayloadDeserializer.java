@@ -14,17 +14,20 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Turns a Kafka record into a {@link KafkaPayload} keyed by application id, without decoding the value: the
- * record key is the application id (docs/topics.md). Only a record without a key is decoded here to find its
- * application; one that cannot be read is counted as garbage ({@code sluice.garbageRecords} of the source) and
- * dropped, never failing the job.
+ * Turns a Kafka record into a {@link KafkaPayload} keyed by application id, without decoding the
+ * value: the record key is the application id (docs/topics.md). Only a record without a key is
+ * decoded here to find its application; one that cannot be read is counted as garbage ({@code
+ * sluice.garbageRecords} of the source) and dropped, never failing the job.
  */
 public class KafkaPayloadDeserializer implements KafkaRecordDeserializationSchema<KafkaPayload> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(KafkaPayloadDeserializer.class);
 
   /** What the topic carries, for reading an application id out of a key-less record. */
-  public enum Kind { EVENTS, YARN }
+  public enum Kind {
+    EVENTS,
+    YARN
+  }
 
   private final Kind kind;
   private transient Counter garbage;
@@ -45,11 +48,14 @@ public class KafkaPayloadDeserializer implements KafkaRecordDeserializationSchem
       countGarbage(record, "empty value");
       return;
     }
-    String appId = record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8).trim();
+    String appId =
+        record.key() == null ? null : new String(record.key(), StandardCharsets.UTF_8).trim();
     if (appId == null || appId.isEmpty()) {
       try {
-        appId = kind == Kind.EVENTS ? EnvelopeCodec.decodeRecord(value).appId()
-            : Json.read(new String(value, StandardCharsets.UTF_8), YarnAppRecord.class).appId();
+        appId =
+            kind == Kind.EVENTS
+                ? EnvelopeCodec.decodeRecord(value).appId()
+                : Json.read(new String(value, StandardCharsets.UTF_8), YarnAppRecord.class).appId();
       } catch (RuntimeException e) {
         countGarbage(record, "no key and an unreadable value: " + e);
         return;
@@ -66,7 +72,12 @@ public class KafkaPayloadDeserializer implements KafkaRecordDeserializationSchem
     if (garbage != null) {
       garbage.inc();
     }
-    LOG.warn("skipping garbage record {}-{}@{}: {}", record.topic(), record.partition(), record.offset(), why);
+    LOG.warn(
+        "skipping garbage record {}-{}@{}: {}",
+        record.topic(),
+        record.partition(),
+        record.offset(),
+        why);
   }
 
   @Override

@@ -6,11 +6,12 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Bounds the free-text fields of a run to lengths every history store takes (the embedded store's column sizes;
- * ClickHouse takes any), so a 100 KB {@code spark.app.name} or {@code spark.sluice.job.key} is stored cut rather
- * than failing the store sink. A cut value keeps its first {@code limit - 1} characters and ends in "…".
- * The identity fields ({@code appId}, {@code appAttemptId}) are never cut: a run whose identity does not fit
- * is rejected by the store and goes to the dead-letter topic.
+ * Bounds the free-text fields of a run to lengths every history store takes (the embedded store's
+ * column sizes; ClickHouse takes any), so a 100 KB {@code spark.app.name} or {@code
+ * spark.sluice.job.key} is stored cut rather than failing the store sink. A cut value keeps its
+ * first {@code limit - 1} characters and ends in "…". The identity fields ({@code appId}, {@code
+ * appAttemptId}) are never cut: a run whose identity does not fit is rejected by the store and goes
+ * to the dead-letter topic.
  */
 final class RunBounds {
   static final int CLUSTER = 256;
@@ -40,10 +41,25 @@ final class RunBounds {
         bounded.set(i, renamed(s, cut(s.name(), STAGE_NAME, cut)));
       }
     }
-    AppRun out = new AppRun(cut(r.cluster(), CLUSTER, cut), r.appId(), r.appAttemptId(), cut(r.jobKey(), JOB_KEY, cut),
-        cut(r.name(), NAME, cut), cut(r.user(), USER, cut), cut(r.queue(), QUEUE, cut), r.priority(), r.startTime(),
-        r.endTime(), cut(r.status(), STATUS, cut), cut(r.sparkVersion(), SPARK_VERSION, cut), r.conf(), r.injected(),
-        bounded == null ? stages : bounded, r.diagnoses(), r.updatedAt());
+    AppRun out =
+        new AppRun(
+            cut(r.cluster(), CLUSTER, cut),
+            r.appId(),
+            r.appAttemptId(),
+            cut(r.jobKey(), JOB_KEY, cut),
+            cut(r.name(), NAME, cut),
+            cut(r.user(), USER, cut),
+            cut(r.queue(), QUEUE, cut),
+            r.priority(),
+            r.startTime(),
+            r.endTime(),
+            cut(r.status(), STATUS, cut),
+            cut(r.sparkVersion(), SPARK_VERSION, cut),
+            r.conf(),
+            r.injected(),
+            bounded == null ? stages : bounded,
+            r.diagnoses(),
+            r.updatedAt());
     return new Bounded(cut[0] == 0 ? r : out, cut[0]);
   }
 
@@ -60,13 +76,38 @@ final class RunBounds {
   }
 
   private static StageProfile renamed(StageProfile s, String name) {
-    return new StageProfile(s.appId(), s.stageId(), s.stageAttemptId(), name, s.numTasks(), s.successfulTasks(),
-        s.failedTasks(), s.fetchFailedTasks(), s.shuffleWriteBytes(), s.shuffleWriteRecords(),
-        s.shuffleRemoteBytesRead(), s.shuffleLocalBytesRead(), s.shuffleRemoteBlocksFetched(),
-        s.shuffleLocalBlocksFetched(), s.shuffleFetchWaitMs(), s.shuffleRecordsRead(), s.memoryBytesSpilled(),
-        s.diskBytesSpilled(), s.executorRunTimeMs(), s.taskDurationMaxMs(), s.avgRemoteBlockBytes(),
-        s.fetchWaitShare(), s.readSkew(), s.mapPartitions(), s.reducePartitions(), s.shuffleWriteTimeMs(),
-        s.submissionTime(), s.completionTime(), s.shuffleReadBytesMax(), s.shuffleReadBytesMedian(),
-        s.killedTasks(), s.inputBytesRead());
+    return new StageProfile(
+        s.appId(),
+        s.stageId(),
+        s.stageAttemptId(),
+        name,
+        s.numTasks(),
+        s.successfulTasks(),
+        s.failedTasks(),
+        s.fetchFailedTasks(),
+        s.shuffleWriteBytes(),
+        s.shuffleWriteRecords(),
+        s.shuffleRemoteBytesRead(),
+        s.shuffleLocalBytesRead(),
+        s.shuffleRemoteBlocksFetched(),
+        s.shuffleLocalBlocksFetched(),
+        s.shuffleFetchWaitMs(),
+        s.shuffleRecordsRead(),
+        s.memoryBytesSpilled(),
+        s.diskBytesSpilled(),
+        s.executorRunTimeMs(),
+        s.taskDurationMaxMs(),
+        s.avgRemoteBlockBytes(),
+        s.fetchWaitShare(),
+        s.readSkew(),
+        s.mapPartitions(),
+        s.reducePartitions(),
+        s.shuffleWriteTimeMs(),
+        s.submissionTime(),
+        s.completionTime(),
+        s.shuffleReadBytesMax(),
+        s.shuffleReadBytesMedian(),
+        s.killedTasks(),
+        s.inputBytesRead());
   }
 }

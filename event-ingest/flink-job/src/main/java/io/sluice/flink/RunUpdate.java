@@ -5,9 +5,10 @@ import io.sluice.model.Json;
 import java.util.Objects;
 
 /**
- * One version of a profiled run on its way to the sinks: its identity, its version ({@code updatedAt}) and the
- * {@link AppRun} as contract JSON (docs/topics.md). Carried as JSON because AppRun's maps and lists are not Flink
- * POJO types, and the JSON is exactly what the profiles topic needs; the store sink reads it back.
+ * One version of a profiled run on its way to the sinks: its identity, its version ({@code
+ * updatedAt}) and the {@link AppRun} as contract JSON (docs/topics.md). Carried as JSON because
+ * AppRun's maps and lists are not Flink POJO types, and the JSON is exactly what the profiles topic
+ * needs; the store sink reads it back.
  */
 public class RunUpdate {
   public String cluster;
@@ -27,7 +28,8 @@ public class RunUpdate {
   }
 
   public static RunUpdate of(AppRun run) {
-    return new RunUpdate(run.cluster(), run.appId(), run.appAttemptId(), run.updatedAt(), Json.write(run));
+    return new RunUpdate(
+        run.cluster(), run.appId(), run.appAttemptId(), run.updatedAt(), Json.write(run));
   }
 
   public AppRun run() {
@@ -41,8 +43,11 @@ public class RunUpdate {
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RunUpdate r && updatedAt == r.updatedAt && Objects.equals(cluster, r.cluster)
-        && Objects.equals(appId, r.appId) && Objects.equals(appAttemptId, r.appAttemptId)
+    return o instanceof RunUpdate r
+        && updatedAt == r.updatedAt
+        && Objects.equals(cluster, r.cluster)
+        && Objects.equals(appId, r.appId)
+        && Objects.equals(appAttemptId, r.appAttemptId)
         && Objects.equals(json, r.json);
   }
 

@@ -28,22 +28,25 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The heart of the job: keyed by application id, input 1 = records of the events topic (one envelope or a batch of
- * consecutive events of one attempt), input 2 = YARN app records.
+ * The heart of the job: keyed by application id, input 1 = records of the events topic (one
+ * envelope or a batch of consecutive events of one attempt), input 2 = YARN app records.
  *
- * <p>State per key (application): {@code attempts} maps each application attempt to an {@link AttemptState}
- * (its {@link AppFolder}, the highest seq applied, when it ended); {@code yarn} holds the newest YARN record
- * (as its JSON); {@code yarnTouchedAt}/{@code nextTimer} drive retention.
+ * <p>State per key (application): {@code attempts} maps each application attempt to an {@link
+ * AttemptState} (its {@link AppFolder}, the highest seq applied, when it ended); {@code yarn} holds
+ * the newest YARN record (as its JSON); {@code yarnTouchedAt}/{@code nextTimer} drive retention.
  *
- * <p>Output: a {@link RunUpdate} when an attempt ends (joined with the YARN record if one arrived before) and
- * again for each ended attempt when a newer YARN record arrives later. Versions are ordered by a deterministic
- * {@code updatedAt}: the end time for the version without YARN data, {@code max(endTime + 1, observedAt)} for a
- * version joined with a YARN record. Both depend only on the inputs, so replaying from a checkpoint, in any
- * interleaving of the two topics, converges on the same stored row.
+ * <p>Output: a {@link RunUpdate} when an attempt ends (joined with the YARN record if one arrived
+ * before) and again for each ended attempt when a newer YARN record arrives later. Versions are
+ * ordered by a deterministic {@code updatedAt}: the end time for the version without YARN data,
+ * {@code max(endTime + 1, observedAt)} for a version joined with a YARN record. Both depend only on
+ * the inputs, so replaying from a checkpoint, in any interleaving of the two topics, converges on
+ * the same stored row.
  */
-public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, KafkaPayload, KafkaPayload, RunUpdate> {
+public class ShuffleProfileFunction
+    extends KeyedCoProcessFunction<String, KafkaPayload, KafkaPayload, RunUpdate> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(ShuffleProfileFunction.class);
+
   /** Log at most this many individual garbage records per subtask; the counter keeps counting. */
   private static final int GARBAGE_LOG_LIMIT = 20;
 
@@ -77,31 +80,44 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     this(defaultCluster, endedRetentionMs, idleTtlMs, 0);
   }
 
-  /** @param maxStagesPerAttempt completed stage attempts held per application attempt before a part is emitted */
-  public ShuffleProfileFunction(String defaultCluster, long endedRetentionMs, long idleTtlMs,
-      int maxStagesPerAttempt) {
-    this.defaultCluster = defaultCluster == null || defaultCluster.isBlank() ? "default" : defaultCluster;
+  /**
+   * @param maxStagesPerAttempt completed stage attempts held per application attempt before a part
+   *     is emitted
+   */
+  public ShuffleProfileFunction(
+      String defaultCluster, long endedRetentionMs, long idleTtlMs, int maxStagesPerAttempt) {
+    this.defaultCluster =
+        defaultCluster == null || defaultCluster.isBlank() ? "default" : defaultCluster;
     this.endedRetentionMs = endedRetentionMs;
     this.idleTtlMs = idleTtlMs;
     this.maxStagesPerAttempt = maxStagesPerAttempt;
   }
 
   public static ShuffleProfileFunction from(JobConfig config) {
-    return new ShuffleProfileFunction(config.get(JobConfig.CLUSTER), config.getLong(JobConfig.ENDED_RETENTION_MS),
-        config.getLong(JobConfig.IDLE_TTL_MS), config.getInt(JobConfig.MAX_STAGES_PER_ATTEMPT));
+    return new ShuffleProfileFunction(
+        config.get(JobConfig.CLUSTER),
+        config.getLong(JobConfig.ENDED_RETENTION_MS),
+        config.getLong(JobConfig.IDLE_TTL_MS),
+        config.getInt(JobConfig.MAX_STAGES_PER_ATTEMPT));
   }
 
   /** The state descriptor of the per-attempt folders: custom serializer, never Kryo. */
   public static MapStateDescriptor<String, AttemptState> attemptsDescriptor() {
-    return new MapStateDescriptor<>("attempts", StringSerializer.INSTANCE, AttemptStateSerializer.INSTANCE);
+    return new MapStateDescriptor<>(
+        "attempts", StringSerializer.INSTANCE, AttemptStateSerializer.INSTANCE);
   }
 
   @Override
   public void open(OpenContext openContext) throws Exception {
     attempts = getRuntimeContext().getMapState(attemptsDescriptor());
-    yarn = getRuntimeContext().getState(new ValueStateDescriptor<>("yarn", StringSerializer.INSTANCE));
-    yarnTouchedAt = getRuntimeContext().getState(new ValueStateDescriptor<>("yarnTouchedAt", LongSerializer.INSTANCE));
-    nextTimer = getRuntimeContext().getState(new ValueStateDescriptor<>("nextTimer", LongSerializer.INSTANCE));
+    yarn =
+        getRuntimeContext().getState(new ValueStateDescriptor<>("yarn", StringSerializer.INSTANCE));
+    yarnTouchedAt =
+        getRuntimeContext()
+            .getState(new ValueStateDescriptor<>("yarnTouchedAt", LongSerializer.INSTANCE));
+    nextTimer =
+        getRuntimeContext()
+            .getState(new ValueStateDescriptor<>("nextTimer", LongSerializer.INSTANCE));
     rules = RuleEngine.loadDefault();
     MetricGroup m = getRuntimeContext().getMetricGroup().addGroup("sluice");
     eventsProcessed = m.counter("eventsProcessed");
@@ -117,14 +133,18 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     stringsTruncated = m.counter("stringsTruncated");
     runPartsEmitted = m.counter("runPartsEmitted");
     stagesEvicted = m.counter("stagesEvicted");
-    LOG.info("profile operator open: rules {}, ended retention {} ms, idle ttl {} ms", rules.ruleIds(),
-        endedRetentionMs, idleTtlMs);
+    LOG.info(
+        "profile operator open: rules {}, ended retention {} ms, idle ttl {} ms",
+        rules.ruleIds(),
+        endedRetentionMs,
+        idleTtlMs);
   }
 
   // ---------------------------------------------------------------- input 1: event envelopes
 
   @Override
-  public void processElement1(KafkaPayload in, Context ctx, Collector<RunUpdate> out) throws Exception {
+  public void processElement1(KafkaPayload in, Context ctx, Collector<RunUpdate> out)
+      throws Exception {
     EnvelopeCodec.Events d;
     try {
       d = EnvelopeCodec.decodeRecord(in.value);
@@ -143,7 +163,8 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     if (fresh) {
       String cluster = d.cluster().isBlank() ? defaultCluster : d.cluster();
       AppFolder folder = new AppFolder(cluster);
-      folder.fallbackAppId(d.appId()); // identifies the run even if its ApplicationStart is never seen
+      folder.fallbackAppId(
+          d.appId()); // identifies the run even if its ApplicationStart is never seen
       st = new AttemptState(folder);
     }
     long now = ctx.timerService().currentProcessingTime();
@@ -168,14 +189,25 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     }
   }
 
-  /** Folds one event into an attempt's state; emits the run when this event ends it, or a part when due. */
-  private void fold(Context ctx, String attemptId, AttemptState st, SparkEvent event, long emittedAt, long now,
-      Collector<RunUpdate> out) throws Exception {
+  /**
+   * Folds one event into an attempt's state; emits the run when this event ends it, or a part when
+   * due.
+   */
+  private void fold(
+      Context ctx,
+      String attemptId,
+      AttemptState st,
+      SparkEvent event,
+      long emittedAt,
+      long now,
+      Collector<RunUpdate> out)
+      throws Exception {
     boolean wasEnded = st.ended();
     st.folder.accept(event);
     eventsProcessed.inc();
     if (wasEnded) {
-      // Spark writes ApplicationEnd last; anything later is folded but does not re-open the emitted run.
+      // Spark writes ApplicationEnd last; anything later is folded but does not re-open the emitted
+      // run.
       eventsAfterEnd.inc();
     } else if (st.folder.ended()) {
       long endTime = st.folder.toAppRun(0).endTime();
@@ -183,36 +215,61 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
       st.touchedAt = now;
       emit(ctx.getCurrentKey(), attemptId, st, currentYarn(), out);
       schedule(ctx, now + endedRetentionMs);
-    } else if (maxStagesPerAttempt > 0 && st.folder.completedStageAttempts() >= maxStagesPerAttempt) {
+    } else if (maxStagesPerAttempt > 0
+        && st.folder.completedStageAttempts() >= maxStagesPerAttempt) {
       emitPart(ctx.getCurrentKey(), attemptId, st, out);
     }
   }
 
   /**
-   * Emits the completed stage attempts of an attempt that has not ended as a part run and drops them from state,
-   * so an application that runs for ever (streaming) holds at most {@code maxStagesPerAttempt} of them. The part's
-   * identity ({@code <attempt>~part-<n>}) and version (the latest completion time among its stages) depend only on
-   * the input, so a replay writes the same part again.
+   * Emits the completed stage attempts of an attempt that has not ended as a part run and drops
+   * them from state, so an application that runs for ever (streaming) holds at most {@code
+   * maxStagesPerAttempt} of them. The part's identity ({@code <attempt>~part-<n>}) and version (the
+   * latest completion time among its stages) depend only on the input, so a replay writes the same
+   * part again.
    */
   private void emitPart(String appId, String attemptId, AttemptState st, Collector<RunUpdate> out) {
     AppRun whole = st.folder.toAppRun(0);
     List<StageProfile> part = st.folder.evictCompleted();
     int n = st.folder.evictions();
-    long version = Math.max(n, part.stream().mapToLong(StageProfile::completionTime).max().orElse(0));
-    AppRun run = new AppRun(whole.cluster(), appId, attemptId + "~part-" + n, whole.jobKey(), whole.name(),
-        whole.user(), whole.queue(), whole.priority(), whole.startTime(), 0, "RUNNING", whole.sparkVersion(),
-        whole.conf(), whole.injected(), part, List.of(), version);
+    long version =
+        Math.max(n, part.stream().mapToLong(StageProfile::completionTime).max().orElse(0));
+    AppRun run =
+        new AppRun(
+            whole.cluster(),
+            appId,
+            attemptId + "~part-" + n,
+            whole.jobKey(),
+            whole.name(),
+            whole.user(),
+            whole.queue(),
+            whole.priority(),
+            whole.startTime(),
+            0,
+            "RUNNING",
+            whole.sparkVersion(),
+            whole.conf(),
+            whole.injected(),
+            part,
+            List.of(),
+            version);
     stagesEvicted.inc(part.size());
     runPartsEmitted.inc();
-    LOG.info("{} attempt '{}' reached {} completed stage attempts: part {} with {} stages emitted and evicted",
-        appId, attemptId, maxStagesPerAttempt, n, part.size());
+    LOG.info(
+        "{} attempt '{}' reached {} completed stage attempts: part {} with {} stages emitted and evicted",
+        appId,
+        attemptId,
+        maxStagesPerAttempt,
+        n,
+        part.size());
     collectBounded(run.withDiagnoses(rules.diagnose(run)), appId, attemptId, out);
   }
 
   // ---------------------------------------------------------------- input 2: YARN records
 
   @Override
-  public void processElement2(KafkaPayload in, Context ctx, Collector<RunUpdate> out) throws Exception {
+  public void processElement2(KafkaPayload in, Context ctx, Collector<RunUpdate> out)
+      throws Exception {
     YarnAppRecord record;
     String json;
     try {
@@ -247,7 +304,10 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     schedule(ctx, now + endedRetentionMs);
   }
 
-  /** A YARN record supersedes another when it was observed later (ties: the finished one, then the larger state). */
+  /**
+   * A YARN record supersedes another when it was observed later (ties: the finished one, then the
+   * larger state).
+   */
   static boolean newer(YarnAppRecord candidate, YarnAppRecord current) {
     if (candidate.observedAt() != current.observedAt()) {
       return candidate.observedAt() > current.observedAt();
@@ -260,17 +320,25 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
 
   // ---------------------------------------------------------------- emission
 
-  private void emit(String appId, String attemptId, AttemptState st, YarnAppRecord yarnRecord,
+  private void emit(
+      String appId,
+      String attemptId,
+      AttemptState st,
+      YarnAppRecord yarnRecord,
       Collector<RunUpdate> out) {
     collectBounded(runOf(appId, attemptId, st, yarnRecord), appId, attemptId, out);
     runsEmitted.inc();
   }
 
-  private void collectBounded(AppRun run, String appId, String attemptId, Collector<RunUpdate> out) {
+  private void collectBounded(
+      AppRun run, String appId, String attemptId, Collector<RunUpdate> out) {
     RunBounds.Bounded bounded = RunBounds.bound(run);
     if (bounded.truncated() > 0) {
       stringsTruncated.inc(bounded.truncated());
-      LOG.warn("{} attempt '{}': {} over-long text fields cut to the store's sizes", appId, attemptId,
+      LOG.warn(
+          "{} attempt '{}': {} over-long text fields cut to the store's sizes",
+          appId,
+          attemptId,
           bounded.truncated());
     }
     out.collect(RunUpdate.of(bounded.run()));
@@ -280,15 +348,34 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
   AppRun runOf(String appId, String attemptId, AttemptState st, YarnAppRecord yarnRecord) {
     AppRun base = st.folder.toAppRun(st.endedAt);
     if (!appId.equals(base.appId()) || !attemptId.equals(base.appAttemptId())) {
-      // The start of this attempt was never seen (job started mid-stream, or the topic's retention dropped
+      // The start of this attempt was never seen (job started mid-stream, or the topic's retention
+      // dropped
       // it): profile what was seen, under the envelope's identity so the run's key stays stable.
       appsWithoutStart.inc();
-      base = new AppRun(base.cluster(), appId, attemptId, base.jobKey(), base.name(), base.user(), base.queue(),
-          base.priority(), base.startTime(), base.endTime(), base.status(), base.sparkVersion(), base.conf(),
-          base.injected(), base.stages(), base.diagnoses(), base.updatedAt());
+      base =
+          new AppRun(
+              base.cluster(),
+              appId,
+              attemptId,
+              base.jobKey(),
+              base.name(),
+              base.user(),
+              base.queue(),
+              base.priority(),
+              base.startTime(),
+              base.endTime(),
+              base.status(),
+              base.sparkVersion(),
+              base.conf(),
+              base.injected(),
+              base.stages(),
+              base.diagnoses(),
+              base.updatedAt());
     }
-    AppRun run = yarnRecord == null ? base
-        : YarnJoin.join(base, yarnRecord, Math.max(st.endedAt + 1, yarnRecord.observedAt()));
+    AppRun run =
+        yarnRecord == null
+            ? base
+            : YarnJoin.join(base, yarnRecord, Math.max(st.endedAt + 1, yarnRecord.observedAt()));
     return run.withDiagnoses(rules.diagnose(run));
   }
 
@@ -301,8 +388,13 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     garbage.inc();
     if (garbageLogged < GARBAGE_LOG_LIMIT) {
       garbageLogged++;
-      LOG.warn("skipping garbage record (key {}, {} bytes): {}{}{}", in.appId, in.value == null ? 0 : in.value.length,
-          what, e == null ? "" : ": " + e, garbageLogged == GARBAGE_LOG_LIMIT ? " (further ones only counted)" : "");
+      LOG.warn(
+          "skipping garbage record (key {}, {} bytes): {}{}{}",
+          in.appId,
+          in.value == null ? 0 : in.value.length,
+          what,
+          e == null ? "" : ": " + e,
+          garbageLogged == GARBAGE_LOG_LIMIT ? " (further ones only counted)" : "");
     }
   }
 
@@ -317,7 +409,8 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
   }
 
   @Override
-  public void onTimer(long timestamp, OnTimerContext ctx, Collector<RunUpdate> out) throws Exception {
+  public void onTimer(long timestamp, OnTimerContext ctx, Collector<RunUpdate> out)
+      throws Exception {
     Long next = nextTimer.value();
     if (next != null && next > timestamp) {
       return; // an earlier, superseded timer
@@ -332,8 +425,11 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
       if (deadline <= now) {
         expired.add(e.getKey());
         if (!st.ended()) {
-          LOG.info("dropping state of {} attempt '{}': no end seen and idle for {} ms", ctx.getCurrentKey(),
-              e.getKey(), now - st.touchedAt);
+          LOG.info(
+              "dropping state of {} attempt '{}': no end seen and idle for {} ms",
+              ctx.getCurrentKey(),
+              e.getKey(),
+              now - st.touchedAt);
         }
       } else {
         earliest = Math.min(earliest, deadline);
@@ -345,7 +441,8 @@ public class ShuffleProfileFunction extends KeyedCoProcessFunction<String, Kafka
     }
     Long yarnAt = yarnTouchedAt.value();
     if (yarnAt != null && attempts.isEmpty()) {
-      // While attempts remain, their own deadlines bring this timer back; the YARN record goes with the last one.
+      // While attempts remain, their own deadlines bring this timer back; the YARN record goes with
+      // the last one.
       long deadline = yarnAt + endedRetentionMs;
       if (deadline <= now) {
         yarn.clear();

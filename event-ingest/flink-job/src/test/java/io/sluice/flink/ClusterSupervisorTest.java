@@ -20,21 +20,34 @@ class ClusterSupervisorTest {
   @TempDir Path dir;
 
   private Processes.Result bash(String script) throws Exception {
-    String prelude = "set -euo pipefail\nsv_state='" + dir + "/state' sv_tag=t\n. '" + LIB + "'\n"
-        + "mkdir -p \"$sv_state/logs\"\n";
+    String prelude =
+        "set -euo pipefail\nsv_state='"
+            + dir
+            + "/state' sv_tag=t\n. '"
+            + LIB
+            + "'\n"
+            + "mkdir -p \"$sv_state/logs\"\n";
     Path file = dir.resolve("t.sh");
     Files.writeString(file, prelude + script);
-    return Processes.run(List.of("bash", file.toString()), Map.of(), dir.resolve("out-" + System.nanoTime() + ".log"),
+    return Processes.run(
+        List.of("bash", file.toString()),
+        Map.of(),
+        dir.resolve("out-" + System.nanoTime() + ".log"),
         Duration.ofSeconds(60));
   }
 
   @Test
   void aDaemonThatExecsRepeatedlyDuringStartUpIsAliveAtEveryCheck() throws Exception {
-    // spark-class is a shell script that runs a launcher and execs java: the same pid execs twice. The old
-    // check (one read of /proc/PID/environ) could read empty in the middle of an exec and call it dead.
-    // The stand-in sleeps far longer than the checks can take on a loaded machine (200 checks once took 34 s
+    // spark-class is a shell script that runs a launcher and execs java: the same pid execs twice.
+    // The old
+    // check (one read of /proc/PID/environ) could read empty in the middle of an exec and call it
+    // dead.
+    // The stand-in sleeps far longer than the checks can take on a loaded machine (200 checks once
+    // took 34 s
     // there, outliving a 20 s sleep); the stop ends it.
-    Processes.Result r = bash("""
+    Processes.Result r =
+        bash(
+            """
         sv_launch d "$sv_state/logs/d.out" bash -c 'for i in 1 2 3; do :; done; exec bash -c "exec bash -c \\"exec sleep 600\\""'
         misses=0
         for i in $(seq 1 200); do [ -n "$(sv_pid d)" ] || misses=$((misses + 1)); done
@@ -49,7 +62,9 @@ class ClusterSupervisorTest {
 
   @Test
   void aDaemonThatDiesIsNamedWithItsExitStatusAndItsLogTail() throws Exception {
-    Processes.Result r = bash("""
+    Processes.Result r =
+        bash(
+            """
         sv_launch ok "$sv_state/logs/ok.out" sleep 20
         sv_launch master "$sv_state/logs/master.out" bash -c 'echo "Address already in use: bind"; exit 3'
         sleep 1
@@ -58,14 +73,19 @@ class ClusterSupervisorTest {
         sv_stop_pid ok "$(sv_pid ok)" 5
         """);
     assertThat(r.exit()).as(r.tail()).isZero();
-    assertThat(r.output()).contains("dead=master (exit 3)", "tail of " + dir + "/state/logs/master.out",
-        "Address already in use: bind");
+    assertThat(r.output())
+        .contains(
+            "dead=master (exit 3)",
+            "tail of " + dir + "/state/logs/master.out",
+            "Address already in use: bind");
   }
 
   @Test
   void aPidFileWhoseStartTimeDiffersIsNotOurs() throws Exception {
     // a recycled pid: alive, but started at another time than the one recorded
-    Processes.Result r = bash("""
+    Processes.Result r =
+        bash(
+            """
         sleep 20 & other=$!
         mkdir -p "$sv_state/pids"
         echo "$other 1" >"$sv_state/pids/x.pid"

@@ -18,18 +18,36 @@ import org.junit.jupiter.api.Test;
 class HistoryStoreSinkTest {
   @Test
   void onlyDataErrorsOfTheRunItselfMakeItADeadLetter() {
-    assertThat(HistoryStoreSink.Writer.aboutThisRun(new HistoryStoreException("upsert failed",
-        new SQLException("Value too long for column \"APP_ID\"", "22001")))).isTrue();
-    assertThat(HistoryStoreSink.Writer.aboutThisRun(new HistoryStoreException("upsert failed",
-        new SQLException("unique", "23505")))).isTrue();
-    assertThat(HistoryStoreSink.Writer.aboutThisRun(new HistoryStoreException("upsert failed",
-        new IllegalArgumentException("run without appId")))).isTrue();
-    assertThat(HistoryStoreSink.Writer.aboutThisRun(new HistoryStoreException("upsert failed",
-        new SQLSyntaxErrorException("Column \"KILLED_TASKS\" not found", "42122")))).isFalse();
-    assertThat(HistoryStoreSink.Writer.aboutThisRun(new HistoryStoreException("upsert failed",
-        new SQLException("Connection is broken", "08006")))).isFalse();
-    assertThat(HistoryStoreSink.Writer.aboutThisRun(new HistoryStoreException("no SQL state",
-        new SQLException("?")))).isFalse();
+    assertThat(
+            HistoryStoreSink.Writer.aboutThisRun(
+                new HistoryStoreException(
+                    "upsert failed",
+                    new SQLException("Value too long for column \"APP_ID\"", "22001"))))
+        .isTrue();
+    assertThat(
+            HistoryStoreSink.Writer.aboutThisRun(
+                new HistoryStoreException("upsert failed", new SQLException("unique", "23505"))))
+        .isTrue();
+    assertThat(
+            HistoryStoreSink.Writer.aboutThisRun(
+                new HistoryStoreException(
+                    "upsert failed", new IllegalArgumentException("run without appId"))))
+        .isTrue();
+    assertThat(
+            HistoryStoreSink.Writer.aboutThisRun(
+                new HistoryStoreException(
+                    "upsert failed",
+                    new SQLSyntaxErrorException("Column \"KILLED_TASKS\" not found", "42122"))))
+        .isFalse();
+    assertThat(
+            HistoryStoreSink.Writer.aboutThisRun(
+                new HistoryStoreException(
+                    "upsert failed", new SQLException("Connection is broken", "08006"))))
+        .isFalse();
+    assertThat(
+            HistoryStoreSink.Writer.aboutThisRun(
+                new HistoryStoreException("no SQL state", new SQLException("?"))))
+        .isFalse();
   }
 
   @Test
@@ -62,7 +80,8 @@ class HistoryStoreSinkTest {
   void withoutAnIntervalRunsWaitForTheBatchOrTheCheckpoint() throws Exception {
     TestProcessingTimeService time = new TestProcessingTimeService();
     HistoryStore store = HistoryStores.open("jdbc:h2:mem:no-interval");
-    try (HistoryStoreSink.Writer writer = writer(store, 0, time, new SimpleCounter(), new SimpleCounter())) {
+    try (HistoryStoreSink.Writer writer =
+        writer(store, 0, time, new SimpleCounter(), new SimpleCounter())) {
       writer.write(run("app-1"), null);
       time.setCurrentTime(3_600_000);
       assertThat(time.getNumActiveTimers()).isZero();
@@ -72,16 +91,44 @@ class HistoryStoreSinkTest {
     }
   }
 
-  private static HistoryStoreSink.Writer writer(HistoryStore store, long intervalMs, TestProcessingTimeService time,
-      SimpleCounter stored, SimpleCounter batches) {
+  private static HistoryStoreSink.Writer writer(
+      HistoryStore store,
+      long intervalMs,
+      TestProcessingTimeService time,
+      SimpleCounter stored,
+      SimpleCounter batches) {
     Properties kafka = new Properties();
     kafka.put("bootstrap.servers", "127.0.0.1:9"); // the dead-letter producer: never used here
-    return new HistoryStoreSink.Writer(store, 100, intervalMs, time, stored, batches, new SimpleCounter(),
+    return new HistoryStoreSink.Writer(
+        store,
+        100,
+        intervalMs,
+        time,
+        stored,
+        batches,
+        new SimpleCounter(),
         new DeadLetterProducer(kafka, "dead-letters"));
   }
 
   private static RunUpdate run(String appId) {
-    return RunUpdate.of(new AppRun("c", appId, "", "job", "name", "user", "q", null, 1, 2, "SUCCEEDED", "3.5.7",
-        Map.of(), Map.of(), List.of(), List.of(), 2));
+    return RunUpdate.of(
+        new AppRun(
+            "c",
+            appId,
+            "",
+            "job",
+            "name",
+            "user",
+            "q",
+            null,
+            1,
+            2,
+            "SUCCEEDED",
+            "3.5.7",
+            Map.of(),
+            Map.of(),
+            List.of(),
+            List.of(),
+            2));
   }
 }

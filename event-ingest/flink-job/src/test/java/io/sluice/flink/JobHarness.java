@@ -28,7 +28,10 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Running {@link ShuffleProfileJob} in tests: per-test topics and store, start, cancel, produce, read, wait. */
+/**
+ * Running {@link ShuffleProfileJob} in tests: per-test topics and store, start, cancel, produce,
+ * read, wait.
+ */
 final class JobHarness {
   private static final Logger LOG = LoggerFactory.getLogger(JobHarness.class);
   static final Duration WAIT = Duration.ofSeconds(180);
@@ -38,13 +41,17 @@ final class JobHarness {
 
   /** The MiniCluster the job's tests run on: one TaskManager with two slots. */
   static MiniClusterExtension miniCluster() {
-    return new MiniClusterExtension(new MiniClusterResourceConfiguration.Builder()
-        .setNumberTaskManagers(1)
-        .setNumberSlotsPerTaskManager(2)
-        .build());
+    return new MiniClusterExtension(
+        new MiniClusterResourceConfiguration.Builder()
+            .setNumberTaskManagers(1)
+            .setNumberSlotsPerTaskManager(2)
+            .build());
   }
 
-  /** A job config with topics, consumer group and job name unique to this call, an H2 store under {@code tmp}. */
+  /**
+   * A job config with topics, consumer group and job name unique to this call, an H2 store under
+   * {@code tmp}.
+   */
   static JobConfig config(String bootstrap, Path tmp, String name, Map<String, String> extra) {
     String prefix = "it" + TOPIC_SEQ.incrementAndGet() + "-" + name + ".";
     Map<String, String> m = new LinkedHashMap<>();
@@ -54,7 +61,9 @@ final class JobHarness {
     m.put(JobConfig.TOPIC_PROFILES.key(), prefix + "sluice.profiles");
     m.put(JobConfig.TOPIC_DEAD_LETTER.key(), prefix + "sluice.profiles.dead-letter");
     m.put(JobConfig.GROUP_ID.key(), prefix + "group");
-    m.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + tmp.resolve("store").resolve("history").toAbsolutePath());
+    m.put(
+        JobConfig.STORE_URL.key(),
+        "jdbc:h2:file:" + tmp.resolve("store").resolve("history").toAbsolutePath());
     m.put(JobConfig.CHECKPOINT_DIR.key(), tmp.resolve("checkpoints").toUri().toString());
     m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), "300");
     m.put(JobConfig.PARALLELISM.key(), "2");
@@ -65,7 +74,8 @@ final class JobHarness {
     return JobConfig.of(m);
   }
 
-  static JobClient start(JobConfig config, UnaryOperator<DataStream<KafkaPayload>> eventsHook) throws Exception {
+  static JobClient start(JobConfig config, UnaryOperator<DataStream<KafkaPayload>> eventsHook)
+      throws Exception {
     StreamExecutionEnvironment env = ShuffleProfileJob.environment(config);
     ShuffleProfileJob.build(env, config, eventsHook);
     return env.executeAsync(config.get(JobConfig.JOB_NAME));
@@ -106,15 +116,18 @@ final class JobHarness {
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap);
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     List<ConsumerRecord<byte[], byte[]>> out = new ArrayList<>();
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = c.partitionsFor(topic).stream()
-          .map(i -> new TopicPartition(topic, i.partition())).toList();
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts =
+          c.partitionsFor(topic).stream()
+              .map(i -> new TopicPartition(topic, i.partition()))
+              .toList();
       c.assign(parts);
       c.seekToBeginning(parts);
       Map<TopicPartition, Long> end = c.endOffsets(parts);
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
+          && System.nanoTime() < deadline) {
         c.poll(Duration.ofMillis(200)).forEach(out::add);
       }
     }
@@ -126,7 +139,8 @@ final class JobHarness {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (!condition.getAsBoolean()) {
       if (job != null && job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
-        throw new AssertionError("job ended (" + job.getJobStatus().get() + ") while waiting for " + what);
+        throw new AssertionError(
+            "job ended (" + job.getJobStatus().get() + ") while waiting for " + what);
       }
       if (System.nanoTime() > deadline) {
         throw new AssertionError("timed out after " + WAIT + " waiting for " + what);

@@ -13,29 +13,45 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The job's Kafka clients take their security from {@code kafka.client-properties}: against a broker whose client
- * listener requires SASL/PLAIN, the topic admin authenticates with the file's credentials and creates the topics.
+ * The job's Kafka clients take their security from {@code kafka.client-properties}: against a
+ * broker whose client listener requires SASL/PLAIN, the topic admin authenticates with the file's
+ * credentials and creates the topics.
  */
 class KafkaSaslTopicsITCase {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theTopicAdminAuthenticatesWithTheClientPropertiesFile() throws Exception {
     try (LocalKafka kafka = LocalKafka.builder().saslPlainUser("flink", "fl1nk").build().start()) {
-      Path props = Files.writeString(dir.resolve("kafka-client.properties"), "security.protocol=SASL_PLAINTEXT\n"
-          + "sasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
-          + "required username=\"flink\" password=\"fl1nk\";\n");
-      JobConfig config = JobConfig.of(Map.of("bootstrap.servers", kafka.saslBootstrapServers(),
-          "kafka.client-properties", props.toString(), "topic.events", "sasl.events", "topic.yarn", "sasl.yarn",
-          "topic.profiles", "sasl.profiles"));
-      assertThat(ShuffleProfileJob.kafkaSecurity(config)).containsEntry("security.protocol", "SASL_PLAINTEXT")
+      Path props =
+          Files.writeString(
+              dir.resolve("kafka-client.properties"),
+              "security.protocol=SASL_PLAINTEXT\n"
+                  + "sasl.mechanism=PLAIN\nsasl.jaas.config=org.apache.kafka.common.security.plain.PlainLoginModule "
+                  + "required username=\"flink\" password=\"fl1nk\";\n");
+      JobConfig config =
+          JobConfig.of(
+              Map.of(
+                  "bootstrap.servers",
+                  kafka.saslBootstrapServers(),
+                  "kafka.client-properties",
+                  props.toString(),
+                  "topic.events",
+                  "sasl.events",
+                  "topic.yarn",
+                  "sasl.yarn",
+                  "topic.profiles",
+                  "sasl.profiles"));
+      assertThat(ShuffleProfileJob.kafkaSecurity(config))
+          .containsEntry("security.protocol", "SASL_PLAINTEXT")
           .containsKey("sasl.jaas.config");
       ShuffleProfileJob.createTopics(config);
       try (Admin admin = kafka.admin()) {
         // the broker's metadata may trail the controller for a moment
         Set<String> names = Set.of();
-        for (int i = 0; i < 100 && !names.containsAll(Set.of("sasl.events", "sasl.yarn", "sasl.profiles")); i++) {
+        for (int i = 0;
+            i < 100 && !names.containsAll(Set.of("sasl.events", "sasl.yarn", "sasl.profiles"));
+            i++) {
           Thread.sleep(100);
           names = admin.listTopics().names().get(30, TimeUnit.SECONDS);
         }

@@ -18,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * An application that never ends (streaming-like: 10,000 one-task stages and no ApplicationEnd) under the keyed
- * profile operator: with {@code state.max-stages-per-attempt} its keyed state stays bounded, its completed stages
- * leave as part runs, and none is lost. The state sizes are the checkpointed keyed state of the one application.
+ * An application that never ends (streaming-like: 10,000 one-task stages and no ApplicationEnd)
+ * under the keyed profile operator: with {@code state.max-stages-per-attempt} its keyed state stays
+ * bounded, its completed stages leave as part runs, and none is lost. The state sizes are the
+ * checkpointed keyed state of the one application.
  */
 class LongRunningAppStateTest {
   private static final Logger LOG = LoggerFactory.getLogger(LongRunningAppStateTest.class);
@@ -28,18 +29,23 @@ class LongRunningAppStateTest {
   private static final int STAGES = 10_000;
   private static final int LIMIT = 1_000;
 
-  private static KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate> harness(
-      int maxStages) throws Exception {
-    var h = new KeyedTwoInputStreamOperatorTestHarness<>(
-        new KeyedCoProcessOperator<>(new ShuffleProfileFunction("c", 60_000, 600_000, maxStages)),
-        new ShuffleProfileJob.AppIdKey(), new ShuffleProfileJob.AppIdKey(), Types.STRING);
+  private static KeyedTwoInputStreamOperatorTestHarness<
+          String, KafkaPayload, KafkaPayload, RunUpdate>
+      harness(int maxStages) throws Exception {
+    var h =
+        new KeyedTwoInputStreamOperatorTestHarness<>(
+            new KeyedCoProcessOperator<>(
+                new ShuffleProfileFunction("c", 60_000, 600_000, maxStages)),
+            new ShuffleProfileJob.AppIdKey(),
+            new ShuffleProfileJob.AppIdKey(),
+            Types.STRING);
     h.setup();
     h.open();
     return h;
   }
 
-  private static long stateBytes(KeyedTwoInputStreamOperatorTestHarness<?, ?, ?, ?> h, long checkpoint)
-      throws Exception {
+  private static long stateBytes(
+      KeyedTwoInputStreamOperatorTestHarness<?, ?, ?, ?> h, long checkpoint) throws Exception {
     OperatorSubtaskState s = h.snapshot(checkpoint, checkpoint);
     long bytes = 0;
     for (KeyedStateHandle k : s.getManagedKeyedState()) {
@@ -49,7 +55,8 @@ class LongRunningAppStateTest {
   }
 
   /** Feeds the streaming app; returns the keyed state size after every 500 stages. */
-  private static List<Long> feed(KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate> h)
+  private static List<Long> feed(
+      KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate> h)
       throws Exception {
     List<String> lines = SyntheticApps.lines(APP, "streaming", Map.of(), 0, false);
     long seq = 0;
@@ -68,13 +75,21 @@ class LongRunningAppStateTest {
         sizes.add(stateBytes(h, s));
       }
     }
-    h.processElement1(new KafkaPayload(APP, SyntheticApps.envelopes(APP,
-        List.of("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":9000000}"), seq).get(0)), 0L);
+    h.processElement1(
+        new KafkaPayload(
+            APP,
+            SyntheticApps.envelopes(
+                    APP,
+                    List.of("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":9000000}"),
+                    seq)
+                .get(0)),
+        0L);
     return sizes;
   }
 
   @Test
-  void tenThousandStagesOfAnAppThatNeverEndsKeepBoundedStateAndAllReachTheOutput() throws Exception {
+  void tenThousandStagesOfAnAppThatNeverEndsKeepBoundedStateAndAllReachTheOutput()
+      throws Exception {
     List<Long> bounded;
     List<RunUpdate> out;
     try (var h = harness(LIMIT)) {
@@ -88,22 +103,29 @@ class LongRunningAppStateTest {
     LOG.info("keyed state bytes every 500 stages, limit {}: {}", LIMIT, bounded);
     LOG.info("keyed state bytes every 500 stages, no limit: {}", unbounded);
     long maxBounded = bounded.stream().mapToLong(Long::longValue).max().orElseThrow();
-    assertThat(maxBounded).as("never more than %d stages take without a limit", LIMIT)
+    assertThat(maxBounded)
+        .as("never more than %d stages take without a limit", LIMIT)
         .isLessThanOrEqualTo(unbounded.get(1));
     int n = bounded.size();
-    // Once the remembered evicted keys and partition counts are full, every cycle of LIMIT stages ends where the
+    // Once the remembered evicted keys and partition counts are full, every cycle of LIMIT stages
+    // ends where the
     // previous one did: no growth at all.
-    assertThat(bounded.subList(n - 2, n)).as("the last cycle").isEqualTo(bounded.subList(n - 4, n - 2));
-    assertThat(unbounded.get(unbounded.size() - 1)).as("without a limit the state grows with the stages")
+    assertThat(bounded.subList(n - 2, n))
+        .as("the last cycle")
+        .isEqualTo(bounded.subList(n - 4, n - 2));
+    assertThat(unbounded.get(unbounded.size() - 1))
+        .as("without a limit the state grows with the stages")
         .isGreaterThan(5 * unbounded.get(1));
 
     List<AppRun> runs = out.stream().map(RunUpdate::run).toList();
     List<AppRun> parts = runs.stream().filter(r -> r.appAttemptId().contains("~part-")).toList();
     assertThat(parts).hasSize(STAGES / LIMIT);
-    assertThat(parts).allSatisfy(p -> {
-      assertThat(p.status()).isEqualTo("RUNNING");
-      assertThat(p.stages()).hasSize(LIMIT);
-    });
+    assertThat(parts)
+        .allSatisfy(
+            p -> {
+              assertThat(p.status()).isEqualTo("RUNNING");
+              assertThat(p.stages()).hasSize(LIMIT);
+            });
     TreeSet<Integer> ids = new TreeSet<>();
     for (AppRun r : runs) {
       for (StageProfile s : r.stages()) {

@@ -24,18 +24,16 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Inputs a real fleet produces that must not wedge the job (a real broker, a MiniCluster, the H2 store): runs of
- * thousands of stages, 100 KB names and job keys, and runs a sink cannot take, which go to the dead-letter topic
- * while the runs after them keep flowing.
+ * Inputs a real fleet produces that must not wedge the job (a real broker, a MiniCluster, the H2
+ * store): runs of thousands of stages, 100 KB names and job keys, and runs a sink cannot take,
+ * which go to the dead-letter topic while the runs after them keep flowing.
  */
 class PoisonInputITCase {
   private static final ObjectMapper JSON = new ObjectMapper();
 
-  @RegisterExtension
-  static final LocalKafkaExtension KAFKA = new LocalKafkaExtension();
+  @RegisterExtension static final LocalKafkaExtension KAFKA = new LocalKafkaExtension();
 
-  @RegisterExtension
-  static final MiniClusterExtension FLINK = JobHarness.miniCluster();
+  @RegisterExtension static final MiniClusterExtension FLINK = JobHarness.miniCluster();
 
   @Test
   void aRunOf5000StagesWithA100KbNameAndJobKeyReachesBothSinks(@TempDir Path tmp) throws Exception {
@@ -52,8 +50,12 @@ class PoisonInputITCase {
 
     JobClient job = JobHarness.start(config, s -> s);
     try (HistoryStore store = HistoryStores.open(config.get(JobConfig.STORE_URL))) {
-      JobHarness.await("both runs stored", () -> store.find(TestLogs.CLUSTER, big, "").isPresent()
-          && store.find(TestLogs.CLUSTER, small, "").isPresent(), job);
+      JobHarness.await(
+          "both runs stored",
+          () ->
+              store.find(TestLogs.CLUSTER, big, "").isPresent()
+                  && store.find(TestLogs.CLUSTER, small, "").isPresent(),
+          job);
       AppRun stored = store.find(TestLogs.CLUSTER, big, "").orElseThrow();
       assertThat(stored.stages()).hasSize(5000);
       assertThat(store.stagesOf(TestLogs.CLUSTER, big, "")).hasSize(5000);
@@ -61,28 +63,41 @@ class PoisonInputITCase {
       assertThat(stored.jobKey()).hasSize(RunBounds.JOB_KEY).startsWith("kkkk").endsWith("…");
 
       Map<String, AppRun> published = new HashMap<>();
-      JobHarness.await("both runs published", () -> {
-        for (ConsumerRecord<byte[], byte[]> r : JobHarness.readAll(KAFKA.bootstrapServers(),
-            config.get(JobConfig.TOPIC_PROFILES))) {
-          AppRun run = Json.read(new String(r.value(), StandardCharsets.UTF_8), AppRun.class);
-          published.put(run.appId(), run);
-        }
-        return published.containsKey(big) && published.containsKey(small);
-      }, job);
+      JobHarness.await(
+          "both runs published",
+          () -> {
+            for (ConsumerRecord<byte[], byte[]> r :
+                JobHarness.readAll(
+                    KAFKA.bootstrapServers(), config.get(JobConfig.TOPIC_PROFILES))) {
+              AppRun run = Json.read(new String(r.value(), StandardCharsets.UTF_8), AppRun.class);
+              published.put(run.appId(), run);
+            }
+            return published.containsKey(big) && published.containsKey(small);
+          },
+          job);
       assertThat(published.get(big)).isEqualTo(stored);
-      assertThat(JobHarness.readAll(KAFKA.bootstrapServers(), config.get(JobConfig.TOPIC_DEAD_LETTER))).isEmpty();
+      assertThat(
+              JobHarness.readAll(KAFKA.bootstrapServers(), config.get(JobConfig.TOPIC_DEAD_LETTER)))
+          .isEmpty();
     } finally {
       JobHarness.cancel(job);
     }
   }
 
   @Test
-  void runsASinkCannotTakeGoToTheDeadLetterTopicAndLaterRunsKeepFlowing(@TempDir Path tmp) throws Exception {
-    // profiles.max-record-bytes at 200 KB: a 1,000-stage run (about 1 MB of JSON) is too large for the topic.
-    JobConfig config = JobHarness.config(KAFKA.bootstrapServers(), tmp, "poison",
-        Map.of(JobConfig.PROFILES_MAX_RECORD_BYTES.key(), String.valueOf(200 * 1024)));
+  void runsASinkCannotTakeGoToTheDeadLetterTopicAndLaterRunsKeepFlowing(@TempDir Path tmp)
+      throws Exception {
+    // profiles.max-record-bytes at 200 KB: a 1,000-stage run (about 1 MB of JSON) is too large for
+    // the topic.
+    JobConfig config =
+        JobHarness.config(
+            KAFKA.bootstrapServers(),
+            tmp,
+            "poison",
+            Map.of(JobConfig.PROFILES_MAX_RECORD_BYTES.key(), String.valueOf(200 * 1024)));
     ShuffleProfileJob.createTopics(config);
-    String tooLong = "app-" + "9".repeat(300); // the store's key column takes 256 characters: refused
+    String tooLong =
+        "app-" + "9".repeat(300); // the store's key column takes 256 characters: refused
     String tooLarge = "app-too-large";
     List<String> later = List.of("app-later-1", "app-later-2", "app-later-3");
     List<ProducerRecord<byte[], byte[]>> records = new ArrayList<>();
@@ -95,23 +110,30 @@ class PoisonInputITCase {
 
     JobClient job = JobHarness.start(config, s -> s);
     try (HistoryStore store = HistoryStores.open(config.get(JobConfig.STORE_URL))) {
-      JobHarness.await("later runs and the large one stored", () -> later.stream()
-          .allMatch(a -> store.find(TestLogs.CLUSTER, a, "").isPresent())
-          && store.find(TestLogs.CLUSTER, tooLarge, "").isPresent(), job);
+      JobHarness.await(
+          "later runs and the large one stored",
+          () ->
+              later.stream().allMatch(a -> store.find(TestLogs.CLUSTER, a, "").isPresent())
+                  && store.find(TestLogs.CLUSTER, tooLarge, "").isPresent(),
+          job);
 
       List<JsonNode> letters = new ArrayList<>();
-      JobHarness.await("two dead letters", () -> {
-        letters.clear();
-        for (ConsumerRecord<byte[], byte[]> r : JobHarness.readAll(KAFKA.bootstrapServers(),
-            config.get(JobConfig.TOPIC_DEAD_LETTER))) {
-          try {
-            letters.add(JSON.readTree(r.value()));
-          } catch (java.io.IOException e) {
-            throw new AssertionError(e);
-          }
-        }
-        return letters.size() >= 2;
-      }, job);
+      JobHarness.await(
+          "two dead letters",
+          () -> {
+            letters.clear();
+            for (ConsumerRecord<byte[], byte[]> r :
+                JobHarness.readAll(
+                    KAFKA.bootstrapServers(), config.get(JobConfig.TOPIC_DEAD_LETTER))) {
+              try {
+                letters.add(JSON.readTree(r.value()));
+              } catch (java.io.IOException e) {
+                throw new AssertionError(e);
+              }
+            }
+            return letters.size() >= 2;
+          },
+          job);
       Map<String, JsonNode> bySink = new HashMap<>();
       letters.forEach(l -> bySink.put(l.path("sink").asText(), l));
       assertThat(letters).hasSize(2);
@@ -122,9 +144,13 @@ class PoisonInputITCase {
       assertThat(bySink.get("profiles-topic").path("stages").asInt()).isEqualTo(1000);
       assertThat(bySink.get("profiles-topic").path("jsonBytes").asLong()).isGreaterThan(200 * 1024);
 
-      List<String> publishedApps = JobHarness.readAll(KAFKA.bootstrapServers(), config.get(JobConfig.TOPIC_PROFILES))
-          .stream().map(r -> new String(r.key(), StandardCharsets.UTF_8)).toList();
-      assertThat(publishedApps).contains(tooLong, "app-later-1", "app-later-2", "app-later-3")
+      List<String> publishedApps =
+          JobHarness.readAll(KAFKA.bootstrapServers(), config.get(JobConfig.TOPIC_PROFILES))
+              .stream()
+              .map(r -> new String(r.key(), StandardCharsets.UTF_8))
+              .toList();
+      assertThat(publishedApps)
+          .contains(tooLong, "app-later-1", "app-later-2", "app-later-3")
           .doesNotContain(tooLarge);
       assertThat(job.getJobStatus().get().isGloballyTerminalState()).isFalse();
     } finally {
@@ -132,11 +158,14 @@ class PoisonInputITCase {
     }
   }
 
-  private static List<ProducerRecord<byte[], byte[]>> events(JobConfig config, String appId, String name,
-      Map<String, String> conf, int stages) {
+  private static List<ProducerRecord<byte[], byte[]>> events(
+      JobConfig config, String appId, String name, Map<String, String> conf, int stages) {
     List<ProducerRecord<byte[], byte[]>> out = new ArrayList<>();
-    for (byte[] e : SyntheticApps.envelopes(appId, SyntheticApps.lines(appId, name, conf, stages, true), 1)) {
-      out.add(new ProducerRecord<>(config.get(JobConfig.TOPIC_EVENTS), appId.getBytes(StandardCharsets.UTF_8), e));
+    for (byte[] e :
+        SyntheticApps.envelopes(appId, SyntheticApps.lines(appId, name, conf, stages, true), 1)) {
+      out.add(
+          new ProducerRecord<>(
+              config.get(JobConfig.TOPIC_EVENTS), appId.getBytes(StandardCharsets.UTF_8), e));
     }
     return out;
   }

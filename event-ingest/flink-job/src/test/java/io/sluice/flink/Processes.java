@@ -20,16 +20,18 @@ final class Processes {
   }
 
   /**
-   * Runs {@code cmd} and waits up to {@code timeout}. If it is still running then, it and every process it
-   * started are killed (by pid) and the result has exit -1. Processes a command deliberately leaves behind when
-   * it ends normally (daemons of a start script) are not touched.
+   * Runs {@code cmd} and waits up to {@code timeout}. If it is still running then, it and every
+   * process it started are killed (by pid) and the result has exit -1. Processes a command
+   * deliberately leaves behind when it ends normally (daemons of a start script) are not touched.
    */
   static Result run(List<String> cmd, Map<String, String> env, Path log, Duration timeout)
       throws IOException, InterruptedException {
     Files.createDirectories(log.toAbsolutePath().getParent());
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true)
-        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
-        .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd)
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
+            .redirectInput(ProcessBuilder.Redirect.from(new java.io.File("/dev/null")));
     pb.environment().putAll(env);
     long t0 = System.nanoTime();
     Process p = pb.start();

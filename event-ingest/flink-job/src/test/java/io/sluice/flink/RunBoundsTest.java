@@ -10,13 +10,30 @@ import org.junit.jupiter.api.Test;
 
 class RunBoundsTest {
   private static StageProfile stage(String name) {
-    return new StageProfile("app-1", 1, 0, name, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 0, 0, 0,
+    return new StageProfile(
+        "app-1", 1, 0, name, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 0, 0, 0,
         0, 0, 0);
   }
 
   private static AppRun run(String jobKey, String name, String user, List<StageProfile> stages) {
-    return new AppRun("c", "app-1", "", jobKey, name, user, "root.q", 1, 10, 20, "SUCCEEDED", "3.5.7", Map.of(),
-        Map.of(), stages, List.of(), 20);
+    return new AppRun(
+        "c",
+        "app-1",
+        "",
+        jobKey,
+        name,
+        user,
+        "root.q",
+        1,
+        10,
+        20,
+        "SUCCEEDED",
+        "3.5.7",
+        Map.of(),
+        Map.of(),
+        stages,
+        List.of(),
+        20);
   }
 
   @Test
@@ -30,10 +47,18 @@ class RunBoundsTest {
   @Test
   void overLongFieldsAreCutToTheirLimitEndingInAnEllipsisAndCounted() {
     String longName = "n".repeat(100 * 1024);
-    RunBounds.Bounded b = RunBounds.bound(run("k".repeat(RunBounds.JOB_KEY + 1), longName,
-        "u".repeat(RunBounds.USER), List.of(stage("s".repeat(5000)), stage("ok"))));
-    assertThat(b.truncated()).isEqualTo(3); // job key, name, one stage name; the user is exactly at its limit
-    assertThat(b.run().jobKey()).hasSize(RunBounds.JOB_KEY).isEqualTo("k".repeat(RunBounds.JOB_KEY - 1) + "…");
+    RunBounds.Bounded b =
+        RunBounds.bound(
+            run(
+                "k".repeat(RunBounds.JOB_KEY + 1),
+                longName,
+                "u".repeat(RunBounds.USER),
+                List.of(stage("s".repeat(5000)), stage("ok"))));
+    assertThat(b.truncated())
+        .isEqualTo(3); // job key, name, one stage name; the user is exactly at its limit
+    assertThat(b.run().jobKey())
+        .hasSize(RunBounds.JOB_KEY)
+        .isEqualTo("k".repeat(RunBounds.JOB_KEY - 1) + "…");
     assertThat(b.run().name()).hasSize(RunBounds.NAME).endsWith("n…");
     assertThat(b.run().user()).hasSize(RunBounds.USER);
     assertThat(b.run().stages().get(0).name()).hasSize(RunBounds.STAGE_NAME);
@@ -43,7 +68,10 @@ class RunBoundsTest {
 
   @Test
   void aCutNeverSplitsASurrogatePair() {
-    String s = "a".repeat(RunBounds.QUEUE - 2) + "😀" + "tail"; // the emoji's high surrogate is the last kept char
+    String s =
+        "a".repeat(RunBounds.QUEUE - 2)
+            + "😀"
+            + "tail"; // the emoji's high surrogate is the last kept char
     int[] n = {0};
     String cut = RunBounds.cut(s, RunBounds.QUEUE, n);
     assertThat(n[0]).isEqualTo(1);

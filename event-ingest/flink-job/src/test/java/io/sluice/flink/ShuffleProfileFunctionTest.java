@@ -29,7 +29,8 @@ class ShuffleProfileFunctionTest {
   private List<byte[]> envelopes;
   private AppFolder direct;
   private ShuffleProfileFunction fn;
-  private KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate> harness;
+  private KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate>
+      harness;
 
   @BeforeEach
   void setUp() throws Exception {
@@ -46,11 +47,15 @@ class ShuffleProfileFunctionTest {
     harness.close();
   }
 
-  private KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate> open(
-      OperatorSubtaskState restoreFrom) throws Exception {
+  private KeyedTwoInputStreamOperatorTestHarness<String, KafkaPayload, KafkaPayload, RunUpdate>
+      open(OperatorSubtaskState restoreFrom) throws Exception {
     fn = new ShuffleProfileFunction("fallback-cluster", RETENTION, IDLE);
-    var h = new KeyedTwoInputStreamOperatorTestHarness<>(new KeyedCoProcessOperator<>(fn),
-        new ShuffleProfileJob.AppIdKey(), new ShuffleProfileJob.AppIdKey(), Types.STRING);
+    var h =
+        new KeyedTwoInputStreamOperatorTestHarness<>(
+            new KeyedCoProcessOperator<>(fn),
+            new ShuffleProfileJob.AppIdKey(),
+            new ShuffleProfileJob.AppIdKey(),
+            Types.STRING);
     h.setup();
     if (restoreFrom != null) {
       h.initializeState(restoreFrom);
@@ -77,7 +82,9 @@ class ShuffleProfileFunctionTest {
     return harness.extractOutputValues().stream().map(RunUpdate::run).toList();
   }
 
-  /** The expected run: the direct fold, versioned by its end time, diagnosed by the default rules. */
+  /**
+   * The expected run: the direct fold, versioned by its end time, diagnosed by the default rules.
+   */
   private AppRun expectedWithoutYarn() {
     AppRun run = direct.toAppRun(direct.toAppRun(0).endTime());
     return run.withDiagnoses(RuleEngine.loadDefault().diagnose(run));
@@ -123,7 +130,8 @@ class ShuffleProfileFunctionTest {
   @Test
   void lateYarnReEmitsTheRunWithALargerVersionAndConvergesOnTheSameRow() throws Exception {
     long endTime = direct.toAppRun(0).endTime();
-    YarnAppRecord finished = TestLogs.yarn(appId, "root.adhoc", 1, "FINISHED", "FAILED", endTime + 3_000);
+    YarnAppRecord finished =
+        TestLogs.yarn(appId, "root.adhoc", 1, "FINISHED", "FAILED", endTime + 3_000);
     events(0, envelopes.size());
     yarn(finished);
 
@@ -131,8 +139,12 @@ class ShuffleProfileFunctionTest {
     assertThat(runs).hasSize(2);
     assertThat(runs.get(0).queue()).isNull();
     assertThat(runs.get(1).queue()).isEqualTo("root.adhoc");
-    assertThat(runs.get(1).status()).as("YARN's final status wins once it ended").isEqualTo("FAILED");
-    assertThat(runs.get(1).updatedAt()).isGreaterThan(runs.get(0).updatedAt()).isEqualTo(endTime + 3_000);
+    assertThat(runs.get(1).status())
+        .as("YARN's final status wins once it ended")
+        .isEqualTo("FAILED");
+    assertThat(runs.get(1).updatedAt())
+        .isGreaterThan(runs.get(0).updatedAt())
+        .isEqualTo(endTime + 3_000);
     assertThat(runs.get(1).stages()).isEqualTo(runs.get(0).stages());
     assertThat(fn.lateYarnUpdates.getCount()).isEqualTo(1);
 
@@ -178,7 +190,8 @@ class ShuffleProfileFunctionTest {
   @Test
   void aBatchReplayedOverSingleEnvelopesSkipsOnlyTheEventsAlreadyApplied() throws Exception {
     events(0, 21); // today's envelopes, seq 1..21
-    for (byte[] b : TestLogs.batches(log, 16)) { // a collector that restarted from the log's start, batching
+    for (byte[] b :
+        TestLogs.batches(log, 16)) { // a collector that restarted from the log's start, batching
       harness.processElement1(new KafkaPayload(appId, b), 0L);
     }
     assertThat(runs()).containsExactly(expectedWithoutYarn());
@@ -209,7 +222,9 @@ class ShuffleProfileFunctionTest {
     st.touchedAt = 99;
     DataOutputSerializer out = new DataOutputSerializer(1024);
     AttemptStateSerializer.INSTANCE.serialize(st, out);
-    AttemptState back = AttemptStateSerializer.INSTANCE.deserialize(new DataInputDeserializer(out.getCopyOfBuffer()));
+    AttemptState back =
+        AttemptStateSerializer.INSTANCE.deserialize(
+            new DataInputDeserializer(out.getCopyOfBuffer()));
     assertThat(back.maxSeq).isEqualTo(42);
     assertThat(back.endedAt).isEqualTo(1234);
     assertThat(back.touchedAt).isEqualTo(99);
@@ -223,16 +238,21 @@ class ShuffleProfileFunctionTest {
     // the serializer snapshot restores a compatible serializer
     var snap = AttemptStateSerializer.INSTANCE.snapshotConfiguration();
     assertThat(snap.restoreSerializer()).isEqualTo(AttemptStateSerializer.INSTANCE);
-    assertThat(snap.resolveSchemaCompatibility(AttemptStateSerializer.INSTANCE.snapshotConfiguration())
-        .isCompatibleAsIs()).isTrue();
+    assertThat(
+            snap.resolveSchemaCompatibility(AttemptStateSerializer.INSTANCE.snapshotConfiguration())
+                .isCompatibleAsIs())
+        .isTrue();
   }
 
   @Test
   void garbageIsCountedAndSkipped() throws Exception {
-    harness.processElement1(new KafkaPayload(appId, "not json".getBytes(StandardCharsets.UTF_8)), 0L);
-    harness.processElement1(new KafkaPayload(appId, "{\"appId\":\"x\"}".getBytes(StandardCharsets.UTF_8)), 0L);
+    harness.processElement1(
+        new KafkaPayload(appId, "not json".getBytes(StandardCharsets.UTF_8)), 0L);
+    harness.processElement1(
+        new KafkaPayload(appId, "{\"appId\":\"x\"}".getBytes(StandardCharsets.UTF_8)), 0L);
     harness.processElement1(new KafkaPayload("someone-else", envelopes.get(0)), 0L); // misrouted
-    harness.processElement2(new KafkaPayload(appId, "{\"broken".getBytes(StandardCharsets.UTF_8)), 0L);
+    harness.processElement2(
+        new KafkaPayload(appId, "{\"broken".getBytes(StandardCharsets.UTF_8)), 0L);
     events(0, envelopes.size());
     assertThat(fn.garbage.getCount()).isEqualTo(4);
     assertThat(runs()).containsExactly(expectedWithoutYarn());
@@ -255,7 +275,9 @@ class ShuffleProfileFunctionTest {
     assertThat(runs.get(0).appId()).isEqualTo(appId);
     assertThat(runs.get(0).appAttemptId()).isEmpty();
     assertThat(runs.get(0).status()).isNotEqualTo("RUNNING");
-    assertThat(runs.get(0).stages()).isNotEmpty().allSatisfy(s -> assertThat(s.appId()).isEqualTo(appId));
+    assertThat(runs.get(0).stages())
+        .isNotEmpty()
+        .allSatisfy(s -> assertThat(s.appId()).isEqualTo(appId));
   }
 
   @Test
@@ -264,13 +286,17 @@ class ShuffleProfileFunctionTest {
     events(0, envelopes.size());
     // a second application that never ends
     String other = "app-never-ends";
-    byte[] otherEnvelope = io.sluice.ingest.envelope.EnvelopeCodec.encode(new io.sluice.contracts.kafka.EventEnvelope(
-        TestLogs.CLUSTER, other, "", 1, 1, TestLogs.lines(log).get(0)));
+    byte[] otherEnvelope =
+        io.sluice.ingest.envelope.EnvelopeCodec.encode(
+            new io.sluice.contracts.kafka.EventEnvelope(
+                TestLogs.CLUSTER, other, "", 1, 1, TestLogs.lines(log).get(0)));
     harness.processElement1(new KafkaPayload(other, otherEnvelope), 0L);
     assertThat(harness.numKeyedStateEntries()).isPositive();
 
     harness.setProcessingTime(1_000 + RETENTION - 1);
-    yarn(TestLogs.yarn(appId, "root.late", 2, "FINISHED", "SUCCEEDED", 10L)); // still within retention
+    yarn(
+        TestLogs.yarn(
+            appId, "root.late", 2, "FINISHED", "SUCCEEDED", 10L)); // still within retention
     assertThat(runs()).hasSize(2);
 
     harness.setProcessingTime(1_000 + RETENTION - 1 + RETENTION);

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Applications of any shape made from the events of a real log (the fixture healthy-plain): its first
- * StageSubmitted, StageCompleted and successful TaskEnd, re-numbered. For inputs no committed fixture has: runs
- * of thousands of stages, huge names, applications that never end.
+ * Applications of any shape made from the events of a real log (the fixture healthy-plain): its
+ * first StageSubmitted, StageCompleted and successful TaskEnd, re-numbered. For inputs no committed
+ * fixture has: runs of thousands of stages, huge names, applications that never end.
  */
 final class SyntheticApps {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -33,7 +33,8 @@ final class SyntheticApps {
           submitted = e;
         } else if (completed == null && name.equals("SparkListenerStageCompleted")) {
           completed = e;
-        } else if (taskEnd == null && name.equals("SparkListenerTaskEnd")
+        } else if (taskEnd == null
+            && name.equals("SparkListenerTaskEnd")
             && e.path("Task End Reason").path("Reason").asText().equals("Success")) {
           taskEnd = e;
         }
@@ -59,8 +60,12 @@ final class SyntheticApps {
     return stageEvent;
   }
 
-  /** Event lines of one application: start, {@code stages} one-task stages, and an end unless {@code ends=false}. */
-  static List<String> lines(String appId, String appName, Map<String, String> conf, int stages, boolean ends) {
+  /**
+   * Event lines of one application: start, {@code stages} one-task stages, and an end unless {@code
+   * ends=false}.
+   */
+  static List<String> lines(
+      String appId, String appName, Map<String, String> conf, int stages, boolean ends) {
     List<String> out = new ArrayList<>();
     out.add("{\"Event\":\"SparkListenerLogStart\",\"Spark Version\":\"3.5.7\"}");
     ObjectNode env = JSON.createObjectNode().put("Event", "SparkListenerEnvironmentUpdate");
@@ -68,13 +73,22 @@ final class SyntheticApps {
     props.put("spark.app.name", appName);
     conf.forEach(props::put);
     out.add(env.toString());
-    out.add(JSON.createObjectNode().put("Event", "SparkListenerApplicationStart").put("App Name", appName)
-        .put("App ID", appId).put("Timestamp", 1_000_000L).put("User", "synthetic").toString());
+    out.add(
+        JSON.createObjectNode()
+            .put("Event", "SparkListenerApplicationStart")
+            .put("App Name", appName)
+            .put("App ID", appId)
+            .put("Timestamp", 1_000_000L)
+            .put("User", "synthetic")
+            .toString());
     for (int s = 0; s < stages; s++) {
       out.addAll(stage(s, 1_000_000L + s));
     }
     if (ends) {
-      out.add("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":" + (2_000_000L + stages) + "}");
+      out.add(
+          "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":"
+              + (2_000_000L + stages)
+              + "}");
     }
     return out;
   }
@@ -87,14 +101,19 @@ final class SyntheticApps {
     stageInfo(done, id, time);
     ObjectNode task = TASK_END.deepCopy();
     task.put("Stage ID", id).put("Stage Attempt ID", 0);
-    ((ObjectNode) task.path("Task Info")).put("Task ID", id).put("Index", 0).put("Launch Time", time)
+    ((ObjectNode) task.path("Task Info"))
+        .put("Task ID", id)
+        .put("Index", 0)
+        .put("Launch Time", time)
         .put("Finish Time", time + 5);
     return List.of(sub.toString(), task.toString(), done.toString());
   }
 
   private static void stageInfo(ObjectNode event, int id, long time) {
     ObjectNode info = (ObjectNode) event.path("Stage Info");
-    info.put("Stage ID", id).put("Stage Attempt ID", 0).put("Stage Name", "stage " + id)
+    info.put("Stage ID", id)
+        .put("Stage Attempt ID", 0)
+        .put("Stage Name", "stage " + id)
         .put("Submission Time", time);
     JsonNode completion = info.get("Completion Time");
     if (completion != null) {
@@ -106,8 +125,10 @@ final class SyntheticApps {
   static List<byte[]> envelopes(String appId, List<String> lines, long firstSeq) {
     List<byte[]> out = new ArrayList<>(lines.size());
     for (int i = 0; i < lines.size(); i++) {
-      out.add(EnvelopeCodec.encode(new EventEnvelope(TestLogs.CLUSTER, appId, "", firstSeq + i, 1_000L + i,
-          lines.get(i))));
+      out.add(
+          EnvelopeCodec.encode(
+              new EventEnvelope(
+                  TestLogs.CLUSTER, appId, "", firstSeq + i, 1_000L + i, lines.get(i))));
     }
     return out;
   }

@@ -5,13 +5,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.ingest.envelope.EnvelopeBatch;
 import io.sluice.ingest.envelope.EnvelopeCodec;
-import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
 import io.sluice.ingest.eventlog.ReadReport;
 import io.sluice.ingest.fold.AppFolder;
 import io.sluice.ingest.fold.EventLogFolding;
+import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.yarn.YarnAppRecord;
 import io.sluice.model.Json;
 import java.io.IOException;
@@ -23,8 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Real Spark event logs (deploy/fixtures/eventlogs, written by running Spark) turned into the envelopes a
- * collector would publish, and the folds they must produce.
+ * Real Spark event logs (deploy/fixtures/eventlogs, written by running Spark) turned into the
+ * envelopes a collector would publish, and the folds they must produce.
  */
 final class TestLogs {
   static final String CLUSTER = "test-cluster";
@@ -85,19 +85,22 @@ final class TestLogs {
     List<String> lines = lines(source);
     List<byte[]> out = new ArrayList<>(lines.size());
     for (int i = 0; i < lines.size(); i++) {
-      out.add(EnvelopeCodec.encode(new EventEnvelope(CLUSTER, appId(source), "", i + 1, 1_000L + i, lines.get(i))));
+      out.add(
+          EnvelopeCodec.encode(
+              new EventEnvelope(CLUSTER, appId(source), "", i + 1, 1_000L + i, lines.get(i))));
     }
     return out;
   }
 
   /**
-   * The log's lines as the event-log collector publishes them: pruned, in batches of at most {@code maxEvents},
-   * line i with seq i + 1 as in {@link #envelopes}.
+   * The log's lines as the event-log collector publishes them: pruned, in batches of at most {@code
+   * maxEvents}, line i with seq i + 1 as in {@link #envelopes}.
    */
   static List<byte[]> batches(EventLogSource source, int maxEvents) {
     List<String> lines = lines(source);
     List<byte[]> out = new ArrayList<>();
-    EnvelopeBatch batch = new EnvelopeBatch(CLUSTER, appId(source), "", maxEvents, EnvelopeBatch.DEFAULT_MAX_BYTES);
+    EnvelopeBatch batch =
+        new EnvelopeBatch(CLUSTER, appId(source), "", maxEvents, EnvelopeBatch.DEFAULT_MAX_BYTES);
     for (int i = 0; i < lines.size(); i++) {
       byte[] event = EventPruner.prune(lines.get(i).getBytes(StandardCharsets.UTF_8));
       if (!batch.add(i + 1, event)) {
@@ -115,11 +118,30 @@ final class TestLogs {
     return EventLogFolding.fold(source, CLUSTER, new ReadReport()).orElseThrow();
   }
 
-  static YarnAppRecord yarn(String appId, String queue, Integer priority, String state, String finalStatus,
+  static YarnAppRecord yarn(
+      String appId,
+      String queue,
+      Integer priority,
+      String state,
+      String finalStatus,
       long observedAt) {
-    return new YarnAppRecord(CLUSTER, appId, "sluice-fixture", "yarn-user", queue, priority, "SPARK",
-        List.of("sluice"), state, finalStatus, 1_000L, "FINISHED".equals(state) ? observedAt - 5 : 0L, 1,
-        12_345L, 678L, observedAt);
+    return new YarnAppRecord(
+        CLUSTER,
+        appId,
+        "sluice-fixture",
+        "yarn-user",
+        queue,
+        priority,
+        "SPARK",
+        List.of("sluice"),
+        state,
+        finalStatus,
+        1_000L,
+        "FINISHED".equals(state) ? observedAt - 5 : 0L,
+        1,
+        12_345L,
+        678L,
+        observedAt);
   }
 
   static byte[] json(YarnAppRecord record) {

@@ -12,7 +12,9 @@ import picocli.CommandLine.Option;
  * {@code LocalKafka} as its own process: starts a broker, creates the topics asked for, prints
  * {@code KAFKA_BOOTSTRAP=127.0.0.1:PORT} once ready and stops cleanly on SIGTERM/SIGINT.
  */
-@Command(name = "LocalKafka", mixinStandardHelpOptions = true,
+@Command(
+    name = "LocalKafka",
+    mixinStandardHelpOptions = true,
     description = "An in-JVM KRaft Kafka broker on 127.0.0.1 for tests and the embedded stack.")
 final class LocalKafkaCommand implements Callable<Integer> {
   @Option(names = "--port", description = "Broker port; 0 (default) picks a free one.")
@@ -21,10 +23,16 @@ final class LocalKafkaCommand implements Callable<Integer> {
   @Option(names = "--log-dir", description = "Log directory; default a fresh temporary directory.")
   Path logDir;
 
-  @Option(names = "--topics", split = ",", description = "Topics to create at start, comma-separated.")
+  @Option(
+      names = "--topics",
+      split = ",",
+      description = "Topics to create at start, comma-separated.")
   List<String> topics = new ArrayList<>();
 
-  @Option(names = "--partitions", defaultValue = "1", description = "Partitions of each created topic (default 1).")
+  @Option(
+      names = "--partitions",
+      defaultValue = "1",
+      description = "Partitions of each created topic (default 1).")
   int partitions;
 
   @Override
@@ -35,13 +43,17 @@ final class LocalKafkaCommand implements Callable<Integer> {
     }
     LocalKafka kafka = b.build();
     CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      try {
-        kafka.close();
-      } finally {
-        stopped.countDown();
-      }
-    }, "local-kafka-shutdown"));
+    Runtime.getRuntime()
+        .addShutdownHook(
+            new Thread(
+                () -> {
+                  try {
+                    kafka.close();
+                  } finally {
+                    stopped.countDown();
+                  }
+                },
+                "local-kafka-shutdown"));
     kafka.start();
     if (!topics.isEmpty()) {
       kafka.createTopics(partitions, topics);

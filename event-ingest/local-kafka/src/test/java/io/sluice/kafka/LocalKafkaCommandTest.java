@@ -13,7 +13,9 @@ class LocalKafkaCommandTest {
   @Test
   void optionsBindToTheBrokerSettings() {
     LocalKafkaCommand c = new LocalKafkaCommand();
-    new CommandLine(c).parseArgs("--port", "19092", "--log-dir", "/tmp/k", "--topics", "a,b", "--partitions", "3");
+    new CommandLine(c)
+        .parseArgs(
+            "--port", "19092", "--log-dir", "/tmp/k", "--topics", "a,b", "--partitions", "3");
     assertThat(c.port).isEqualTo(19092);
     assertThat(c.logDir).isEqualTo(Path.of("/tmp/k"));
     assertThat(c.topics).containsExactly("a", "b");
@@ -33,8 +35,13 @@ class LocalKafkaCommandTest {
   @Test
   void anUnknownOptionIsAUsageErrorNamingIt() {
     StringWriter err = new StringWriter();
-    int rc = new CommandLine(new LocalKafkaCommand()).setErr(new PrintWriter(err)).execute("--prot", "1");
+    int rc =
+        new CommandLine(new LocalKafkaCommand())
+            .setErr(new PrintWriter(err))
+            .execute("--prot", "1");
     assertThat(rc).isEqualTo(2);
-    assertThat(err.toString()).contains("Unknown options: '--prot', '1'").contains("Usage: LocalKafka");
+    assertThat(err.toString())
+        .contains("Unknown options: '--prot', '1'")
+        .contains("Usage: LocalKafka");
   }
 }

@@ -9,11 +9,15 @@ import org.apache.spark.shuffle.ShuffleManager;
 
 /** Loading and creating ShuffleManagers by class name, the way Spark's SparkEnv does. */
 final class ShuffleManagers {
-  /** The handle classes Spark's SortShuffleManager produces (exact classes: tier handles may extend them). */
-  private static final Set<String> SORT_HANDLES = Set.of(
-      "org.apache.spark.shuffle.BaseShuffleHandle",
-      "org.apache.spark.shuffle.sort.SerializedShuffleHandle",
-      "org.apache.spark.shuffle.sort.BypassMergeSortShuffleHandle");
+  /**
+   * The handle classes Spark's SortShuffleManager produces (exact classes: tier handles may extend
+   * them).
+   */
+  private static final Set<String> SORT_HANDLES =
+      Set.of(
+          "org.apache.spark.shuffle.BaseShuffleHandle",
+          "org.apache.spark.shuffle.sort.SerializedShuffleHandle",
+          "org.apache.spark.shuffle.sort.BypassMergeSortShuffleHandle");
 
   private ShuffleManagers() {}
 
@@ -21,15 +25,22 @@ final class ShuffleManagers {
   static String problem(String className) {
     try {
       Class<?> c = Class.forName(className, false, loader());
-      return ShuffleManager.class.isAssignableFrom(c) ? null : "not a " + ShuffleManager.class.getName();
+      return ShuffleManager.class.isAssignableFrom(c)
+          ? null
+          : "not a " + ShuffleManager.class.getName();
     } catch (ClassNotFoundException | LinkageError e) {
       return "cannot be loaded (" + e + ")";
     }
   }
 
-  /** A new instance, trying the constructors Spark tries: (SparkConf, boolean isDriver), (SparkConf), (). */
-  static ShuffleManager create(String className, SparkConf conf, boolean isDriver) throws ReflectiveOperationException {
-    Class<? extends ShuffleManager> c = Class.forName(className, true, loader()).asSubclass(ShuffleManager.class);
+  /**
+   * A new instance, trying the constructors Spark tries: (SparkConf, boolean isDriver),
+   * (SparkConf), ().
+   */
+  static ShuffleManager create(String className, SparkConf conf, boolean isDriver)
+      throws ReflectiveOperationException {
+    Class<? extends ShuffleManager> c =
+        Class.forName(className, true, loader()).asSubclass(ShuffleManager.class);
     try {
       Constructor<? extends ShuffleManager> k = c.getConstructor(SparkConf.class, boolean.class);
       return unwrap(() -> k.newInstance(conf, isDriver));
@@ -44,7 +55,10 @@ final class ShuffleManagers {
     }
   }
 
-  /** Whether {@code handle} is one of Spark's sort shuffle handles (as opposed to a tier's own handle). */
+  /**
+   * Whether {@code handle} is one of Spark's sort shuffle handles (as opposed to a tier's own
+   * handle).
+   */
   static boolean isSortHandle(ShuffleHandle handle) {
     return SORT_HANDLES.contains(handle.getClass().getName());
   }

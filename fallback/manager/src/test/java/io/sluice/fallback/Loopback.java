@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 
-/** Real loopback sockets for tests: a listening port (a tier that answers) and a closed one (a tier that is down). */
+/**
+ * Real loopback sockets for tests: a listening port (a tier that answers) and a closed one (a tier
+ * that is down).
+ */
 public final class Loopback {
   private Loopback() {}
 

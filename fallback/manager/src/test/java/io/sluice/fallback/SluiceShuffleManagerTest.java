@@ -29,7 +29,8 @@ class SluiceShuffleManagerTest {
   }
 
   @Test
-  void onTheDriverAnUnreachableTierBecomesSortShuffleInTheConfTheExecutorsWillGet() throws Exception {
+  void onTheDriverAnUnreachableTierBecomesSortShuffleInTheConfTheExecutorsWillGet()
+      throws Exception {
     SparkConf conf = celebornConf("127.0.0.1:" + Loopback.closedPort());
     SluiceShuffleManager m = new SluiceShuffleManager(conf, true);
     try {
@@ -49,8 +50,11 @@ class SluiceShuffleManagerTest {
   @Test
   void onTheDriverAHealthyTierRunsTheTiersOwnManagerAndClearsAStaleReason() throws Exception {
     try (ServerSocket master = Loopback.listening()) {
-      SparkConf conf = celebornConf("127.0.0.1:" + master.getLocalPort())
-          .set("spark.sluice.tier.fallbackReason", "LATER_ATTEMPT"); // e.g. copied from an earlier run's conf
+      SparkConf conf =
+          celebornConf("127.0.0.1:" + master.getLocalPort())
+              .set(
+                  "spark.sluice.tier.fallbackReason",
+                  "LATER_ATTEMPT"); // e.g. copied from an earlier run's conf
       SluiceShuffleManager m = new SluiceShuffleManager(conf, true);
       try {
         assertThat(m.decision().outcome()).isEqualTo(Tier.CELEBORN);
@@ -64,16 +68,21 @@ class SluiceShuffleManagerTest {
   }
 
   @Test
-  void aTierManagerThatFailsToStartOnTheDriverFallsBackInsteadOfFailingTheApplication() throws Exception {
+  void aTierManagerThatFailsToStartOnTheDriverFallsBackInsteadOfFailingTheApplication()
+      throws Exception {
     try (ServerSocket master = Loopback.listening()) {
-      // Celeborn's constructor validates Spark's attempt limits (task attempt numbers must fit 16 bits) and throws
-      SparkConf conf = celebornConf("127.0.0.1:" + master.getLocalPort())
-          .set("spark.task.maxFailures", "100000");
+      // Celeborn's constructor validates Spark's attempt limits (task attempt numbers must fit 16
+      // bits) and throws
+      SparkConf conf =
+          celebornConf("127.0.0.1:" + master.getLocalPort())
+              .set("spark.task.maxFailures", "100000");
       SluiceShuffleManager m = new SluiceShuffleManager(conf, true);
       try {
         assertThat(m.decision().reason()).isEqualTo(FallbackReason.TIER_MANAGER_FAILED);
         assertThat(conf.get("spark.shuffle.manager")).isEqualTo(SORT);
-        assertThat(conf.get("spark.sluice.tier.fallbackDetail")).startsWith(CELEBORN + " failed to start on the driver: java.lang.IllegalArgumentException");
+        assertThat(conf.get("spark.sluice.tier.fallbackDetail"))
+            .startsWith(
+                CELEBORN + " failed to start on the driver: java.lang.IllegalArgumentException");
       } finally {
         m.stop();
       }
@@ -86,8 +95,11 @@ class SluiceShuffleManagerTest {
     assertThat(ShuffleManagers.isSortHandle(new SerializedShuffleHandle<>(1, null))).isTrue();
     assertThat(ShuffleManagers.isSortHandle(new BypassMergeSortShuffleHandle<>(1, null))).isTrue();
     // Celeborn's handle extends BaseShuffleHandle: the exact class decides
-    ShuffleHandle celeborn = (ShuffleHandle) Class.forName("org.apache.spark.shuffle.celeborn.CelebornShuffleHandle")
-        .getConstructors()[0].newInstance("app", "127.0.0.1", 1, null, 1, false, 1, null);
+    ShuffleHandle celeborn =
+        (ShuffleHandle)
+            Class.forName("org.apache.spark.shuffle.celeborn.CelebornShuffleHandle")
+                .getConstructors()[0]
+                .newInstance("app", "127.0.0.1", 1, null, 1, false, 1, null);
     assertThat(celeborn).isInstanceOf(BaseShuffleHandle.class);
     assertThat(ShuffleManagers.isSortHandle(celeborn)).isFalse();
   }
@@ -98,11 +110,15 @@ class SluiceShuffleManagerTest {
     SluiceShuffleManager m = new SluiceShuffleManager(conf, false);
     assertThat(m.decision()).isNull();
     assertThat(conf.contains("spark.sluice.tier.outcome")).isFalse();
-    ShuffleHandle celeborn = (ShuffleHandle) Class.forName("org.apache.spark.shuffle.celeborn.CelebornShuffleHandle")
-        .getConstructors()[0].newInstance("app", "127.0.0.1", 1, null, 1, false, 1, null);
+    ShuffleHandle celeborn =
+        (ShuffleHandle)
+            Class.forName("org.apache.spark.shuffle.celeborn.CelebornShuffleHandle")
+                .getConstructors()[0]
+                .newInstance("app", "127.0.0.1", 1, null, 1, false, 1, null);
     assertThatThrownBy(() -> m.getWriter(celeborn, 0, null, null))
         .isInstanceOf(IllegalStateException.class)
-        .hasMessage("a push-tier shuffle handle reached this executor but spark.sluice.tier.shuffleManager is not set");
+        .hasMessage(
+            "a push-tier shuffle handle reached this executor but spark.sluice.tier.shuffleManager is not set");
     assertThat(m.unregisterShuffle(1)).isFalse();
     m.stop();
   }

@@ -11,30 +11,35 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What Sluice adds to one application's conf, given the user's effective explicit conf and the service's advice:
- * the overlay (a key the user set wins unless {@code overrideUserConf}), the markers {@value #SUBMISSION_ID},
- * {@value JobKey#EXPLICIT_KEY}, {@value #INJECTED_PREFIX}K=V per injected key and {@value #ORIGINAL_PREFIX}K=user
- * value where a user value was overridden, the Kafka listener when configured, and the platform's additions
- * ({@link Advice.Platform}): its confs where neither the user nor the overlay set the key (never overriding the
- * user, whatever {@code overrideUserConf} says; the one exception is a platform conf that comes with
- * {@value #ORIGINAL_PREFIX}K = the user's value, a value that keeps the user's, such as a push-tier class path with
- * Sluice's jar prepended), its plugins merged into {@value #SPARK_PLUGINS} and its jars
- * appended to the application's jars, each recorded as {@value #PLATFORM_PREFIX}K=V. The platform's additions are
- * first limited to the client's {@link PlatformAllowList}: whatever it refuses is left out, listed in
- * {@code platformRefused} and counted in {@value #PLATFORM_REFUSED}. Pure: shared by sluice-submit, the Kyuubi
- * advisor and the driver plugin.
+ * What Sluice adds to one application's conf, given the user's effective explicit conf and the
+ * service's advice: the overlay (a key the user set wins unless {@code overrideUserConf}), the
+ * markers {@value #SUBMISSION_ID}, {@value JobKey#EXPLICIT_KEY}, {@value #INJECTED_PREFIX}K=V per
+ * injected key and {@value #ORIGINAL_PREFIX}K=user value where a user value was overridden, the
+ * Kafka listener when configured, and the platform's additions ({@link Advice.Platform}): its confs
+ * where neither the user nor the overlay set the key (never overriding the user, whatever {@code
+ * overrideUserConf} says; the one exception is a platform conf that comes with {@value
+ * #ORIGINAL_PREFIX}K = the user's value, a value that keeps the user's, such as a push-tier class
+ * path with Sluice's jar prepended), its plugins merged into {@value #SPARK_PLUGINS} and its jars
+ * appended to the application's jars, each recorded as {@value #PLATFORM_PREFIX}K=V. The platform's
+ * additions are first limited to the client's {@link PlatformAllowList}: whatever it refuses is
+ * left out, listed in {@code platformRefused} and counted in {@value #PLATFORM_REFUSED}. Pure:
+ * shared by sluice-submit, the Kyuubi advisor and the driver plugin.
  *
- * @param confs  confs to add, in order (never a key the user set, except a merged {@value #EXTRA_LISTENERS} or
- *               {@value #SPARK_PLUGINS})
- * @param jars   jars to append to the application's jars (listener first, then the platform's), without duplicates
- *               of each other or of the user's
+ * @param confs confs to add, in order (never a key the user set, except a merged {@value
+ *     #EXTRA_LISTENERS} or {@value #SPARK_PLUGINS})
+ * @param jars jars to append to the application's jars (listener first, then the platform's),
+ *     without duplicates of each other or of the user's
  * @param injected the overlay entries actually applied
  * @param keptUserValues overlay keys not applied because the user set them
- * @param platformRefused platform additions the client allow-list refused ({@code conf K}, {@code plugin C},
- *               {@code jar J})
+ * @param platformRefused platform additions the client allow-list refused ({@code conf K}, {@code
+ *     plugin C}, {@code jar J})
  */
-public record Injection(Map<String, String> confs, List<String> jars, Map<String, String> injected,
-    List<String> keptUserValues, List<String> platformRefused) {
+public record Injection(
+    Map<String, String> confs,
+    List<String> jars,
+    Map<String, String> injected,
+    List<String> keptUserValues,
+    List<String> platformRefused) {
 
   public static final String SUBMISSION_ID = ConfMarkers.SUBMISSION_ID;
   public static final String INJECTED_PREFIX = ConfMarkers.INJECTED_PREFIX;
@@ -46,6 +51,7 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
   public static final String SPARK_PLUGINS = "spark.plugins";
   public static final String SPARK_JARS = "spark.jars";
   public static final String PLATFORM_PREFIX = ConfMarkers.PLATFORM_PREFIX;
+
   /** How many platform additions the client allow-list refused (set only when some were). */
   public static final String PLATFORM_REFUSED = ConfMarkers.PLATFORM_REFUSED;
 
@@ -64,17 +70,31 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
 
   /**
    * @param userConf the user's effective explicit conf (CLI, properties file)
-   * @param only overlay and platform conf keys that may be applied (null: all); the driver plugin passes the
-   *     runtime SQL keys, and then platform plugins and jars are left out too (a running driver cannot load them)
+   * @param only overlay and platform conf keys that may be applied (null: all); the driver plugin
+   *     passes the runtime SQL keys, and then platform plugins and jars are left out too (a running
+   *     driver cannot load them)
    */
-  public static Injection compute(Map<String, String> userConf, Advice advice, boolean overrideUserConf,
-      Listener listener, java.util.function.Predicate<String> only) {
-    return compute(userConf, advice, overrideUserConf, listener, only, PlatformAllowList.defaults());
+  public static Injection compute(
+      Map<String, String> userConf,
+      Advice advice,
+      boolean overrideUserConf,
+      Listener listener,
+      java.util.function.Predicate<String> only) {
+    return compute(
+        userConf, advice, overrideUserConf, listener, only, PlatformAllowList.defaults());
   }
 
-  /** {@link #compute(Map, Advice, boolean, Listener, java.util.function.Predicate)} with the given allow-list. */
-  public static Injection compute(Map<String, String> userConf, Advice advice, boolean overrideUserConf,
-      Listener listener, java.util.function.Predicate<String> only, PlatformAllowList allowList) {
+  /**
+   * {@link #compute(Map, Advice, boolean, Listener, java.util.function.Predicate)} with the given
+   * allow-list.
+   */
+  public static Injection compute(
+      Map<String, String> userConf,
+      Advice advice,
+      boolean overrideUserConf,
+      Listener listener,
+      java.util.function.Predicate<String> only,
+      PlatformAllowList allowList) {
     Map<String, String> confs = new LinkedHashMap<>();
     Map<String, String> injected = new LinkedHashMap<>();
     List<String> kept = new ArrayList<>();
@@ -105,8 +125,14 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
     List<String> jars = new ArrayList<>();
     if (listener != null && listener.configured()) {
       String existing = userConf.get(EXTRA_LISTENERS);
-      List<String> listeners = existing == null || existing.isBlank() ? new ArrayList<>()
-          : new ArrayList<>(Arrays.stream(existing.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+      List<String> listeners =
+          existing == null || existing.isBlank()
+              ? new ArrayList<>()
+              : new ArrayList<>(
+                  Arrays.stream(existing.split(","))
+                      .map(String::trim)
+                      .filter(s -> !s.isEmpty())
+                      .toList());
       if (!listeners.contains(LISTENER_CLASS)) {
         listeners.add(LISTENER_CLASS);
         confs.put(EXTRA_LISTENERS, String.join(",", listeners));
@@ -127,28 +153,42 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
     return new Injection(confs, jars, injected, kept, allowed.refused());
   }
 
-  /** The platform additions {@code only} lets through at all: with a filter, its confs and no plugins or jars. */
-  private static Advice.Platform applicable(Advice.Platform p, java.util.function.Predicate<String> only) {
+  /**
+   * The platform additions {@code only} lets through at all: with a filter, its confs and no
+   * plugins or jars.
+   */
+  private static Advice.Platform applicable(
+      Advice.Platform p, java.util.function.Predicate<String> only) {
     if (only == null) {
       return p;
     }
     Map<String, String> confs = new LinkedHashMap<>();
-    p.confs().forEach((k, v) -> {
-      if (only.test(k)) {
-        confs.put(k, v);
-      }
-    });
+    p.confs()
+        .forEach(
+            (k, v) -> {
+              if (only.test(k)) {
+                confs.put(k, v);
+              }
+            });
     return new Advice.Platform(confs, List.of(), List.of(), p.reasons());
   }
 
-  private static void platform(Map<String, String> userConf, Advice.Platform p,
-      java.util.function.Predicate<String> only, Map<String, String> confs, List<String> jars) {
+  private static void platform(
+      Map<String, String> userConf,
+      Advice.Platform p,
+      java.util.function.Predicate<String> only,
+      Map<String, String> confs,
+      List<String> jars) {
     for (Map.Entry<String, String> e : p.confs().entrySet()) {
       String key = e.getKey();
-      boolean keepsUserValue = userConf.containsKey(key)
-          && userConf.get(key).equals(p.confs().get(ORIGINAL_PREFIX + key));
-      if ((only != null && !only.test(key)) || (userConf.containsKey(key) && !keepsUserValue) || confs.containsKey(key)
-          || key.equals(SPARK_PLUGINS) || key.equals(SPARK_JARS)) {
+      boolean keepsUserValue =
+          userConf.containsKey(key)
+              && userConf.get(key).equals(p.confs().get(ORIGINAL_PREFIX + key));
+      if ((only != null && !only.test(key))
+          || (userConf.containsKey(key) && !keepsUserValue)
+          || confs.containsKey(key)
+          || key.equals(SPARK_PLUGINS)
+          || key.equals(SPARK_JARS)) {
         continue;
       }
       confs.put(key, e.getValue());
@@ -183,8 +223,10 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
   }
 
   private static List<String> split(String list) {
-    return list == null || list.isBlank() ? new ArrayList<>()
-        : new ArrayList<>(Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
+    return list == null || list.isBlank()
+        ? new ArrayList<>()
+        : new ArrayList<>(
+            Arrays.stream(list.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList());
   }
 
   /** Appends each of {@code add} to a comma-separated jar list unless it is already there. */
@@ -211,8 +253,14 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
 
   /** One line for stderr: what was injected and what was kept. */
   public String summary(Advice advice) {
-    StringBuilder sb = new StringBuilder("sluice: submission ").append(advice.submissionId())
-        .append(" job ").append(advice.jobKey()).append(" [").append(advice.state()).append("]");
+    StringBuilder sb =
+        new StringBuilder("sluice: submission ")
+            .append(advice.submissionId())
+            .append(" job ")
+            .append(advice.jobKey())
+            .append(" [")
+            .append(advice.state())
+            .append("]");
     sb.append(injected.isEmpty() ? " injected nothing" : " injected " + injected);
     if (!keptUserValues.isEmpty()) {
       sb.append("; kept user values of ").append(keptUserValues);
@@ -221,17 +269,20 @@ public record Injection(Map<String, String> confs, List<String> jars, Map<String
       sb.append("; refused ").append(advice.dropped());
     }
     Map<String, String> platform = new LinkedHashMap<>();
-    confs.forEach((k, v) -> {
-      if (k.startsWith(PLATFORM_PREFIX)) {
-        platform.put(k.substring(PLATFORM_PREFIX.length()), v);
-      }
-    });
+    confs.forEach(
+        (k, v) -> {
+          if (k.startsWith(PLATFORM_PREFIX)) {
+            platform.put(k.substring(PLATFORM_PREFIX.length()), v);
+          }
+        });
     if (!platform.isEmpty()) {
       sb.append("; platform added ").append(platform);
     }
     if (!platformRefused.isEmpty()) {
-      sb.append("; platform additions refused by the client allow-list (").append(platformRefused.size())
-          .append(") ").append(platformRefused);
+      sb.append("; platform additions refused by the client allow-list (")
+          .append(platformRefused.size())
+          .append(") ")
+          .append(platformRefused);
     }
     if (!jars.isEmpty()) {
       sb.append("; jars ").append(jars);

@@ -28,8 +28,9 @@ import java.util.function.Function;
 import java.util.regex.Pattern;
 
 /**
- * {@code sluice-submit}: takes spark-submit's arguments, asks tuner-service for an overlay, and runs spark-submit with
- * the overlay, markers and listener added — or, if anything at all goes wrong, with the user's arguments unchanged.
+ * {@code sluice-submit}: takes spark-submit's arguments, asks tuner-service for an overlay, and
+ * runs spark-submit with the overlay, markers and listener added — or, if anything at all goes
+ * wrong, with the user's arguments unchanged.
  *
  * <pre>
  *   SluiceSubmit [--sluice-url URL] SPARK_SUBMIT_ARGS...          run spark-submit as a child, exit with its code
@@ -37,19 +38,21 @@ import java.util.regex.Pattern;
  *   SluiceSubmit --sluice-launch-failed EXIT LAUNCHED_ARGS...       report that the launch exited with EXIT
  * </pre>
  *
- * The second form is what {@code deploy/bin/sluice-submit} uses so that the shell can {@code exec} spark-submit
- * (no JVM stays behind). spark-submit is {@code $SLUICE_SPARK_SUBMIT}, else {@code $SPARK_HOME/bin/spark-submit},
- * else {@code spark-submit} on the PATH.
+ * The second form is what {@code deploy/bin/sluice-submit} uses so that the shell can {@code exec}
+ * spark-submit (no JVM stays behind). spark-submit is {@code $SLUICE_SPARK_SUBMIT}, else {@code
+ * $SPARK_HOME/bin/spark-submit}, else {@code spark-submit} on the PATH.
  *
- * <p>A launch Sluice routed to a push tier without YARN attempts (any master but {@code yarn}) is watched: when
- * spark-submit exits, its final status is reported to tuner-service ({@code POST /api/v1/tiers/outcomes}), and when
- * it failed it is re-run once with the user's original conf on the ESS ({@link Rerun}), and the re-run's status is
- * reported and returned. Its exit code only says how the application ended in client mode (or cluster mode with
- * {@code spark.standalone.submit.waitAppCompletion=true}).
+ * <p>A launch Sluice routed to a push tier without YARN attempts (any master but {@code yarn}) is
+ * watched: when spark-submit exits, its final status is reported to tuner-service ({@code POST
+ * /api/v1/tiers/outcomes}), and when it failed it is re-run once with the user's original conf on
+ * the ESS ({@link Rerun}), and the re-run's status is reported and returned. Its exit code only
+ * says how the application ended in client mode (or cluster mode with {@code
+ * spark.standalone.submit.waitAppCompletion=true}).
  *
- * <p>A launch Sluice added an overlay to that exits non-zero (not by a signal) is reported as a launch failure
- * ({@link LaunchFailures}): tuner-service rolls the overlay back unless the application's run reaches the history
- * store. The shell launcher runs such a launch as a child and reports with {@code --sluice-launch-failed}.
+ * <p>A launch Sluice added an overlay to that exits non-zero (not by a signal) is reported as a
+ * launch failure ({@link LaunchFailures}): tuner-service rolls the overlay back unless the
+ * application's run reaches the history store. The shell launcher runs such a launch as a child and
+ * reports with {@code --sluice-launch-failed}.
  */
 public final class SluiceSubmit {
   /** Spark's default redaction pattern: such confs are not sent to the service. */
@@ -74,7 +77,8 @@ public final class SluiceSubmit {
       try {
         exit = Integer.parseInt(args.get(1));
       } catch (NumberFormatException e) {
-        System.err.println("sluice: --sluice-launch-failed needs an exit status, got " + args.get(1));
+        System.err.println(
+            "sluice: --sluice-launch-failed needs an exit status, got " + args.get(1));
         System.exit(2);
         return;
       }
@@ -111,17 +115,25 @@ public final class SluiceSubmit {
     long t0 = System.nanoTime();
     int exit = supervise(launch, a -> run(submit, a), senderFor(launch, env), System.err);
     if (exit != 0 && launch.rerun().isEmpty()) {
-      reportLaunchFailure(launch.args(), exit, "after " + (System.nanoTime() - t0) / 1_000_000_000L + " s", env,
+      reportLaunchFailure(
+          launch.args(),
+          exit,
+          "after " + (System.nanoTime() - t0) / 1_000_000_000L + " s",
+          env,
           System.err);
     }
     System.exit(exit);
   }
 
   /**
-   * Reports a launch of {@code launchedArgs} that exited with {@code exit}, when Sluice had added an overlay to it.
-   * Never throws; writes at most one line to {@code err}.
+   * Reports a launch of {@code launchedArgs} that exited with {@code exit}, when Sluice had added
+   * an overlay to it. Never throws; writes at most one line to {@code err}.
    */
-  static void reportLaunchFailure(List<String> launchedArgs, int exit, String detail, Map<String, String> env,
+  static void reportLaunchFailure(
+      List<String> launchedArgs,
+      int exit,
+      String detail,
+      Map<String, String> env,
       PrintStream err) {
     try {
       Map<String, String> conf = SparkSubmitArgs.parse(launchedArgs).effectiveConf(env);
@@ -134,17 +146,20 @@ public final class SluiceSubmit {
         err.println("sluice: launch failure not reported: no tuner URL");
         return;
       }
-      err.println("sluice: " + new OutcomeSender(s.url(), LaunchFailures.PATH, "launch failure",
-          OutcomeSender.TIMEOUT).send(report.get()));
+      err.println(
+          "sluice: "
+              + new OutcomeSender(
+                      s.url(), LaunchFailures.PATH, "launch failure", OutcomeSender.TIMEOUT)
+                  .send(report.get()));
     } catch (SparkSubmitArgs.ParseException | RuntimeException e) {
       err.println("sluice: launch failure not reported (" + e.getMessage() + ")");
     }
   }
 
   /**
-   * With {@code --sluice-emit-argv FILE}: this file ({@code FILE.supervise}) exists when the launch must be watched
-   * (a push-tier launch without YARN attempts): the shell launcher then runs {@code --sluice-launched FILE ARGS...}
-   * instead of exec'ing spark-submit.
+   * With {@code --sluice-emit-argv FILE}: this file ({@code FILE.supervise}) exists when the launch
+   * must be watched (a push-tier launch without YARN attempts): the shell launcher then runs {@code
+   * --sluice-launched FILE ARGS...} instead of exec'ing spark-submit.
    */
   public static final String SUPERVISE_SUFFIX = ".supervise";
 
@@ -161,12 +176,13 @@ public final class SluiceSubmit {
   }
 
   /**
-   * Runs the launch; for a re-runnable one (push tier, no YARN attempts) reports its final status to tuner-service
-   * and, when it failed (not stopped: {@link Rerun#rerunsAfter}), re-runs it once with the original conf, reports
-   * that too and returns the re-run's exit code. Reports never fail or delay the job beyond their deadline.
+   * Runs the launch; for a re-runnable one (push tier, no YARN attempts) reports its final status
+   * to tuner-service and, when it failed (not stopped: {@link Rerun#rerunsAfter}), re-runs it once
+   * with the original conf, reports that too and returns the re-run's exit code. Reports never fail
+   * or delay the job beyond their deadline.
    */
-  public static int supervise(Launch launch, Runner runner, Function<RunReportRequest, String> sender,
-      PrintStream err) {
+  public static int supervise(
+      Launch launch, Runner runner, Function<RunReportRequest, String> sender, PrintStream err) {
     int exit = runner.run(launch.args());
     if (launch.rerun().isEmpty()) {
       return exit;
@@ -176,25 +192,35 @@ public final class SluiceSubmit {
     if (!Rerun.rerunsAfter(exit)) {
       return exit;
     }
-    err.println("sluice: spark-submit exited with " + exit + " on push tier " + rerun.tier().wireName()
-        + "; re-running once with your original conf on the ESS");
+    err.println(
+        "sluice: spark-submit exited with "
+            + exit
+            + " on push tier "
+            + rerun.tier().wireName()
+            + "; re-running once with your original conf on the ESS");
     int again = runner.run(rerun.args(exit));
     report(OutcomeReports.launcher(rerun.launched(), 2, again, rerun.detail(exit)), sender, err);
     return again;
   }
 
-  private static void report(Optional<RunReportRequest> report, Function<RunReportRequest, String> sender,
+  private static void report(
+      Optional<RunReportRequest> report,
+      Function<RunReportRequest, String> sender,
       PrintStream err) {
-    report.ifPresent(r -> {
-      try {
-        err.println("sluice: " + sender.apply(r));
-      } catch (RuntimeException e) {
-        err.println("sluice: tier outcome not reported (" + e + ")");
-      }
-    });
+    report.ifPresent(
+        r -> {
+          try {
+            err.println("sluice: " + sender.apply(r));
+          } catch (RuntimeException e) {
+            err.println("sluice: tier outcome not reported (" + e + ")");
+          }
+        });
   }
 
-  /** The sender of run reports: to the URL the launched conf (or the environment) names; a no-op without one. */
+  /**
+   * The sender of run reports: to the URL the launched conf (or the environment) names; a no-op
+   * without one.
+   */
   static Function<RunReportRequest, String> senderFor(Launch launch, Map<String, String> env) {
     try {
       Map<String, String> conf = launch.rerun().map(Rerun::launched).orElse(Map.of());
@@ -208,14 +234,19 @@ public final class SluiceSubmit {
     }
   }
 
-  /** The launch of an argv planned earlier (the shell launcher's second step): no request, the re-run recomputed. */
-  static Launch launched(List<String> userArgs, List<String> launchedArgs, Map<String, String> env, PrintStream err) {
+  /**
+   * The launch of an argv planned earlier (the shell launcher's second step): no request, the
+   * re-run recomputed.
+   */
+  static Launch launched(
+      List<String> userArgs, List<String> launchedArgs, Map<String, String> env, PrintStream err) {
     try {
       SparkSubmitArgs user = SparkSubmitArgs.parse(userArgs);
       Map<String, String> userConf = user.effectiveConf(env);
       SparkSubmitArgs launched = SparkSubmitArgs.parse(launchedArgs);
       String listener = TunerSettings.resolve(userConf, env).listenerJar();
-      return new Launch(launchedArgs, Rerun.of(user, userConf, launched.effectiveConf(env), listener));
+      return new Launch(
+          launchedArgs, Rerun.of(user, userConf, launched.effectiveConf(env), listener));
     } catch (SparkSubmitArgs.ParseException | RuntimeException e) {
       err.println("sluice: " + e.getMessage() + "; running the planned command without a re-run");
       return Launch.unchanged(launchedArgs);
@@ -236,7 +267,10 @@ public final class SluiceSubmit {
     }
   }
 
-  /** Removes leading {@code --sluice-url URL} / {@code --sluice-url=URL} (recorded as SLUICE_SUBMIT_URL in env). */
+  /**
+   * Removes leading {@code --sluice-url URL} / {@code --sluice-url=URL} (recorded as
+   * SLUICE_SUBMIT_URL in env).
+   */
   static List<String> stripSluiceOptions(List<String> args, Map<String, String> env) {
     List<String> out = new ArrayList<>(args);
     while (!out.isEmpty()) {
@@ -255,16 +289,25 @@ public final class SluiceSubmit {
   }
 
   /**
-   * The arguments to run spark-submit with: rewritten when tuner-service gave usable advice, else exactly
-   * {@code args}. Never throws; writes at most one line to {@code err}.
+   * The arguments to run spark-submit with: rewritten when tuner-service gave usable advice, else
+   * exactly {@code args}. Never throws; writes at most one line to {@code err}.
    */
-  public static List<String> plan(List<String> args, Map<String, String> env, PrintStream err,
+  public static List<String> plan(
+      List<String> args,
+      Map<String, String> env,
+      PrintStream err,
       Function<TunerSettings, TunerClient> clients) {
     return planLaunch(args, env, err, clients).args();
   }
 
-  /** {@link #plan}, and the re-run when the planned launch is a push-tier launch without YARN attempts. */
-  public static Launch planLaunch(List<String> args, Map<String, String> env, PrintStream err,
+  /**
+   * {@link #plan}, and the re-run when the planned launch is a push-tier launch without YARN
+   * attempts.
+   */
+  public static Launch planLaunch(
+      List<String> args,
+      Map<String, String> env,
+      PrintStream err,
       Function<TunerSettings, TunerClient> clients) {
     try {
       SparkSubmitArgs parsed;
@@ -279,7 +322,10 @@ public final class SluiceSubmit {
       }
       Map<String, String> conf = parsed.effectiveConf(env);
       if (conf.containsKey(Injection.SUBMISSION_ID)) {
-        err.println("sluice: " + Injection.SUBMISSION_ID + " is already set; running your command unchanged");
+        err.println(
+            "sluice: "
+                + Injection.SUBMISSION_ID
+                + " is already set; running your command unchanged");
         return Launch.unchanged(args);
       }
       TunerSettings settings = TunerSettings.resolve(conf, env);
@@ -287,28 +333,46 @@ public final class SluiceSubmit {
         return Launch.unchanged(args);
       }
       if (settings.url() == null) {
-        err.println("sluice: no tuner URL (SLUICE_TUNER_URL, --sluice-url or " + TunerSettings.URL
-            + "); running your command unchanged");
+        err.println(
+            "sluice: no tuner URL (SLUICE_TUNER_URL, --sluice-url or "
+                + TunerSettings.URL
+                + "); running your command unchanged");
         return Launch.unchanged(args);
       }
       SubmissionRequest request = request(parsed, conf, settings, env);
       Outcome outcome = clients.apply(settings).ask(request);
       if (outcome.advice().isEmpty()) {
-        err.println("sluice: tuner-service " + settings.url() + ": " + outcome.note() + " after "
-            + outcome.elapsedMs() + " ms; running your command unchanged");
+        err.println(
+            "sluice: tuner-service "
+                + settings.url()
+                + ": "
+                + outcome.note()
+                + " after "
+                + outcome.elapsedMs()
+                + " ms; running your command unchanged");
         return Launch.unchanged(args);
       }
       Advice advice = outcome.advice().get();
-      Injection injection = Injection.compute(conf, advice, settings.overrideUserConf(),
-          new Injection.Listener(settings.listenerJar(), settings.kafkaBootstrap(), settings.cluster()), null,
-          PlatformAllowList.configuredOrNothing(env, System.getProperty(PlatformAllowList.PROPERTY_FILE), err));
+      Injection injection =
+          Injection.compute(
+              conf,
+              advice,
+              settings.overrideUserConf(),
+              new Injection.Listener(
+                  settings.listenerJar(), settings.kafkaBootstrap(), settings.cluster()),
+              null,
+              PlatformAllowList.configuredOrNothing(
+                  env, System.getProperty(PlatformAllowList.PROPERTY_FILE), err));
       List<String> rewritten = parsed.rewrite(injection.confs(), injection.jars(), conf);
       err.println(injection.summary(advice) + " (" + outcome.elapsedMs() + " ms)");
       Optional<Rerun> rerun = Optional.empty();
       try {
-        String listener = settings.listenerJar() != null && injection.jars().contains(settings.listenerJar())
-            ? settings.listenerJar() : null;
-        rerun = Rerun.of(parsed, conf, SparkSubmitArgs.parse(rewritten).effectiveConf(env), listener);
+        String listener =
+            settings.listenerJar() != null && injection.jars().contains(settings.listenerJar())
+                ? settings.listenerJar()
+                : null;
+        rerun =
+            Rerun.of(parsed, conf, SparkSubmitArgs.parse(rewritten).effectiveConf(env), listener);
       } catch (SparkSubmitArgs.ParseException | RuntimeException e) {
         err.println("sluice: no re-run possible (" + e.getMessage() + ")");
       }
@@ -322,20 +386,29 @@ public final class SluiceSubmit {
     }
   }
 
-  static SubmissionRequest request(SparkSubmitArgs parsed, Map<String, String> conf, TunerSettings settings,
+  static SubmissionRequest request(
+      SparkSubmitArgs parsed,
+      Map<String, String> conf,
+      TunerSettings settings,
       Map<String, String> env) {
     String user = parsed.last("--proxy-user");
     if (user == null) {
       user = env.getOrDefault("HADOOP_USER_NAME", System.getProperty("user.name"));
     }
     Map<String, String> sent = new LinkedHashMap<>();
-    conf.forEach((k, v) -> {
-      if (!SECRET.matcher(k).find()) {
-        sent.put(k, v);
-      }
-    });
-    return new SubmissionRequest(settings.cluster(), conf.get("spark.yarn.queue"), user, parsed.appName(conf),
-        conf.get(JobKey.EXPLICIT_KEY), sent);
+    conf.forEach(
+        (k, v) -> {
+          if (!SECRET.matcher(k).find()) {
+            sent.put(k, v);
+          }
+        });
+    return new SubmissionRequest(
+        settings.cluster(),
+        conf.get("spark.yarn.queue"),
+        user,
+        parsed.appName(conf),
+        conf.get(JobKey.EXPLICIT_KEY),
+        sent);
   }
 
   static String sparkSubmit(Map<String, String> env) {
@@ -344,23 +417,32 @@ public final class SluiceSubmit {
       return explicit;
     }
     String home = env.get("SPARK_HOME");
-    return home == null || home.isBlank() ? "spark-submit" : Path.of(home, "bin", "spark-submit").toString();
+    return home == null || home.isBlank()
+        ? "spark-submit"
+        : Path.of(home, "bin", "spark-submit").toString();
   }
 
-  /** Runs spark-submit with inherited stdio; returns its exit code (the child is killed if this JVM is stopped). */
+  /**
+   * Runs spark-submit with inherited stdio; returns its exit code (the child is killed if this JVM
+   * is stopped).
+   */
   static int run(String sparkSubmit, List<String> args) {
     List<String> cmd = new ArrayList<>();
     cmd.add(sparkSubmit);
     cmd.addAll(args);
     try {
       Process p = new ProcessBuilder(cmd).inheritIO().start();
-      Thread killer = new Thread(() -> p.descendants().forEach(ProcessHandle::destroy), "sluice-submit-stop");
-      Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-        if (p.isAlive()) {
-          killer.run();
-          p.destroy();
-        }
-      }));
+      Thread killer =
+          new Thread(() -> p.descendants().forEach(ProcessHandle::destroy), "sluice-submit-stop");
+      Runtime.getRuntime()
+          .addShutdownHook(
+              new Thread(
+                  () -> {
+                    if (p.isAlive()) {
+                      killer.run();
+                      p.destroy();
+                    }
+                  }));
       return p.waitFor();
     } catch (IOException e) {
       System.err.println("sluice: cannot run " + sparkSubmit + ": " + e.getMessage());

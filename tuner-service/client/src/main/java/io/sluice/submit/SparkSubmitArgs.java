@@ -16,11 +16,12 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * spark-submit's command line read the way spark-submit reads it (Spark 3.5/4.x {@code SparkSubmitOptionParser}):
- * options up to the first argument that is not an option (the primary resource); everything after it belongs to
- * the application. {@code --opt=value} is accepted for long options, {@code -c} is {@code --conf}, the last
- * {@code --conf} of a key wins, an option Spark does not know is an error. Only what Sluice needs is interpreted;
- * the tokens themselves are kept for the rewrite.
+ * spark-submit's command line read the way spark-submit reads it (Spark 3.5/4.x {@code
+ * SparkSubmitOptionParser}): options up to the first argument that is not an option (the primary
+ * resource); everything after it belongs to the application. {@code --opt=value} is accepted for
+ * long options, {@code -c} is {@code --conf}, the last {@code --conf} of a key wins, an option
+ * Spark does not know is an error. Only what Sluice needs is interpreted; the tokens themselves are
+ * kept for the rewrite.
  */
 public final class SparkSubmitArgs {
   /** A command line Sluice does not understand (spark-submit itself will report it). */
@@ -33,23 +34,70 @@ public final class SparkSubmitArgs {
   /** One option as it appeared: at {@code index}, one token ({@code --x=v} or a switch) or two. */
   public record Option(String name, String value, int index, boolean inline) {}
 
-  static final Set<String> WITH_VALUE = Set.of("--master", "--remote", "--deploy-mode", "--class", "--name",
-      "--jars", "--packages", "--exclude-packages", "--repositories", "--files", "--archives", "--py-files",
-      "--conf", "-c", "--properties-file", "--driver-memory", "--driver-java-options", "--driver-library-path",
-      "--driver-class-path", "--executor-memory", "--executor-cores", "--total-executor-cores", "--num-executors",
-      "--queue", "--principal", "--keytab", "--proxy-user", "--driver-cores", "--kill", "--status");
-  static final Set<String> SWITCHES = Set.of("--help", "-h", "--supervise", "--usage-error", "--verbose", "-v",
-      "--version", "--load-spark-defaults");
-  /** CLI options that set a Spark property (the option wins over --conf and the properties file). */
-  static final Map<String, String> OPTION_CONFS = Map.ofEntries(
-      Map.entry("--master", "spark.master"), Map.entry("--deploy-mode", "spark.submit.deployMode"),
-      Map.entry("--name", "spark.app.name"), Map.entry("--jars", "spark.jars"),
-      Map.entry("--packages", "spark.jars.packages"), Map.entry("--files", "spark.files"),
-      Map.entry("--archives", "spark.archives"), Map.entry("--py-files", "spark.submit.pyFiles"),
-      Map.entry("--queue", "spark.yarn.queue"), Map.entry("--driver-memory", "spark.driver.memory"),
-      Map.entry("--driver-cores", "spark.driver.cores"), Map.entry("--executor-memory", "spark.executor.memory"),
-      Map.entry("--executor-cores", "spark.executor.cores"), Map.entry("--num-executors", "spark.executor.instances"),
-      Map.entry("--total-executor-cores", "spark.cores.max"));
+  static final Set<String> WITH_VALUE =
+      Set.of(
+          "--master",
+          "--remote",
+          "--deploy-mode",
+          "--class",
+          "--name",
+          "--jars",
+          "--packages",
+          "--exclude-packages",
+          "--repositories",
+          "--files",
+          "--archives",
+          "--py-files",
+          "--conf",
+          "-c",
+          "--properties-file",
+          "--driver-memory",
+          "--driver-java-options",
+          "--driver-library-path",
+          "--driver-class-path",
+          "--executor-memory",
+          "--executor-cores",
+          "--total-executor-cores",
+          "--num-executors",
+          "--queue",
+          "--principal",
+          "--keytab",
+          "--proxy-user",
+          "--driver-cores",
+          "--kill",
+          "--status");
+  static final Set<String> SWITCHES =
+      Set.of(
+          "--help",
+          "-h",
+          "--supervise",
+          "--usage-error",
+          "--verbose",
+          "-v",
+          "--version",
+          "--load-spark-defaults");
+
+  /**
+   * CLI options that set a Spark property (the option wins over --conf and the properties file).
+   */
+  static final Map<String, String> OPTION_CONFS =
+      Map.ofEntries(
+          Map.entry("--master", "spark.master"),
+          Map.entry("--deploy-mode", "spark.submit.deployMode"),
+          Map.entry("--name", "spark.app.name"),
+          Map.entry("--jars", "spark.jars"),
+          Map.entry("--packages", "spark.jars.packages"),
+          Map.entry("--files", "spark.files"),
+          Map.entry("--archives", "spark.archives"),
+          Map.entry("--py-files", "spark.submit.pyFiles"),
+          Map.entry("--queue", "spark.yarn.queue"),
+          Map.entry("--driver-memory", "spark.driver.memory"),
+          Map.entry("--driver-cores", "spark.driver.cores"),
+          Map.entry("--executor-memory", "spark.executor.memory"),
+          Map.entry("--executor-cores", "spark.executor.cores"),
+          Map.entry("--num-executors", "spark.executor.instances"),
+          Map.entry("--total-executor-cores", "spark.cores.max"));
+
   private static final Pattern INLINE = Pattern.compile("(--[^=]+)=(.+)", Pattern.DOTALL);
 
   private final List<String> args;
@@ -134,11 +182,19 @@ public final class SparkSubmitArgs {
 
   /** True for a command that submits an application (not --kill/--status/--help/--version). */
   public boolean isSubmit() {
-    return primaryIndex >= 0 && !has("--kill") && !has("--status") && !has("--help") && !has("-h")
-        && !has("--version") && !has("--usage-error");
+    return primaryIndex >= 0
+        && !has("--kill")
+        && !has("--status")
+        && !has("--help")
+        && !has("-h")
+        && !has("--version")
+        && !has("--usage-error");
   }
 
-  /** The {@code --conf} pairs in order, last wins. A pair without '=' is an error (as in spark-submit). */
+  /**
+   * The {@code --conf} pairs in order, last wins. A pair without '=' is an error (as in
+   * spark-submit).
+   */
   public Map<String, String> cliConfs() throws ParseException {
     Map<String, String> confs = new LinkedHashMap<>();
     for (Option o : options) {
@@ -154,8 +210,9 @@ public final class SparkSubmitArgs {
   }
 
   /**
-   * The user's effective explicit Spark conf: properties file(s), then --conf, then the CLI options that set
-   * properties, as spark-submit merges them. {@code env} gives SPARK_CONF_DIR / SPARK_HOME for spark-defaults.conf.
+   * The user's effective explicit Spark conf: properties file(s), then --conf, then the CLI options
+   * that set properties, as spark-submit merges them. {@code env} gives SPARK_CONF_DIR / SPARK_HOME
+   * for spark-defaults.conf.
    */
   public Map<String, String> effectiveConf(Map<String, String> env) throws ParseException {
     Map<String, String> conf = new LinkedHashMap<>();
@@ -195,7 +252,9 @@ public final class SparkSubmitArgs {
     return files;
   }
 
-  /** A Spark properties file: java.util.Properties syntax, UTF-8, only spark.* keys, values trimmed. */
+  /**
+   * A Spark properties file: java.util.Properties syntax, UTF-8, only spark.* keys, values trimmed.
+   */
   static Map<String, String> readProperties(Path file) throws ParseException {
     Properties p = new Properties();
     try (Reader r = Files.newBufferedReader(file, StandardCharsets.UTF_8)) {
@@ -212,7 +271,10 @@ public final class SparkSubmitArgs {
     return out;
   }
 
-  /** The application name as spark-submit derives it: --name, spark.app.name, --class, the resource's file name. */
+  /**
+   * The application name as spark-submit derives it: --name, spark.app.name, --class, the
+   * resource's file name.
+   */
   public String appName(Map<String, String> effectiveConf) {
     String name = effectiveConf.get("spark.app.name");
     if (name == null) {
@@ -226,11 +288,12 @@ public final class SparkSubmitArgs {
   }
 
   /**
-   * The command line with {@code confs} added as {@code --conf K=V} just before the primary resource and
-   * {@code jars} appended to the last {@code --jars} (or to spark.jars through a new {@code --jars}). Tokens from the
-   * primary resource on are untouched.
+   * The command line with {@code confs} added as {@code --conf K=V} just before the primary
+   * resource and {@code jars} appended to the last {@code --jars} (or to spark.jars through a new
+   * {@code --jars}). Tokens from the primary resource on are untouched.
    */
-  public List<String> rewrite(Map<String, String> confs, List<String> jars, Map<String, String> effectiveConf) {
+  public List<String> rewrite(
+      Map<String, String> confs, List<String> jars, Map<String, String> effectiveConf) {
     if (primaryIndex < 0) {
       throw new IllegalStateException("no primary resource to insert before");
     }

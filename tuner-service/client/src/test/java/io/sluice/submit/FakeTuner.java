@@ -13,8 +13,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.Executors;
 
 /**
- * A test double of tuner-service's submission endpoint on loopback: answers {@code POST /api/v1/submissions} with
- * a canned status and body after an optional delay, and records the request bodies.
+ * A test double of tuner-service's submission endpoint on loopback: answers {@code POST
+ * /api/v1/submissions} with a canned status and body after an optional delay, and records the
+ * request bodies.
  */
 public final class FakeTuner implements AutoCloseable {
   private final HttpServer server;
@@ -28,61 +29,72 @@ public final class FakeTuner implements AutoCloseable {
 
   public FakeTuner() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.setExecutor(Executors.newCachedThreadPool(r -> {
-      Thread t = new Thread(r, "fake-tuner");
-      t.setDaemon(true);
-      return t;
-    }));
-    server.createContext("/api/v1/submissions", ex -> {
-      try (InputStream in = ex.getRequestBody()) {
-        requests.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-      try {
-        if (delayMs > 0) {
-          Thread.sleep(delayMs);
-        }
-        byte[] out = body.getBytes(StandardCharsets.UTF_8);
-        ex.getResponseHeaders().add("Content-Type", "application/json");
-        ex.sendResponseHeaders(status, out.length);
-        try (OutputStream os = ex.getResponseBody()) {
-          os.write(out);
-        }
-      } catch (InterruptedException | IOException e) {
-        // client went away (timeout tests)
-      } finally {
-        ex.close();
-      }
-    });
-    // its own context: the submissions context would otherwise take it (contexts match by path prefix)
-    server.createContext(io.sluice.submit.outcome.LaunchFailures.PATH, ex -> {
-      try (InputStream in = ex.getRequestBody()) {
-        launchFailures.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-      byte[] out = "{}".getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(200, out.length);
-      try (OutputStream os = ex.getResponseBody()) {
-        os.write(out);
-      }
-      ex.close();
-    });
-    server.createContext("/api/v1/throttle/apps", ex -> {
-      try (InputStream in = ex.getRequestBody()) {
-        reports.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-      ex.sendResponseHeaders(201, -1);
-      ex.close();
-    });
-    server.createContext("/api/v1/tiers/outcomes", ex -> {
-      try (InputStream in = ex.getRequestBody()) {
-        tierReports.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-      byte[] out = "{}".getBytes(StandardCharsets.UTF_8);
-      ex.sendResponseHeaders(200, out.length);
-      try (OutputStream os = ex.getResponseBody()) {
-        os.write(out);
-      }
-      ex.close();
-    });
+    server.setExecutor(
+        Executors.newCachedThreadPool(
+            r -> {
+              Thread t = new Thread(r, "fake-tuner");
+              t.setDaemon(true);
+              return t;
+            }));
+    server.createContext(
+        "/api/v1/submissions",
+        ex -> {
+          try (InputStream in = ex.getRequestBody()) {
+            requests.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          }
+          try {
+            if (delayMs > 0) {
+              Thread.sleep(delayMs);
+            }
+            byte[] out = body.getBytes(StandardCharsets.UTF_8);
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(status, out.length);
+            try (OutputStream os = ex.getResponseBody()) {
+              os.write(out);
+            }
+          } catch (InterruptedException | IOException e) {
+            // client went away (timeout tests)
+          } finally {
+            ex.close();
+          }
+        });
+    // its own context: the submissions context would otherwise take it (contexts match by path
+    // prefix)
+    server.createContext(
+        io.sluice.submit.outcome.LaunchFailures.PATH,
+        ex -> {
+          try (InputStream in = ex.getRequestBody()) {
+            launchFailures.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          }
+          byte[] out = "{}".getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(200, out.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            os.write(out);
+          }
+          ex.close();
+        });
+    server.createContext(
+        "/api/v1/throttle/apps",
+        ex -> {
+          try (InputStream in = ex.getRequestBody()) {
+            reports.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          }
+          ex.sendResponseHeaders(201, -1);
+          ex.close();
+        });
+    server.createContext(
+        "/api/v1/tiers/outcomes",
+        ex -> {
+          try (InputStream in = ex.getRequestBody()) {
+            tierReports.add(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          }
+          byte[] out = "{}".getBytes(StandardCharsets.UTF_8);
+          ex.sendResponseHeaders(200, out.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            os.write(out);
+          }
+          ex.close();
+        });
     server.start();
   }
 
@@ -129,8 +141,14 @@ public final class FakeTuner implements AutoCloseable {
 
   /** A contract-shaped answer with the given overlay JSON object. */
   public static String advice(String submissionId, String jobKey, String overlayJson) {
-    return "{\"submissionId\":\"" + submissionId + "\",\"jobKey\":\"" + jobKey + "\",\"state\":\"TUNING\","
-        + "\"overlay\":" + overlayJson + ",\"changes\":[],\"reasons\":[\"test\"]}";
+    return "{\"submissionId\":\""
+        + submissionId
+        + "\",\"jobKey\":\""
+        + jobKey
+        + "\",\"state\":\"TUNING\","
+        + "\"overlay\":"
+        + overlayJson
+        + ",\"changes\":[],\"reasons\":[\"test\"]}";
   }
 
   @Override

@@ -22,16 +22,25 @@ final class Launcher {
   static Path clientJar() throws IOException {
     Path target = ROOT.resolve("tuner-service/client/target");
     try (var s = Files.list(target)) {
-      return s.filter(p -> p.getFileName().toString().matches("sluice-tuner-client-.*-all\\.jar")).findFirst()
-          .orElseThrow(() -> new IllegalStateException("no shaded client jar in " + target + ": run mvn package"));
+      return s.filter(p -> p.getFileName().toString().matches("sluice-tuner-client-.*-all\\.jar"))
+          .findFirst()
+          .orElseThrow(
+              () ->
+                  new IllegalStateException(
+                      "no shaded client jar in " + target + ": run mvn package"));
     }
   }
 
-  /** A fake spark-submit that writes its argv (NUL-separated) to $FAKE_ARGV_OUT and exits with $FAKE_EXIT. */
+  /**
+   * A fake spark-submit that writes its argv (NUL-separated) to $FAKE_ARGV_OUT and exits with
+   * $FAKE_EXIT.
+   */
   static Path fakeSparkSubmit(Path dir) throws IOException {
     Path f = dir.resolve("fake-spark-submit");
-    Files.writeString(f, "#!/usr/bin/env bash\n: > \"$FAKE_ARGV_OUT\"\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> "
-        + "\"$FAKE_ARGV_OUT\"; done\nexit \"${FAKE_EXIT:-0}\"\n");
+    Files.writeString(
+        f,
+        "#!/usr/bin/env bash\n: > \"$FAKE_ARGV_OUT\"\nfor a in \"$@\"; do printf '%s\\0' \"$a\" >> "
+            + "\"$FAKE_ARGV_OUT\"; done\nexit \"${FAKE_EXIT:-0}\"\n");
     Files.setPosixFilePermissions(f, PosixFilePermissions.fromString("rwxr-xr-x"));
     return f;
   }
@@ -44,7 +53,8 @@ final class Launcher {
     return new ArrayList<>(Arrays.asList(s.substring(0, s.length() - 1).split("\0", -1)));
   }
 
-  static Run run(List<String> args, Map<String, String> env, Path workDir, long timeoutSec) throws Exception {
+  static Run run(List<String> args, Map<String, String> env, Path workDir, long timeoutSec)
+      throws Exception {
     List<String> cmd = new ArrayList<>();
     cmd.add(SCRIPT.toAbsolutePath().toString());
     cmd.addAll(args);
@@ -52,7 +62,8 @@ final class Launcher {
   }
 
   /** Runs any command the same way (stdio to files, bounded, process tree killed afterwards). */
-  static Run exec(List<String> cmd, Map<String, String> env, Path workDir, long timeoutSec) throws Exception {
+  static Run exec(List<String> cmd, Map<String, String> env, Path workDir, long timeoutSec)
+      throws Exception {
     ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
     pb.environment().remove("SPARK_HOME");
     pb.environment().remove("SLUICE_TUNER_URL");
@@ -67,7 +78,8 @@ final class Launcher {
         throw new AssertionError("sluice-submit did not finish within " + timeoutSec + " s");
       }
       long elapsed = (System.nanoTime() - start) / 1_000_000;
-      return new Run(p.exitValue(), Files.readString(out.toPath()), Files.readString(err.toPath()), elapsed);
+      return new Run(
+          p.exitValue(), Files.readString(out.toPath()), Files.readString(err.toPath()), elapsed);
     } finally {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();

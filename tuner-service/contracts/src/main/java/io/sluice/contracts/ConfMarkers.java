@@ -1,9 +1,9 @@
 package io.sluice.contracts;
 
 /**
- * The {@code spark.sluice.*} keys Sluice writes into an application's conf at submit so that the run can be tied back
- * to its recommendation and undone: read by tuner-service, the fallback shuffle manager and the launchers' re-run.
- * The push tier's own markers are {@link TierMarkers}.
+ * The {@code spark.sluice.*} keys Sluice writes into an application's conf at submit so that the
+ * run can be tied back to its recommendation and undone: read by tuner-service, the fallback
+ * shuffle manager and the launchers' re-run. The push tier's own markers are {@link TierMarkers}.
  */
 public final class ConfMarkers {
   private ConfMarkers() {}
@@ -14,10 +14,15 @@ public final class ConfMarkers {
   /** {@code spark.sluice.injected.K = V} for every overlay entry Sluice applied. */
   public static final String INJECTED_PREFIX = "spark.sluice.injected.";
 
-  /** {@code spark.sluice.original.K = the user's value} where Sluice replaced a value the user set. */
+  /**
+   * {@code spark.sluice.original.K = the user's value} where Sluice replaced a value the user set.
+   */
   public static final String ORIGINAL_PREFIX = "spark.sluice.original.";
 
-  /** {@code spark.sluice.platform.K = V} for every platform addition (tier class paths, plugins, jars). */
+  /**
+   * {@code spark.sluice.platform.K = V} for every platform addition (tier class paths, plugins,
+   * jars).
+   */
   public static final String PLATFORM_PREFIX = "spark.sluice.platform.";
 
   /** The platform additions the client's allow-list refused, counted. */

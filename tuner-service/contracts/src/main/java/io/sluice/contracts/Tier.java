@@ -4,9 +4,10 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * Where a job's shuffle goes (docs/push-tier.md). Every tier but {@link #ESS} is a push tier that needs admission.
- * {@link #wireName()} (the constant's name) is the value of {@code spark.sluice.tier}, of
- * {@code spark.sluice.tier.outcome} and of the {@code tier} fields of tuner-service's API.
+ * Where a job's shuffle goes (docs/push-tier.md). Every tier but {@link #ESS} is a push tier that
+ * needs admission. {@link #wireName()} (the constant's name) is the value of {@code
+ * spark.sluice.tier}, of {@code spark.sluice.tier.outcome} and of the {@code tier} fields of
+ * tuner-service's API.
  */
 public enum Tier {
   /** Native sort shuffle served by the External Shuffle Service: the default and the fallback. */
@@ -26,7 +27,10 @@ public enum Tier {
     return name();
   }
 
-  /** The tier named {@code name} (trimmed, case-insensitive, {@code -} for {@code _}), or empty if unknown. */
+  /**
+   * The tier named {@code name} (trimmed, case-insensitive, {@code -} for {@code _}), or empty if
+   * unknown.
+   */
   public static Optional<Tier> parse(String name) {
     if (name == null) {
       return Optional.empty();

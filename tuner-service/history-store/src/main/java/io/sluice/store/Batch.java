@@ -3,7 +3,9 @@ package io.sluice.store;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 
-/** A JDBC batch on one statement that is sent every {@code limit} rows and once more for the rest. */
+/**
+ * A JDBC batch on one statement that is sent every {@code limit} rows and once more for the rest.
+ */
 final class Batch {
   private final PreparedStatement ps;
   private final int limit;
@@ -14,7 +16,10 @@ final class Batch {
     this.limit = limit;
   }
 
-  /** Adds the statement's bound parameters as a row; sends the batch when it holds {@code limit} rows. */
+  /**
+   * Adds the statement's bound parameters as a row; sends the batch when it holds {@code limit}
+   * rows.
+   */
   void add() throws SQLException {
     ps.addBatch();
     if (++pending == limit) {

@@ -5,7 +5,6 @@ import io.sluice.model.Json;
 import io.sluice.model.StageProfile;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.List;
@@ -18,34 +17,46 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The production history store: ClickHouse through clickhouse-jdbc ({@code jdbc:ch://host:8123/sluice} or
- * {@code jdbc:clickhouse://...}; driver properties go in the URL's query string, e.g. {@code ?compress=false}).
- * Tables are ReplacingMergeTree, so replays are idempotent; every read uses {@code FINAL} so it is correct
- * before background merges. The DDL is {@code deploy/clickhouse/V*.sql}, packed into this jar and applied on
- * open by {@link SchemaMigrations} (Flyway). The database named in the URL is created if missing.
+ * The production history store: ClickHouse through clickhouse-jdbc ({@code
+ * jdbc:ch://host:8123/sluice} or {@code jdbc:clickhouse://...}; driver properties go in the URL's
+ * query string, e.g. {@code ?compress=false}). Tables are ReplacingMergeTree, so replays are
+ * idempotent; every read uses {@code FINAL} so it is correct before background merges. The DDL is
+ * {@code deploy/clickhouse/V*.sql}, packed into this jar and applied on open by {@link
+ * SchemaMigrations} (Flyway). The database named in the URL is created if missing.
  *
- * <p>Write path: per upsert batch, stage rows first, then run rows, each as multi-row INSERTs of at most
- * {@link #RUNS_PER_INSERT} runs / {@link #STAGES_PER_INSERT} stages. All rows of one upsert carry one random
- * {@code write_id}; a run's visible stage rows are the ones with its visible row's write_id, so stages dropped
- * by a newer version never show.
+ * <p>Write path: per upsert batch, stage rows first, then run rows, each as multi-row INSERTs of at
+ * most {@link #RUNS_PER_INSERT} runs / {@link #STAGES_PER_INSERT} stages. All rows of one upsert
+ * carry one random {@code write_id}; a run's visible stage rows are the ones with its visible row's
+ * write_id, so stages dropped by a newer version never show.
  *
- * <p>Timeouts: unless the URL sets them, {@code connection_timeout=5000} and {@code socket_timeout=120000} (ms).
+ * <p>Timeouts: unless the URL sets them, {@code connection_timeout=5000} and {@code
+ * socket_timeout=120000} (ms).
  */
 public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   private static final Logger LOG = LoggerFactory.getLogger(ClickHouseHistoryStore.class);
 
-  /** The class-path location of the schema migrations: {@code deploy/clickhouse/V*.sql}, packed into this jar. */
+  /**
+   * The class-path location of the schema migrations: {@code deploy/clickhouse/V*.sql}, packed into
+   * this jar.
+   */
   static final String MIGRATIONS = "io/sluice/store/clickhouse";
+
   private static final GateEventSql GATE_SQL = new GateEventSql("gate_events FINAL");
-  private static final JobIndexSql JOB_SQL = new JobIndexSql("job_summaries AS s FINAL",
-      "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j", "s.runs > 0");
-  private static final java.util.concurrent.atomic.AtomicLong CLOCK = new java.util.concurrent.atomic.AtomicLong();
+  private static final JobIndexSql JOB_SQL =
+      new JobIndexSql(
+          "job_summaries AS s FINAL",
+          "(SELECT job_key, state, frozen, updated_at FROM job_states FINAL) AS j",
+          "s.runs > 0");
+  private static final java.util.concurrent.atomic.AtomicLong CLOCK =
+      new java.util.concurrent.atomic.AtomicLong();
   static final int RUNS_PER_INSERT = 200;
   static final int STAGES_PER_INSERT = 5000;
 
   /** The stage rows that belong to the visible version of their run. */
-  private static final String VISIBLE_STAGE = "(cluster, app_id, app_attempt_id, write_id) IN "
-      + "(SELECT cluster, app_id, app_attempt_id, write_id FROM app_runs FINAL";
+  private static final String VISIBLE_STAGE =
+      "(cluster, app_id, app_attempt_id, write_id) IN "
+          + "(SELECT cluster, app_id, app_attempt_id, write_id FROM app_runs FINAL";
+
   private static final Pattern SAFE_DB = Pattern.compile("[A-Za-z_][A-Za-z0-9_]*");
 
   private ClickHouseHistoryStore(String url, Connection conn) {
@@ -62,23 +73,32 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
       LOG.info("history store open: ClickHouse at {}", Urls.redact(url));
       return store;
     } catch (SQLException | RuntimeException e) {
-      throw closeAfter(c, e, "cannot open the ClickHouse history store at " + Urls.redact(url) + ": "
-          + rootMessage(e));
+      throw closeAfter(
+          c,
+          e,
+          "cannot open the ClickHouse history store at "
+              + Urls.redact(url)
+              + ": "
+              + rootMessage(e));
     }
   }
 
   /**
-   * The driver properties of a connection to {@code url}: the store's credentials ({@link StoreCredentials}, from the
-   * environment or a file, unless the URL names its own) and, unless the URL sets them, a 5 s connect timeout and
-   * {@code socketMs} per call.
+   * The driver properties of a connection to {@code url}: the store's credentials ({@link
+   * StoreCredentials}, from the environment or a file, unless the URL names its own) and, unless
+   * the URL sets them, a 5 s connect timeout and {@code socketMs} per call.
    */
   public static Properties properties(String url, int socketMs) {
     Properties props;
     try {
       props = StoreCredentials.jdbcFor(url);
     } catch (RuntimeException e) {
-      throw new HistoryStoreException("cannot connect to the ClickHouse history store at " + Urls.redact(url) + ": "
-          + e.getMessage(), e);
+      throw new HistoryStoreException(
+          "cannot connect to the ClickHouse history store at "
+              + Urls.redact(url)
+              + ": "
+              + e.getMessage(),
+          e);
     }
     String lower = url.toLowerCase(Locale.ROOT);
     if (!lower.contains("connection_timeout=")) {
@@ -91,8 +111,8 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   /**
-   * Creates the database if needed (on {@code c}, which is connected to it), then applies the migrations not applied
-   * yet ({@link SchemaMigrations}).
+   * Creates the database if needed (on {@code c}, which is connected to it), then applies the
+   * migrations not applied yet ({@link SchemaMigrations}).
    */
   static void migrate(String url, Properties props, Connection c) throws SQLException {
     String db = c.getSchema();
@@ -119,8 +139,12 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   private void insertStages(List<AppRun> batch, long writeId) throws SQLException {
-    String sql = "INSERT INTO stage_profiles (cluster, app_id, app_attempt_id, run_updated_at, write_id, "
-        + StageColumns.names() + ") VALUES (?, ?, ?, ?, ?" + ", ?".repeat(StageColumns.COLUMNS.size()) + ")";
+    String sql =
+        "INSERT INTO stage_profiles (cluster, app_id, app_attempt_id, run_updated_at, write_id, "
+            + StageColumns.names()
+            + ") VALUES (?, ?, ?, ?, ?"
+            + ", ?".repeat(StageColumns.COLUMNS.size())
+            + ")";
     try (PreparedStatement ps = connection().prepareStatement(sql)) {
       Batch rows = new Batch(ps, STAGES_PER_INSERT);
       for (AppRun r : batch) {
@@ -137,8 +161,12 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   private void insertRuns(List<AppRun> batch, long writeId) throws SQLException {
-    String sql = "INSERT INTO app_runs (" + RunColumns.NAMES + ", write_id, run_json) VALUES (?"
-        + ", ?".repeat(RunColumns.COUNT + 1) + ")";
+    String sql =
+        "INSERT INTO app_runs ("
+            + RunColumns.NAMES
+            + ", write_id, run_json) VALUES (?"
+            + ", ?".repeat(RunColumns.COUNT + 1)
+            + ")";
     try (PreparedStatement ps = connection().prepareStatement(sql)) {
       Batch rows = new Batch(ps, RUNS_PER_INSERT);
       for (AppRun r : batch) {
@@ -152,8 +180,8 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   /**
-   * FINAL first, then any filter: a run whose latest version moved to another job is not listed under the old
-   * one.
+   * FINAL first, then any filter: a run whose latest version moved to another job is not listed
+   * under the old one.
    */
   @Override
   String runsSource() {
@@ -165,11 +193,18 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
     return JOB_SQL;
   }
 
-  /** Summary rows replace older ones by version: a microsecond write clock, strictly increasing in this JVM. */
+  /**
+   * Summary rows replace older ones by version: a microsecond write clock, strictly increasing in
+   * this JVM.
+   */
   @Override
   void writeSummaries(List<JobSummary> rows, List<String> gone) throws SQLException {
-    String sql = "INSERT INTO job_summaries (" + JobIndexSql.SUMMARY_COLUMNS + ") VALUES (?"
-        + ", ?".repeat(JobIndexSql.SUMMARY_COUNT - 1) + ")";
+    String sql =
+        "INSERT INTO job_summaries ("
+            + JobIndexSql.SUMMARY_COLUMNS
+            + ") VALUES (?"
+            + ", ?".repeat(JobIndexSql.SUMMARY_COUNT - 1)
+            + ")";
     try (PreparedStatement ps = connection().prepareStatement(sql)) {
       Batch batch = new Batch(ps, RUNS_PER_INSERT);
       for (JobSummary s : rows) {
@@ -189,7 +224,10 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
     return CLOCK.updateAndGet(last -> Math.max(last + 1, now));
   }
 
-  /** The schema's migrations create the decision log's table (a ReplacingMergeTree, read with FINAL). */
+  /**
+   * The schema's migrations create the decision log's table (a ReplacingMergeTree, read with
+   * FINAL).
+   */
   @Override
   String decisionsSource() {
     return DecisionSql.TABLE + " FINAL";
@@ -202,8 +240,11 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
 
   @Override
   String gateInsertSql() {
-    return "INSERT INTO gate_events (" + GateEventSql.COLUMNS + ") VALUES (?"
-        + ", ?".repeat(GateEventSql.COUNT - 1) + ")";
+    return "INSERT INTO gate_events ("
+        + GateEventSql.COLUMNS
+        + ") VALUES (?"
+        + ", ?".repeat(GateEventSql.COUNT - 1)
+        + ")";
   }
 
   @Override
@@ -232,12 +273,21 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
   }
 
   @Override
-  public synchronized List<StageProfile> stagesOf(String cluster, String appId, String appAttemptId) {
+  public synchronized List<StageProfile> stagesOf(
+      String cluster, String appId, String appAttemptId) {
     if (appId == null) {
       return List.of();
     }
-    String sql = "SELECT " + StageColumns.names() + " FROM stage_profiles FINAL WHERE " + RunColumns.KEY + " AND "
-        + VISIBLE_STAGE + " WHERE " + RunColumns.KEY + ") ORDER BY stage_id, stage_attempt_id";
+    String sql =
+        "SELECT "
+            + StageColumns.names()
+            + " FROM stage_profiles FINAL WHERE "
+            + RunColumns.KEY
+            + " AND "
+            + VISIBLE_STAGE
+            + " WHERE "
+            + RunColumns.KEY
+            + ") ORDER BY stage_id, stage_attempt_id";
     String c = nz(cluster);
     String a = nz(appAttemptId);
     return queryStages(sql, appId, c, appId, a, c, appId, a);
@@ -248,13 +298,17 @@ public final class ClickHouseHistoryStore extends JdbcHistoryStore {
     return rootMessage(e);
   }
 
-  /** The driver's message plus the innermost cause's (which names refused connections, timeouts...). */
+  /**
+   * The driver's message plus the innermost cause's (which names refused connections, timeouts...).
+   */
   static String rootMessage(Throwable e) {
     Throwable root = e;
     while (root.getCause() != null && root.getCause() != root) {
       root = root.getCause();
     }
     String msg = String.valueOf(e.getMessage()).strip();
-    return root == e ? msg : msg + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
+    return root == e
+        ? msg
+        : msg + " (" + root.getClass().getSimpleName() + ": " + root.getMessage() + ")";
   }
 }

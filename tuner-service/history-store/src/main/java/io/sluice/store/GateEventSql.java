@@ -7,10 +7,14 @@ import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The gate events' SQL, the same for H2 and ClickHouse except the table expression (ClickHouse reads with FINAL). */
+/**
+ * The gate events' SQL, the same for H2 and ClickHouse except the table expression (ClickHouse
+ * reads with FINAL).
+ */
 final class GateEventSql {
-  static final String COLUMNS = "cluster, node, at, type, app_id, src_partition, src_offset, priority, held_ms, "
-      + "sleep_ms, to_state, event_json";
+  static final String COLUMNS =
+      "cluster, node, at, type, app_id, src_partition, src_offset, priority, held_ms, "
+          + "sleep_ms, to_state, event_json";
   static final int COUNT = 12;
 
   private final String src;
@@ -57,8 +61,19 @@ final class GateEventSql {
     Long held = rs.wasNull() ? null : h;
     long s = rs.getLong(10);
     Long sleep = rs.wasNull() ? null : s;
-    return new GateEvent(rs.getString(1), rs.getString(2), rs.getLong(3), rs.getString(4), rs.getString(5),
-        rs.getInt(6), rs.getLong(7), priority, held, sleep, rs.getString(11), rs.getString(12));
+    return new GateEvent(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getLong(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getInt(6),
+        rs.getLong(7),
+        priority,
+        held,
+        sleep,
+        rs.getString(11),
+        rs.getString(12));
   }
 
   /** A WHERE clause and its parameters. */
@@ -67,7 +82,8 @@ final class GateEventSql {
   Where where(GateEventQuery q) {
     StringBuilder sql = new StringBuilder(" WHERE at >= ? AND at < ?");
     List<Object> args = new ArrayList<>(List.of(q.from(), q.to()));
-    for (String[] f : new String[][] {{"cluster", q.cluster()}, {"node", q.node()}, {"type", q.type()}}) {
+    for (String[] f :
+        new String[][] {{"cluster", q.cluster()}, {"node", q.node()}, {"type", q.type()}}) {
       if (f[1] != null && !f[1].isBlank()) {
         sql.append(" AND ").append(f[0]).append(" = ?");
         args.add(f[1].trim());
@@ -77,8 +93,16 @@ final class GateEventSql {
   }
 
   String page(GateEventQuery q, Where w) {
-    return "SELECT " + COLUMNS + " FROM " + src + w.sql() + " ORDER BY at DESC, cluster, node, src_partition DESC, "
-        + "src_offset DESC LIMIT " + q.size() + " OFFSET " + q.offset();
+    return "SELECT "
+        + COLUMNS
+        + " FROM "
+        + src
+        + w.sql()
+        + " ORDER BY at DESC, cluster, node, src_partition DESC, "
+        + "src_offset DESC LIMIT "
+        + q.size()
+        + " OFFSET "
+        + q.offset();
   }
 
   String count(Where w) {
@@ -87,26 +111,37 @@ final class GateEventSql {
 
   /** Parameters: from, to, from. */
   String stateChanges() {
-    return "SELECT " + COLUMNS + " FROM " + src + " WHERE type = 'stateChanged' AND ((at >= ? AND at < ?) OR "
-        + "(cluster, node, at) IN (SELECT cluster, node, MAX(at) FROM " + src + " WHERE type = 'stateChanged' "
+    return "SELECT "
+        + COLUMNS
+        + " FROM "
+        + src
+        + " WHERE type = 'stateChanged' AND ((at >= ? AND at < ?) OR "
+        + "(cluster, node, at) IN (SELECT cluster, node, MAX(at) FROM "
+        + src
+        + " WHERE type = 'stateChanged' "
         + "AND at < ? GROUP BY cluster, node)) ORDER BY at, cluster, node, src_partition, src_offset";
   }
 
   /** Parameters: from, from, to. */
   String nodeActivity() {
     return "SELECT cluster, node, MAX(at), SUM(CASE WHEN type = 'held' AND at >= ? THEN 1 ELSE 0 END), "
-        + "SUM(CASE WHEN type = 'released' AND at >= ? THEN 1 ELSE 0 END) FROM " + src + " WHERE at < ? "
+        + "SUM(CASE WHEN type = 'released' AND at >= ? THEN 1 ELSE 0 END) FROM "
+        + src
+        + " WHERE at < ? "
         + "GROUP BY cluster, node ORDER BY cluster, node";
   }
 
   /** Parameters: cluster, node, type, from, to. */
   String countOf() {
-    return "SELECT COUNT(*) FROM " + src + " WHERE cluster = ? AND node = ? AND type = ? AND at >= ? AND at < ?";
+    return "SELECT COUNT(*) FROM "
+        + src
+        + " WHERE cluster = ? AND node = ? AND type = ? AND at >= ? AND at < ?";
   }
 
   /** Parameters: from, bucket, from, to. */
   String timeline() {
-    return "SELECT bucket, type, COUNT(*) FROM (SELECT at - MOD(at - ?, ?) AS bucket, type FROM " + src
+    return "SELECT bucket, type, COUNT(*) FROM (SELECT at - MOD(at - ?, ?) AS bucket, type FROM "
+        + src
         + " WHERE at >= ? AND at < ?) b GROUP BY bucket, type ORDER BY bucket, type";
   }
 
@@ -114,7 +149,8 @@ final class GateEventSql {
   String apps() {
     return "SELECT cluster, app_id, MAX(priority), SUM(CASE WHEN type = 'held' THEN 1 ELSE 0 END), "
         + "SUM(CASE WHEN type = 'released' THEN 1 ELSE 0 END), SUM(CASE WHEN type = 'directive' THEN 1 ELSE 0 END), "
-        + "COALESCE(SUM(held_ms), 0), COALESCE(SUM(sleep_ms), 0), COUNT(DISTINCT node), MIN(at), MAX(at) FROM " + src
+        + "COALESCE(SUM(held_ms), 0), COALESCE(SUM(sleep_ms), 0), COUNT(DISTINCT node), MIN(at), MAX(at) FROM "
+        + src
         + " WHERE at >= ? AND at < ? AND app_id <> '' AND type IN ('held', 'released', 'directive') "
         + "GROUP BY cluster, app_id ORDER BY 4 DESC, 6 DESC, cluster, app_id";
   }

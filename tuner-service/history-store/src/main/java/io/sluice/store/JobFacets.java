@@ -3,7 +3,11 @@ package io.sluice.store;
 import java.util.List;
 
 /** The distinct values the job index can be filtered by, each sorted. */
-public record JobFacets(List<String> clusters, List<String> queues, List<String> users, List<String> states,
+public record JobFacets(
+    List<String> clusters,
+    List<String> queues,
+    List<String> users,
+    List<String> states,
     List<String> severities) {
   public JobFacets {
     clusters = List.copyOf(clusters);

@@ -4,16 +4,27 @@ import java.util.Locale;
 import java.util.Set;
 
 /**
- * A page of the job index: optional filters ({@code q} a case-insensitive substring of the job key; the others exact
- * values; null or blank means no filter), the sort column, its direction and the page. Validated on creation: the
- * message names the offending parameter and value.
+ * A page of the job index: optional filters ({@code q} a case-insensitive substring of the job key;
+ * the others exact values; null or blank means no filter), the sort column, its direction and the
+ * page. Validated on creation: the message names the offending parameter and value.
  */
-public record JobQuery(String q, String cluster, String queue, String user, String state, String severity,
-    String sort, boolean descending, int page, int size) {
+public record JobQuery(
+    String q,
+    String cluster,
+    String queue,
+    String user,
+    String state,
+    String severity,
+    String sort,
+    boolean descending,
+    int page,
+    int size) {
   /** The default page size. */
   public static final int DEFAULT_SIZE = 50;
+
   /** The largest page size. */
   public static final int MAX_SIZE = 200;
+
   /** The sortable columns, by the name the API uses. */
   public static final Set<String> SORTS = Set.of("lastRun", "jobKey", "runs", "wallMs");
 
@@ -26,7 +37,8 @@ public record JobQuery(String q, String cluster, String queue, String user, Stri
     severity = blankToNull(severity) == null ? null : severity.trim().toUpperCase(Locale.ROOT);
     sort = blankToNull(sort) == null ? "lastRun" : sort.trim();
     if (!SORTS.contains(sort)) {
-      throw new IllegalArgumentException("sort=" + sort + " is not one of " + new java.util.TreeSet<>(SORTS));
+      throw new IllegalArgumentException(
+          "sort=" + sort + " is not one of " + new java.util.TreeSet<>(SORTS));
     }
     if (page < 0) {
       throw new IllegalArgumentException("page=" + page + " must be 0 or more");

@@ -14,15 +14,30 @@ final class JobSummaries {
   private JobSummaries() {}
 
   /**
-   * The summary of a job from its run count, its oldest and its newest stored run (the same run when there is one).
-   * The state fields are left to {@link JobIndex#recordJobState}: {@code UNTUNED}, not frozen.
+   * The summary of a job from its run count, its oldest and its newest stored run (the same run
+   * when there is one). The state fields are left to {@link JobIndex#recordJobState}: {@code
+   * UNTUNED}, not frozen.
    */
   static JobSummary of(String jobKey, long runs, AppRun oldest, AppRun newest) {
     boolean baseline = oldest.injected().isEmpty();
-    return new JobSummary(jobKey, newest.cluster(), nz(newest.queue()), nz(newest.user()), JobSummary.UNTUNED, false,
-        worstSeverity(newest).name(), oldest.startTime(), newest.startTime(), runs, newest.appId(), wallMs(newest),
-        blockedMs(newest), !newest.injected().isEmpty(), baseline ? wallMs(oldest) : null,
-        baseline ? blockedMs(oldest) : null, 0);
+    return new JobSummary(
+        jobKey,
+        newest.cluster(),
+        nz(newest.queue()),
+        nz(newest.user()),
+        JobSummary.UNTUNED,
+        false,
+        worstSeverity(newest).name(),
+        oldest.startTime(),
+        newest.startTime(),
+        runs,
+        newest.appId(),
+        wallMs(newest),
+        blockedMs(newest),
+        !newest.injected().isEmpty(),
+        baseline ? wallMs(oldest) : null,
+        baseline ? blockedMs(oldest) : null,
+        0);
   }
 
   /** End minus start, 0 when either is unknown. */
@@ -56,12 +71,29 @@ final class JobSummaries {
     Long baselineWall = rs.wasNull() ? null : bw;
     long bb = rs.getLong(16);
     Long baselineBlocked = rs.wasNull() ? null : bb;
-    return new JobSummary(rs.getString(1), rs.getString(2), rs.getString(3), rs.getString(4), rs.getString(5),
-        rs.getLong(6) != 0, rs.getString(7), rs.getLong(8), rs.getLong(9), rs.getLong(10), rs.getString(11),
-        rs.getLong(12), rs.getLong(13), rs.getLong(14) != 0, baselineWall, baselineBlocked, rs.getLong(17));
+    return new JobSummary(
+        rs.getString(1),
+        rs.getString(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getLong(6) != 0,
+        rs.getString(7),
+        rs.getLong(8),
+        rs.getLong(9),
+        rs.getLong(10),
+        rs.getString(11),
+        rs.getLong(12),
+        rs.getLong(13),
+        rs.getLong(14) != 0,
+        baselineWall,
+        baselineBlocked,
+        rs.getLong(17));
   }
 
-  /** Binds {@link JobIndexSql#SUMMARY_COLUMNS} to parameters 1 to {@link JobIndexSql#SUMMARY_COUNT}. */
+  /**
+   * Binds {@link JobIndexSql#SUMMARY_COLUMNS} to parameters 1 to {@link JobIndexSql#SUMMARY_COUNT}.
+   */
   static void bind(PreparedStatement ps, JobSummary s, long version) throws SQLException {
     ps.setString(1, s.jobKey());
     ps.setString(2, s.cluster());
@@ -80,9 +112,27 @@ final class JobSummaries {
     ps.setLong(15, version);
   }
 
-  /** The row that marks a job without runs (ClickHouse cannot delete cheaply; reads skip runs = 0). */
+  /**
+   * The row that marks a job without runs (ClickHouse cannot delete cheaply; reads skip runs = 0).
+   */
   static JobSummary gone(String jobKey) {
-    return new JobSummary(jobKey, "", "", "", JobSummary.UNTUNED, false, "NONE", 0, 0, 0, "", 0, 0, false, null, null,
+    return new JobSummary(
+        jobKey,
+        "",
+        "",
+        "",
+        JobSummary.UNTUNED,
+        false,
+        "NONE",
+        0,
+        0,
+        0,
+        "",
+        0,
+        0,
+        false,
+        null,
+        null,
         0);
   }
 

@@ -7,14 +7,16 @@ import java.sql.Types;
 import java.util.function.UnaryOperator;
 
 /**
- * The columns of the {@code app_runs} tables that both stores share, and the run key that also keys the
- * {@code stage_profiles} rows. What follows them (H2: {@code run_json}; ClickHouse: {@code write_id, run_json})
- * is each store's own.
+ * The columns of the {@code app_runs} tables that both stores share, and the run key that also keys
+ * the {@code stage_profiles} rows. What follows them (H2: {@code run_json}; ClickHouse: {@code
+ * write_id, run_json}) is each store's own.
  */
 final class RunColumns {
   /** The key, then the run's listed fields, then updated_at: parameters 1 to {@link #COUNT}. */
-  static final String NAMES = "cluster, app_id, app_attempt_id, job_key, name, user_name, queue, priority, "
-      + "start_time, end_time, status, spark_version, stage_count, diagnosis_count, updated_at";
+  static final String NAMES =
+      "cluster, app_id, app_attempt_id, job_key, name, user_name, queue, priority, "
+          + "start_time, end_time, status, spark_version, stage_count, diagnosis_count, updated_at";
+
   static final int COUNT = 15;
 
   /** The run key as a WHERE condition; bind it with {@link #bindKey}. */
@@ -22,7 +24,10 @@ final class RunColumns {
 
   private RunColumns() {}
 
-  /** Binds {@link #NAMES} to parameters 1 to {@link #COUNT}; the optional text fields go through {@code text}. */
+  /**
+   * Binds {@link #NAMES} to parameters 1 to {@link #COUNT}; the optional text fields go through
+   * {@code text}.
+   */
   static void bind(PreparedStatement ps, AppRun r, UnaryOperator<String> text) throws SQLException {
     bindKey(ps, 1, r);
     ps.setString(4, text.apply(r.jobKey()));
@@ -43,7 +48,9 @@ final class RunColumns {
     ps.setLong(15, r.updatedAt());
   }
 
-  /** Binds the run's (cluster, appId, appAttemptId) to parameters first, first + 1 and first + 2. */
+  /**
+   * Binds the run's (cluster, appId, appAttemptId) to parameters first, first + 1 and first + 2.
+   */
   static void bindKey(PreparedStatement ps, int first, AppRun r) throws SQLException {
     ps.setString(first, r.cluster());
     ps.setString(first + 1, r.appId());

@@ -13,8 +13,8 @@ final class Runs {
   private Runs() {}
 
   /**
-   * Validates a batch and keeps, per (cluster, appId, appAttemptId), the version that wins: the greatest
-   * updatedAt, and of equal ones the later in the list. Order of first appearance is kept.
+   * Validates a batch and keeps, per (cluster, appId, appAttemptId), the version that wins: the
+   * greatest updatedAt, and of equal ones the later in the list. Order of first appearance is kept.
    */
   static List<AppRun> winners(List<AppRun> runs) {
     Objects.requireNonNull(runs, "runs");
@@ -34,7 +34,10 @@ final class Runs {
     return List.of(r.cluster(), r.appId(), r.appAttemptId());
   }
 
-  /** The run's stage profiles, one per (stageId, stageAttemptId): of duplicates the later one is kept. */
+  /**
+   * The run's stage profiles, one per (stageId, stageAttemptId): of duplicates the later one is
+   * kept.
+   */
   static List<StageProfile> distinctStages(AppRun run) {
     Map<Long, StageProfile> byKey = new LinkedHashMap<>();
     for (StageProfile p : run.stages()) {

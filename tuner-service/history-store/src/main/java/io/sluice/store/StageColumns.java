@@ -12,10 +12,11 @@ import java.util.Collections;
 import java.util.List;
 
 /**
- * The mapping of {@link StageProfile} fields to the typed columns of the {@code stage_profiles} tables: one
- * column per record component, named in snake_case ({@code shuffleFetchWaitMs -> shuffle_fetch_wait_ms}).
- * The profile's own {@code appId} is not a column: the row's {@code app_id} key column (the run's) stands for it.
- * The DDL files declare the same columns; {@code SchemaFilesTest} checks they agree with this list.
+ * The mapping of {@link StageProfile} fields to the typed columns of the {@code stage_profiles}
+ * tables: one column per record component, named in snake_case ({@code shuffleFetchWaitMs ->
+ * shuffle_fetch_wait_ms}). The profile's own {@code appId} is not a column: the row's {@code
+ * app_id} key column (the run's) stands for it. The DDL files declare the same columns; {@code
+ * SchemaFilesTest} checks they agree with this list.
  */
 final class StageColumns {
 
@@ -32,6 +33,7 @@ final class StageColumns {
 
   /** All profile fields but appId, in record order. */
   static final List<Column> COLUMNS;
+
   private static final Constructor<StageProfile> CTOR;
   private static final RecordComponent[] COMPONENTS = StageProfile.class.getRecordComponents();
 
@@ -79,7 +81,9 @@ final class StageColumns {
     return b.toString();
   }
 
-  /** Binds the profile's fields to parameters from {@code first} on; returns the next free index. */
+  /**
+   * Binds the profile's fields to parameters from {@code first} on; returns the next free index.
+   */
   static int bind(PreparedStatement ps, int first, StageProfile p) throws SQLException {
     int i = first;
     for (Column c : COLUMNS) {
@@ -91,9 +95,11 @@ final class StageColumns {
       } else if (c.type() == double.class) {
         ps.setDouble(i++, (Double) v);
       } else if (c.type() == String.class) {
-        ps.setString(i++, v == null ? "" : (String) v); // a null stage name is stored (and read back) as ""
+        ps.setString(
+            i++, v == null ? "" : (String) v); // a null stage name is stored (and read back) as ""
       } else {
-        throw new IllegalStateException("unmapped StageProfile field type " + c.type() + " of " + c.name());
+        throw new IllegalStateException(
+            "unmapped StageProfile field type " + c.type() + " of " + c.name());
       }
     }
     return i;

@@ -10,9 +10,10 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The user and password of the history store — the H2 database {@link EmbeddedStoreServer} serves, or a ClickHouse
- * server — shared by the server and every client of it (tuner-service, the Flink job's sink, tools). Never part of a
- * URL or a command line, so they stay out of logs and process lists:
+ * The user and password of the history store — the H2 database {@link EmbeddedStoreServer} serves,
+ * or a ClickHouse server — shared by the server and every client of it (tuner-service, the Flink
+ * job's sink, tools). Never part of a URL or a command line, so they stay out of logs and process
+ * lists:
  *
  * <table>
  * <tr><th>environment</th><th>JVM system property</th><th>meaning</th></tr>
@@ -22,7 +23,8 @@ import java.util.Properties;
  * <tr><td>{@value #ENV_USER}</td><td>{@value #PROPERTY_USER}</td><td>the user, default {@value #DEFAULT_USER}</td></tr>
  * </table>
  *
- * No password configured: no credentials (the store runs as before, open to any local user, and says so).
+ * No password configured: no credentials (the store runs as before, open to any local user, and
+ * says so).
  */
 public record StoreCredentials(String user, String password) {
   public static final String ENV_PASSWORD_FILE = "SLUICE_STORE_PASSWORD_FILE";
@@ -34,8 +36,8 @@ public record StoreCredentials(String user, String password) {
 
   public StoreCredentials {
     if (user == null || !user.matches("[A-Za-z][A-Za-z0-9_]{0,63}")) {
-      throw new IllegalArgumentException("store user must be a letter then letters, digits or _ (at most 64), was "
-          + user);
+      throw new IllegalArgumentException(
+          "store user must be a letter then letters, digits or _ (at most 64), was " + user);
     }
     if (password == null || password.isEmpty()) {
       throw new IllegalArgumentException("store password is empty");
@@ -44,19 +46,27 @@ public record StoreCredentials(String user, String password) {
 
   /** From the process's environment and system properties. */
   public static Optional<StoreCredentials> fromProcess() {
-    return from(System.getenv(), System.getProperty(PROPERTY_PASSWORD_FILE), System.getProperty(PROPERTY_USER));
+    return from(
+        System.getenv(),
+        System.getProperty(PROPERTY_PASSWORD_FILE),
+        System.getProperty(PROPERTY_USER));
   }
 
   /**
-   * From {@code env} (its password file or password) else {@code passwordFile}; empty when no password is set. An
-   * unreadable or empty password file is an error naming the file.
+   * From {@code env} (its password file or password) else {@code passwordFile}; empty when no
+   * password is set. An unreadable or empty password file is an error naming the file.
    */
-  public static Optional<StoreCredentials> from(Map<String, String> env, String passwordFile, String user) {
+  public static Optional<StoreCredentials> from(
+      Map<String, String> env, String passwordFile, String user) {
     String file = firstNonBlank(env.get(ENV_PASSWORD_FILE), passwordFile);
     String password;
     if (file != null) {
       try {
-        password = Files.readAllLines(Path.of(file), StandardCharsets.UTF_8).stream().findFirst().orElse("").trim();
+        password =
+            Files.readAllLines(Path.of(file), StandardCharsets.UTF_8).stream()
+                .findFirst()
+                .orElse("")
+                .trim();
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read the store password file " + file, e);
       }
@@ -74,9 +84,10 @@ public record StoreCredentials(String user, String password) {
   }
 
   /**
-   * The connection properties for a JDBC URL of the history store (H2 or ClickHouse): this process's credentials,
-   * unless the URL names its own user or password ({@code ;USER=}, {@code ?user=}, {@code &password=}, …); none
-   * when none are configured. Every client of the store opens with these.
+   * The connection properties for a JDBC URL of the history store (H2 or ClickHouse): this
+   * process's credentials, unless the URL names its own user or password ({@code ;USER=}, {@code
+   * ?user=}, {@code &password=}, …); none when none are configured. Every client of the store opens
+   * with these.
    */
   public static Properties jdbcFor(String url) {
     if (NAMES_CREDENTIALS.matcher(url).find()) {

@@ -11,8 +11,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Test helper: installs chdb-core if missing (deploy/bin/install-chdb.sh) and runs
- * deploy/clickhouse/chdb_http_front.py as a child process on a free loopback port. Never skips: if chdb cannot
- * be installed or the front does not come up, it throws with the reason.
+ * deploy/clickhouse/chdb_http_front.py as a child process on a free loopback port. Never skips: if
+ * chdb cannot be installed or the front does not come up, it throws with the reason.
  */
 public final class ChdbFront implements AutoCloseable {
   final ChildProcess child;
@@ -35,23 +35,30 @@ public final class ChdbFront implements AutoCloseable {
         return p;
       }
     }
-    throw new IllegalStateException("cannot find the repository root (deploy/bin/install-chdb.sh) from "
-        + Path.of("").toAbsolutePath());
+    throw new IllegalStateException(
+        "cannot find the repository root (deploy/bin/install-chdb.sh) from "
+            + Path.of("").toAbsolutePath());
   }
 
   /** Runs the (idempotent) install script; returns the venv's python. */
   static Path installChdb(Path root) throws IOException, InterruptedException {
     Path script = root.resolve("deploy/bin/install-chdb.sh");
     Process p = new ProcessBuilder("bash", script.toString()).redirectErrorStream(false).start();
-    CompletableFuture<String> out = CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
-    CompletableFuture<String> err = CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
+    CompletableFuture<String> out =
+        CompletableFuture.supplyAsync(() -> readAll(p.getInputStream()));
+    CompletableFuture<String> err =
+        CompletableFuture.supplyAsync(() -> readAll(p.getErrorStream()));
     if (!p.waitFor(15, TimeUnit.MINUTES)) {
       p.destroyForcibly();
       throw new IllegalStateException("install-chdb.sh did not finish in 15 minutes");
     }
     if (p.exitValue() != 0) {
-      throw new IllegalStateException("install-chdb.sh failed (exit " + p.exitValue() + "); chdb-core is needed "
-          + "for the ClickHouse tests (pip install from PyPI into .sluice/venv-chdb):\n" + err.join());
+      throw new IllegalStateException(
+          "install-chdb.sh failed (exit "
+              + p.exitValue()
+              + "); chdb-core is needed "
+              + "for the ClickHouse tests (pip install from PyPI into .sluice/venv-chdb):\n"
+              + err.join());
     }
     List<String> lines = out.join().strip().lines().toList();
     Path python = Path.of(lines.get(lines.size() - 1));
@@ -61,16 +68,20 @@ public final class ChdbFront implements AutoCloseable {
     return python;
   }
 
-  public static ChdbFront start(Path dataDir, Path logFile) throws IOException, InterruptedException {
+  public static ChdbFront start(Path dataDir, Path logFile)
+      throws IOException, InterruptedException {
     Path root = repoRoot();
     Path python = installChdb(root);
     Path front = root.resolve("deploy/clickhouse/chdb_http_front.py");
-    List<String> command = List.of(python.toString(), front.toString(), "--port", "0", "--data", dataDir.toString());
-    return new ChdbFront(ChildProcess.start("the chdb HTTP front", command, logFile, Duration.ofSeconds(120)));
+    List<String> command =
+        List.of(python.toString(), front.toString(), "--port", "0", "--data", dataDir.toString());
+    return new ChdbFront(
+        ChildProcess.start("the chdb HTTP front", command, logFile, Duration.ofSeconds(120)));
   }
 
   public String url(String database) {
-    // compress=false: the front does not implement ClickHouse's LZ4 block framing (driver property "compress").
+    // compress=false: the front does not implement ClickHouse's LZ4 block framing (driver property
+    // "compress").
     return "jdbc:ch://127.0.0.1:" + port + "/" + database + "?compress=false";
   }
 

@@ -5,13 +5,15 @@ import java.util.List;
 import java.util.regex.Pattern;
 
 /**
- * The cluster DDL (deploy/clickhouse/cluster) rendered for one ClickHouse node without Keeper: the same columns,
- * engines, partitioning, sort keys, indexes and TTL, with {@code ON CLUSTER}, the replication arguments and the
- * Distributed layer taken out and each local table under the name the store reads.
+ * The cluster DDL (deploy/clickhouse/cluster) rendered for one ClickHouse node without Keeper: the
+ * same columns, engines, partitioning, sort keys, indexes and TTL, with {@code ON CLUSTER}, the
+ * replication arguments and the Distributed layer taken out and each local table under the name the
+ * store reads.
  */
 final class ClusterDdl {
   private static final Pattern ON_CLUSTER = Pattern.compile(" ON CLUSTER '\\{cluster}'");
-  private static final Pattern REPLICATED = Pattern.compile("Replicated(\\w*MergeTree)\\('[^']*', '[^']*'(, )?");
+  private static final Pattern REPLICATED =
+      Pattern.compile("Replicated(\\w*MergeTree)\\('[^']*', '[^']*'(, )?");
   private static final Pattern LOCAL = Pattern.compile("\\b(\\w+)_local\\b");
   private static final Pattern COMMENT = Pattern.compile("(?m)^--.*$\\n?");
   private static final Pattern TTL = Pattern.compile("\\s+TTL [^;]*$");

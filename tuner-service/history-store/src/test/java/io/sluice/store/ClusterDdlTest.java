@@ -8,7 +8,8 @@ class ClusterDdlTest {
 
   @Test
   void localTablesKeepEverythingButReplicationAndTheDistributedLayerGoes() {
-    String sql = """
+    String sql =
+        """
         -- a comment; with a semicolon
         CREATE TABLE IF NOT EXISTS runs_local ON CLUSTER '{cluster}' (
           k String,
@@ -24,7 +25,9 @@ class ClusterDdlTest {
         ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/log', '{replica}')
         ORDER BY k;
         """;
-    assertThat(ClusterDdl.singleNode(sql)).containsExactly("""
+    assertThat(ClusterDdl.singleNode(sql))
+        .containsExactly(
+            """
         CREATE TABLE IF NOT EXISTS runs (
           k String,
           v Int64
@@ -32,7 +35,7 @@ class ClusterDdlTest {
         PARTITION BY toYYYYMM(toDateTime(intDiv(v, 1000)))
         ORDER BY k
         TTL toDateTime(intDiv(v, 1000)) + INTERVAL 400 DAY WHERE v > 0""",
-        """
+            """
         CREATE TABLE IF NOT EXISTS log (k String)
         ENGINE = ReplacingMergeTree()
         ORDER BY k""");

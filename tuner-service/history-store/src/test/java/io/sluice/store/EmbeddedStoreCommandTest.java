@@ -20,7 +20,8 @@ class EmbeddedStoreCommandTest {
   @Test
   void aMissingBaseDirectoryIsAUsageError() {
     StringWriter err = new StringWriter();
-    int rc = new CommandLine(new EmbeddedStoreCommand()).setErr(new PrintWriter(err)).execute("19093");
+    int rc =
+        new CommandLine(new EmbeddedStoreCommand()).setErr(new PrintWriter(err)).execute("19093");
     assertThat(rc).isEqualTo(2);
     assertThat(err.toString()).contains("Missing required parameter: 'BASE_DIR'");
   }
@@ -28,8 +29,12 @@ class EmbeddedStoreCommandTest {
   @Test
   void aPortThatIsNotANumberIsAUsageError() {
     StringWriter err = new StringWriter();
-    int rc = new CommandLine(new EmbeddedStoreCommand()).setErr(new PrintWriter(err)).execute("x", "/tmp/store");
+    int rc =
+        new CommandLine(new EmbeddedStoreCommand())
+            .setErr(new PrintWriter(err))
+            .execute("x", "/tmp/store");
     assertThat(rc).isEqualTo(2);
-    assertThat(err.toString()).contains("Invalid value for positional parameter at index 0 (PORT): 'x'");
+    assertThat(err.toString())
+        .contains("Invalid value for positional parameter at index 0 (PORT): 'x'");
   }
 }

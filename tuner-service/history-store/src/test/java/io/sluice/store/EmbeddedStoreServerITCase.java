@@ -10,16 +10,21 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The store server as the demo runs it: a separate process, stopped by SIGTERM, data kept across restarts. */
+/**
+ * The store server as the demo runs it: a separate process, stopped by SIGTERM, data kept across
+ * restarts.
+ */
 class EmbeddedStoreServerITCase {
-  @TempDir
-  Path base;
+  @TempDir Path base;
 
   @Test
   void roundTripThroughTheServerSurvivesARestart() throws Exception {
     Path log = Path.of("target", "embedded-store-server.log").toAbsolutePath();
-    AppRun run = Fixtures.withPriority(
-        Fixtures.run("prod-eu", "application_1700000000000_0042", "job-s", 1_700_000_000_000L, 3, 5), 3);
+    AppRun run =
+        Fixtures.withPriority(
+            Fixtures.run(
+                "prod-eu", "application_1700000000000_0042", "job-s", 1_700_000_000_000L, 3, 5),
+            3);
 
     StoreServerProcess first = StoreServerProcess.start(base, log);
     try (HistoryStore store = HistoryStores.open(first.url("sluice-history"))) {
@@ -39,7 +44,8 @@ class EmbeddedStoreServerITCase {
     }
     // The server writes its database under the base directory and nothing else there.
     try (Stream<Path> files = Files.list(base)) {
-      assertThat(files.map(p -> p.getFileName().toString())).containsExactly("sluice-history.mv.db");
+      assertThat(files.map(p -> p.getFileName().toString()))
+          .containsExactly("sluice-history.mv.db");
     }
   }
 }

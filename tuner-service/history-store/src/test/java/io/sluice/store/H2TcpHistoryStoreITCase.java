@@ -8,7 +8,10 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
-/** The contract against the embedded store served by {@link EmbeddedStoreServer} in a separate process (H2 TCP). */
+/**
+ * The contract against the embedded store served by {@link EmbeddedStoreServer} in a separate
+ * process (H2 TCP).
+ */
 class H2TcpHistoryStoreITCase extends HistoryStoreContract {
   private static final AtomicInteger SEQ = new AtomicInteger();
   private static StoreServerProcess server;

@@ -15,13 +15,16 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The embedded store server with credentials: the password is needed, and a password-less store is adopted. */
+/**
+ * The embedded store server with credentials: the password is needed, and a password-less store is
+ * adopted.
+ */
 class StoreCredentialsITCase {
   private static final StoreCredentials CREDS = new StoreCredentials("sluice", "pw-0f9c'x");
-  private static final AppRun RUN = Fixtures.run("c", "application_1700000000000_0007", "job", 1_700_000_000_000L, 2, 1);
+  private static final AppRun RUN =
+      Fixtures.run("c", "application_1700000000000_0007", "job", 1_700_000_000_000L, 2, 1);
 
-  @TempDir
-  Path base;
+  @TempDir Path base;
   private Server server;
 
   @AfterEach
@@ -47,9 +50,12 @@ class StoreCredentialsITCase {
     }
     System.clearProperty(StoreCredentials.PROPERTY_PASSWORD_FILE);
     assertThatThrownBy(() -> HistoryStores.open(url("sluice-history")))
-        .isInstanceOf(HistoryStoreException.class).hasMessageContaining("Wrong user name or password");
-    assertThatThrownBy(() -> HistoryStores.open(url("sluice-history") + ";USER=sluice;PASSWORD=guess"))
-        .isInstanceOf(HistoryStoreException.class).hasMessageContaining("PASSWORD=***")
+        .isInstanceOf(HistoryStoreException.class)
+        .hasMessageContaining("Wrong user name or password");
+    assertThatThrownBy(
+            () -> HistoryStores.open(url("sluice-history") + ";USER=sluice;PASSWORD=guess"))
+        .isInstanceOf(HistoryStoreException.class)
+        .hasMessageContaining("PASSWORD=***")
         .hasMessageNotContaining("guess");
     assertThatThrownBy(() -> HistoryStores.open(url("other") + ";USER=mallory;PASSWORD=x"))
         .isInstanceOf(HistoryStoreException.class);
@@ -58,22 +64,27 @@ class StoreCredentialsITCase {
 
   @Test
   void aStoreCreatedWithoutAPasswordIsAdoptedWithItsData() throws Exception {
-    try (HistoryStore store = HistoryStores.open("jdbc:h2:file:" + base.resolve("sluice-history"))) {
+    try (HistoryStore store =
+        HistoryStores.open("jdbc:h2:file:" + base.resolve("sluice-history"))) {
       store.upsert(List.of(RUN));
     }
     server = EmbeddedStoreServer.start(0, base, Optional.of(CREDS));
-    try (HistoryStore store = HistoryStores.open(url("sluice-history") + ";USER=sluice;PASSWORD=pw-0f9c'x")) {
+    try (HistoryStore store =
+        HistoryStores.open(url("sluice-history") + ";USER=sluice;PASSWORD=pw-0f9c'x")) {
       assertThat(store.find("c", RUN.appId(), "1")).contains(RUN);
     }
-    assertThatThrownBy(() -> {
-      try (Connection c = DriverManager.getConnection(url("sluice-history"), "", "")) {
-        c.isValid(1);
-      }
-    }).hasMessageContaining("Wrong user name or password");
+    assertThatThrownBy(
+            () -> {
+              try (Connection c = DriverManager.getConnection(url("sluice-history"), "", "")) {
+                c.isValid(1);
+              }
+            })
+        .hasMessageContaining("Wrong user name or password");
     server.stop();
     // a second start with the same credentials opens it as it is
     server = EmbeddedStoreServer.start(0, base, Optional.of(CREDS));
-    try (HistoryStore store = HistoryStores.open(url("sluice-history") + ";USER=sluice;PASSWORD=pw-0f9c'x")) {
+    try (HistoryStore store =
+        HistoryStores.open(url("sluice-history") + ";USER=sluice;PASSWORD=pw-0f9c'x")) {
       assertThat(store.countRuns()).isEqualTo(1);
     }
   }

@@ -14,7 +14,9 @@ final class TestFiles {
     return Files.createDirectories(Path.of("target").toAbsolutePath());
   }
 
-  /** A new temporary directory under {@link #target()}, named {@code prefix} and a random suffix. */
+  /**
+   * A new temporary directory under {@link #target()}, named {@code prefix} and a random suffix.
+   */
   static Path tempDirInTarget(String prefix) throws IOException {
     return Files.createTempDirectory(target(), prefix);
   }

@@ -4,9 +4,10 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Metric tag values taken from reported (caller-controlled) fields, kept to a bounded set so that a caller cannot
- * make the service grow one time series per value it sends: a value of the configured set is kept; with no set
- * configured, the first {@code max} distinct values seen are kept; any other value becomes {@value #OTHER}.
+ * Metric tag values taken from reported (caller-controlled) fields, kept to a bounded set so that a
+ * caller cannot make the service grow one time series per value it sends: a value of the configured
+ * set is kept; with no set configured, the first {@code max} distinct values seen are kept; any
+ * other value becomes {@value #OTHER}.
  */
 public final class TagValues {
   public static final String OTHER = "other";

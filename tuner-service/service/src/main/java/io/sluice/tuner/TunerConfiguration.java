@@ -6,7 +6,9 @@ import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The plain-Java parts as beans; a bad policy value or rule configuration fails start-up naming it. */
+/**
+ * The plain-Java parts as beans; a bad policy value or rule configuration fails start-up naming it.
+ */
 @Configuration(proxyBeanMethods = false)
 class TunerConfiguration {
   @Bean

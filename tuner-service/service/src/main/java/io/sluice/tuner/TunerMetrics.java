@@ -12,11 +12,12 @@ import org.springframework.stereotype.Component;
 
 /**
  * The service's own meters (besides Spring's {@code http.server.requests} and resilience4j's):
- * {@code sluice.tuner.submissions} (timer; outcome = tuned | empty | fallback), {@code sluice.tuner.recommendations}
- * (changes handed out; rule, key), {@code sluice.tuner.rollbacks} (trials rolled back, counted once per run and
- * key when first logged), {@code sluice.tuner.decisions} (logged decisions; kind) and
- * {@code sluice.tuner.store.fallbacks} (submissions answered without the store; reason) and
- * {@code sluice.tuner.platform.failures} (platform contributors that threw and were skipped; contributor).
+ * {@code sluice.tuner.submissions} (timer; outcome = tuned | empty | fallback), {@code
+ * sluice.tuner.recommendations} (changes handed out; rule, key), {@code sluice.tuner.rollbacks}
+ * (trials rolled back, counted once per run and key when first logged), {@code
+ * sluice.tuner.decisions} (logged decisions; kind) and {@code sluice.tuner.store.fallbacks}
+ * (submissions answered without the store; reason) and {@code sluice.tuner.platform.failures}
+ * (platform contributors that threw and were skipped; contributor).
  */
 @Component
 public class TunerMetrics {
@@ -27,9 +28,11 @@ public class TunerMetrics {
 
   public TunerMetrics(MeterRegistry registry) {
     this.registry = registry;
-    this.rollbacks = Counter.builder("sluice.tuner.rollbacks")
-        .description("Trial overlays rolled back because the run's figures did not improve (per run and key)")
-        .register(registry);
+    this.rollbacks =
+        Counter.builder("sluice.tuner.rollbacks")
+            .description(
+                "Trial overlays rolled back because the run's figures did not improve (per run and key)")
+            .register(registry);
     for (String reason : FALLBACK_REASONS) {
       fallbackCounter(reason);
     }
@@ -44,15 +47,22 @@ public class TunerMetrics {
 
   public void recommended(List<Change> changes) {
     for (Change c : changes) {
-      Counter.builder("sluice.tuner.recommendations").description("Configuration changes handed out, by rule")
-          .tag("rule", c.ruleId()).tag("key", c.key()).register(registry).increment();
+      Counter.builder("sluice.tuner.recommendations")
+          .description("Configuration changes handed out, by rule")
+          .tag("rule", c.ruleId())
+          .tag("key", c.key())
+          .register(registry)
+          .increment();
     }
   }
 
   public void logged(List<Decision> added) {
     for (Decision d : added) {
-      Counter.builder("sluice.tuner.decisions").description("Policy decisions logged, by kind")
-          .tag("kind", d.kind().name()).register(registry).increment();
+      Counter.builder("sluice.tuner.decisions")
+          .description("Policy decisions logged, by kind")
+          .tag("kind", d.kind().name())
+          .register(registry)
+          .increment();
       if (d.kind() == Evaluation.ROLLED_BACK) {
         rollbacks.increment();
       }
@@ -62,7 +72,9 @@ public class TunerMetrics {
   public void platformFailure(String contributor) {
     Counter.builder("sluice.tuner.platform.failures")
         .description("Platform contributors that failed for a submission and were skipped")
-        .tag("contributor", contributor).register(registry).increment();
+        .tag("contributor", contributor)
+        .register(registry)
+        .increment();
   }
 
   public void fallback(String reason) {
@@ -72,11 +84,15 @@ public class TunerMetrics {
   private Counter fallbackCounter(String reason) {
     return Counter.builder("sluice.tuner.store.fallbacks")
         .description("Submissions answered with an empty overlay because the store was unavailable")
-        .tag("reason", reason).register(registry);
+        .tag("reason", reason)
+        .register(registry);
   }
 
   private Timer submissionTimer(String outcome) {
-    return Timer.builder("sluice.tuner.submissions").description("Submission requests and their latency")
-        .tag("outcome", outcome).publishPercentiles(0.5, 0.99).register(registry);
+    return Timer.builder("sluice.tuner.submissions")
+        .description("Submission requests and their latency")
+        .tag("outcome", outcome)
+        .publishPercentiles(0.5, 0.99)
+        .register(registry);
   }
 }

@@ -18,46 +18,54 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.tuner.*} property with its default. Policy values are checked again by {@link PolicyConfig}
- * and the rule passthrough by the {@link io.sluice.rules.RuleEngine} (both fail start-up naming the value).
+ * Every {@code sluice.tuner.*} property with its default. Policy values are checked again by {@link
+ * PolicyConfig} and the rule passthrough by the {@link io.sluice.rules.RuleEngine} (both fail
+ * start-up naming the value).
  *
- * @param storeUrl JDBC URL of the history store: {@code jdbc:h2:file:...}, {@code jdbc:h2:tcp://...} (the local
- *    stack's store server) or {@code jdbc:clickhouse:...}. The decision log and the push-tier rules live in the
- *    same database (for ClickHouse: {@code deploy/clickhouse/V5__tuner_control.sql}). Default {@code
- *    jdbc:h2:file:./.sluice/history/sluice-history}.
+ * @param storeUrl JDBC URL of the history store: {@code jdbc:h2:file:...}, {@code
+ *     jdbc:h2:tcp://...} (the local stack's store server) or {@code jdbc:clickhouse:...}. The
+ *     decision log and the push-tier rules live in the same database (for ClickHouse: {@code
+ *     deploy/clickhouse/V5__tuner_control.sql}). Default {@code
+ *     jdbc:h2:file:./.sluice/history/sluice-history}.
  * @param enabled False: every job is DISABLED (empty overlays). Default true.
  * @param portraitSize How many of a job's newest runs form its portrait. Default 20.
  * @param maxChangesPerIteration At most this many keys change per iteration (K). Default 2.
- * @param maxStepFactor A numeric value moves at most by this factor from the value in force per iteration. Default
- *    4.
- * @param minImprovement A figure (or wall time) counts as moved only if it changed by at least this fraction.
- *    Default 0.05.
- * @param blockedNoiseMs Blocked-time differences below this many ms count as no change. Default 100.
+ * @param maxStepFactor A numeric value moves at most by this factor from the value in force per
+ *     iteration. Default 4.
+ * @param minImprovement A figure (or wall time) counts as moved only if it changed by at least this
+ *     fraction. Default 0.05.
+ * @param blockedNoiseMs Blocked-time differences below this many ms count as no change. Default
+ *     100.
  * @param wallNoiseMs Wall-time differences below this many ms count as no change. Default 500.
- * @param wallNoiseBand Relative run-to-run spread of wall time assumed for a job until its own is measured from
- *    repeated runs with one overlay. Default 0.2.
- * @param maxLaunchFailures A job whose last this many launches in a row failed before the application ran is
- *    frozen. Default 3.
- * @param inputDriftThreshold Input size drift (fraction of the median since the last re-open) that re-opens a job.
- *    Default 0.5.
- * @param minSeverity Diagnoses below this severity do not drive changes. Default MODERATE ("above LOW").
+ * @param wallNoiseBand Relative run-to-run spread of wall time assumed for a job until its own is
+ *     measured from repeated runs with one overlay. Default 0.2.
+ * @param maxLaunchFailures A job whose last this many launches in a row failed before the
+ *     application ran is frozen. Default 3.
+ * @param inputDriftThreshold Input size drift (fraction of the median since the last re-open) that
+ *     re-opens a job. Default 0.5.
+ * @param minSeverity Diagnoses below this severity do not drive changes. Default MODERATE ("above
+ *     LOW").
  * @param userKeysWin A key the user set explicitly is never overridden. Default true.
- * @param rediagnose Re-run the rules (with {@code rules}) over the stored runs instead of trusting the diagnoses
- *    stored with them. Default true.
- * @param rules Rule configuration passthrough: {@code sluice.tuner.rules.[SHUFFLE_SMALL_BLOCKS.enabled]=false}
- *    becomes {@code sluice.rules.SHUFFLE_SMALL_BLOCKS.enabled=false} (see docs/rules.md). Default empty.
- * @param submissionTimeout Time limit of the store work behind one submission; past it the answer is an empty
- *    overlay. Default 200ms.
- * @param breakerWarmUp Breaker warm-up: for this long after the store first answered, the store's circuit breaker
- *    records nothing, so a cold JVM's time-outs do not open it and serve empty overlays to every submission for its
- *    open period; each slow call still fails open within {@code submissionTimeout}. A store down or hung from the
- *    start still opens it. 0 turns the warm-up off. Default 30s.
- * @param readTimeout Time limit of the store work behind history, recommendation and freeze calls. Default 5s.
+ * @param rediagnose Re-run the rules (with {@code rules}) over the stored runs instead of trusting
+ *     the diagnoses stored with them. Default true.
+ * @param rules Rule configuration passthrough: {@code
+ *     sluice.tuner.rules.[SHUFFLE_SMALL_BLOCKS.enabled]=false} becomes {@code
+ *     sluice.rules.SHUFFLE_SMALL_BLOCKS.enabled=false} (see docs/rules.md). Default empty.
+ * @param submissionTimeout Time limit of the store work behind one submission; past it the answer
+ *     is an empty overlay. Default 200ms.
+ * @param breakerWarmUp Breaker warm-up: for this long after the store first answered, the store's
+ *     circuit breaker records nothing, so a cold JVM's time-outs do not open it and serve empty
+ *     overlays to every submission for its open period; each slow call still fails open within
+ *     {@code submissionTimeout}. A store down or hung from the start still opens it. 0 turns the
+ *     warm-up off. Default 30s.
+ * @param readTimeout Time limit of the store work behind history, recommendation and freeze calls.
+ *     Default 5s.
  * @param storeThreads Threads that run store calls (a hung store holds at most these). Default 4.
- * @param storeQueue Store calls that may wait for a thread; more are answered with the fallback at once. Default
- *    64.
- * @param replayCacheRuns Replays of jobs kept for reads (the UI's job page, history and recommendation views),
- *    bounded by the runs they hold together; the least recently read go first. 0 turns the cache off. Default 1000.
+ * @param storeQueue Store calls that may wait for a thread; more are answered with the fallback at
+ *     once. Default 64.
+ * @param replayCacheRuns Replays of jobs kept for reads (the UI's job page, history and
+ *     recommendation views), bounded by the runs they hold together; the least recently read go
+ *     first. 0 turns the cache off. Default 1000.
  */
 @ConfigurationProperties("sluice.tuner")
 @Validated
@@ -65,14 +73,23 @@ public record TunerProperties(
     @NotBlank @DefaultValue("jdbc:h2:file:./.sluice/history/sluice-history") String storeUrl,
     @DefaultValue("true") boolean enabled,
     @Min(1) @Max(200) @DefaultValue("20") int portraitSize,
-    @Min(1) @Max(10) @DefaultValue("" + PolicyConfig.DEFAULT_MAX_CHANGES) int maxChangesPerIteration,
-    @DecimalMin(value = "1.0", inclusive = false) @DecimalMax("100") @DefaultValue("" + PolicyConfig.DEFAULT_MAX_STEP_FACTOR) double maxStepFactor,
-    @DecimalMin("0") @DecimalMax(value = "1", inclusive = false) @DefaultValue("" + PolicyConfig.DEFAULT_MIN_IMPROVEMENT) double minImprovement,
+    @Min(1) @Max(10) @DefaultValue("" + PolicyConfig.DEFAULT_MAX_CHANGES)
+        int maxChangesPerIteration,
+    @DecimalMin(value = "1.0", inclusive = false)
+        @DecimalMax("100")
+        @DefaultValue("" + PolicyConfig.DEFAULT_MAX_STEP_FACTOR)
+        double maxStepFactor,
+    @DecimalMin("0")
+        @DecimalMax(value = "1", inclusive = false)
+        @DefaultValue("" + PolicyConfig.DEFAULT_MIN_IMPROVEMENT)
+        double minImprovement,
     @Min(0) @DefaultValue("" + PolicyConfig.DEFAULT_BLOCKED_NOISE_MS) long blockedNoiseMs,
     @Min(0) @DefaultValue("" + PolicyConfig.DEFAULT_WALL_NOISE_MS) long wallNoiseMs,
-    @DecimalMin("0") @DecimalMax("1") @DefaultValue("" + PolicyConfig.DEFAULT_WALL_NOISE_BAND) double wallNoiseBand,
+    @DecimalMin("0") @DecimalMax("1") @DefaultValue("" + PolicyConfig.DEFAULT_WALL_NOISE_BAND)
+        double wallNoiseBand,
     @Min(1) @DefaultValue("" + PolicyConfig.DEFAULT_MAX_LAUNCH_FAILURES) int maxLaunchFailures,
-    @DecimalMin(value = "0", inclusive = false) @DefaultValue("" + PolicyConfig.DEFAULT_INPUT_DRIFT) double inputDriftThreshold,
+    @DecimalMin(value = "0", inclusive = false) @DefaultValue("" + PolicyConfig.DEFAULT_INPUT_DRIFT)
+        double inputDriftThreshold,
     @NotNull @DefaultValue("MODERATE") Severity minSeverity,
     @DefaultValue("true") boolean userKeysWin,
     @DefaultValue("true") boolean rediagnose,
@@ -85,23 +102,40 @@ public record TunerProperties(
     @Min(0) @Max(1_000_000) @DefaultValue("1000") int replayCacheRuns) {
 
   public TunerProperties {
-    rules = rules == null ? Map.of() : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rules));
+    rules =
+        rules == null
+            ? Map.of()
+            : java.util.Collections.unmodifiableMap(new LinkedHashMap<>(rules));
   }
 
   public PolicyConfig policyConfig() {
-    return PolicyConfig.builder().maxChangesPerIteration(maxChangesPerIteration).maxStepFactor(maxStepFactor)
-        .minImprovement(minImprovement).blockedNoiseMs(blockedNoiseMs).wallNoiseMs(wallNoiseMs)
-        .wallNoiseBand(wallNoiseBand).maxLaunchFailures(maxLaunchFailures).inputDriftThreshold(inputDriftThreshold).minSeverity(minSeverity).userKeysWin(userKeysWin).build();
+    return PolicyConfig.builder()
+        .maxChangesPerIteration(maxChangesPerIteration)
+        .maxStepFactor(maxStepFactor)
+        .minImprovement(minImprovement)
+        .blockedNoiseMs(blockedNoiseMs)
+        .wallNoiseMs(wallNoiseMs)
+        .wallNoiseBand(wallNoiseBand)
+        .maxLaunchFailures(maxLaunchFailures)
+        .inputDriftThreshold(inputDriftThreshold)
+        .minSeverity(minSeverity)
+        .userKeysWin(userKeysWin)
+        .build();
   }
 
-  /** {@link #rules} as a {@link RuleConfig}; the rule id part is upper-cased (property keys may be lower-cased). */
+  /**
+   * {@link #rules} as a {@link RuleConfig}; the rule id part is upper-cased (property keys may be
+   * lower-cased).
+   */
   public RuleConfig ruleConfig() {
     Map<String, String> m = new LinkedHashMap<>();
-    rules.forEach((k, v) -> {
-      int dot = k.indexOf('.');
-      String key = dot < 0 ? k : k.substring(0, dot).toUpperCase(Locale.ROOT) + k.substring(dot);
-      m.put(RuleConfig.PREFIX + key, v);
-    });
+    rules.forEach(
+        (k, v) -> {
+          int dot = k.indexOf('.');
+          String key =
+              dot < 0 ? k : k.substring(0, dot).toUpperCase(Locale.ROOT) + k.substring(dot);
+          m.put(RuleConfig.PREFIX + key, v);
+        });
     return RuleConfig.of(m);
   }
 }

@@ -16,16 +16,15 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.context.ConfigurableApplicationContext;
 
 /**
- * The control state outlives the service: a job frozen, a rollout rule and deny entry put through the API and a
- * tier outcome reported are still there when a new service starts on the same store, and a change made by the second service is seen by a
- * third. Run on H2 and on ClickHouse (chdb behind the test HTTP front, the real driver).
+ * The control state outlives the service: a job frozen, a rollout rule and deny entry put through
+ * the API and a tier outcome reported are still there when a new service starts on the same store,
+ * and a change made by the second service is seen by a third. Run on H2 and on ClickHouse (chdb
+ * behind the test HTTP front, the real driver).
  */
 class ControlStateRestartITCase {
-  @RegisterExtension
-  static final Chdb CHDB = new Chdb("restart");
+  @RegisterExtension static final Chdb CHDB = new Chdb("restart");
 
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void freezeAndRulesSurviveARestartOnH2() {
@@ -40,19 +39,37 @@ class ControlStateRestartITCase {
   private void survivesRestarts(String storeUrl) {
     try (ConfigurableApplicationContext first = start(storeUrl)) {
       Http http = client(first);
-      assertThat(http.as(TestCredentials.OPERATOR).post("/api/v1/jobs/freeze?jobKey=etl/nightly").status())
+      assertThat(
+              http.as(TestCredentials.OPERATOR)
+                  .post("/api/v1/jobs/freeze?jobKey=etl/nightly")
+                  .status())
           .isEqualTo(200);
       assertThat(frozen(http, "etl/nightly")).isTrue();
-      assertThat(loadedRules(http).get("version").asLong()).isEqualTo(1); // the (empty) configured seed
-      assertThat(http.put("/api/v1/tiers/rules/etl", TestCredentials.ADMIN,
-          "{\"queue\":\"root.etl\",\"tier\":\"CELEBORN\",\"percent\":25,\"note\":\"first step\"}").status())
+      assertThat(loadedRules(http).get("version").asLong())
+          .isEqualTo(1); // the (empty) configured seed
+      assertThat(
+              http.put(
+                      "/api/v1/tiers/rules/etl",
+                      TestCredentials.ADMIN,
+                      "{\"queue\":\"root.etl\",\"tier\":\"CELEBORN\",\"percent\":25,\"note\":\"first step\"}")
+                  .status())
           .isEqualTo(200);
-      assertThat(http.put("/api/v1/tiers/denies/no-fin", TestCredentials.ADMIN,
-          "{\"queue\":\"root.fin\",\"reason\":\"audit\"}").status()).isEqualTo(200);
-      assertThat(http.as(TestCredentials.REPORTER).post("/api/v1/tiers/outcomes",
-          "{\"submissionId\":\"s-1\",\"appId\":\"app-1\",\"attempt\":1,\"source\":\"DRIVER\",\"cluster\":\"prod\","
-          + "\"queue\":\"root.etl\",\"requestedTier\":\"CELEBORN\",\"ranTier\":\"ESS\","
-          + "\"fallbackReason\":\"TIER_UNHEALTHY\",\"status\":\"STARTED\"}").status()).isEqualTo(200);
+      assertThat(
+              http.put(
+                      "/api/v1/tiers/denies/no-fin",
+                      TestCredentials.ADMIN,
+                      "{\"queue\":\"root.fin\",\"reason\":\"audit\"}")
+                  .status())
+          .isEqualTo(200);
+      assertThat(
+              http.as(TestCredentials.REPORTER)
+                  .post(
+                      "/api/v1/tiers/outcomes",
+                      "{\"submissionId\":\"s-1\",\"appId\":\"app-1\",\"attempt\":1,\"source\":\"DRIVER\",\"cluster\":\"prod\","
+                          + "\"queue\":\"root.etl\",\"requestedTier\":\"CELEBORN\",\"ranTier\":\"ESS\","
+                          + "\"fallbackReason\":\"TIER_UNHEALTHY\",\"status\":\"STARTED\"}")
+                  .status())
+          .isEqualTo(200);
     }
     try (ConfigurableApplicationContext second = start(storeUrl)) {
       Http http = client(second);
@@ -72,9 +89,13 @@ class ControlStateRestartITCase {
       assertThat(outcomes.get("groups").get(0).get("routed").asLong()).isEqualTo(1);
       assertThat(outcomes.get("groups").get(0).get("fellBack").asLong()).isEqualTo(1);
       assertThat(outcomes.get("runs").findValuesAsText("appId")).containsExactly("app-1");
-      assertThat(http.as(TestCredentials.OPERATOR).post("/api/v1/jobs/unfreeze?jobKey=etl/nightly").status())
+      assertThat(
+              http.as(TestCredentials.OPERATOR)
+                  .post("/api/v1/jobs/unfreeze?jobKey=etl/nightly")
+                  .status())
           .isEqualTo(200);
-      assertThat(http.delete("/api/v1/tiers/denies/no-fin", TestCredentials.ADMIN).status()).isEqualTo(200);
+      assertThat(http.delete("/api/v1/tiers/denies/no-fin", TestCredentials.ADMIN).status())
+          .isEqualTo(200);
     }
     try (ConfigurableApplicationContext third = start(storeUrl)) {
       Http http = client(third);
@@ -86,11 +107,18 @@ class ControlStateRestartITCase {
     }
   }
 
-  /** A started service that is ready: the store answered (schema migrated) and the control state is loaded. */
+  /**
+   * A started service that is ready: the store answered (schema migrated) and the control state is
+   * loaded.
+   */
   private static ConfigurableApplicationContext start(String storeUrl) {
-    ConfigurableApplicationContext ctx = new SpringApplicationBuilder(TunerServiceApplication.class).run(
-        "--server.port=0", "--server.address=127.0.0.1", "--sluice.tuner.store-url=" + storeUrl,
-        "--spring.jmx.enabled=false");
+    ConfigurableApplicationContext ctx =
+        new SpringApplicationBuilder(TunerServiceApplication.class)
+            .run(
+                "--server.port=0",
+                "--server.address=127.0.0.1",
+                "--sluice.tuner.store-url=" + storeUrl,
+                "--spring.jmx.enabled=false");
     ServiceReady.await(Integer.parseInt(ctx.getEnvironment().getProperty("local.server.port")));
     return ctx;
   }
@@ -105,7 +133,10 @@ class ControlStateRestartITCase {
     return a.json().get("frozen").asBoolean();
   }
 
-  /** The rules once the service's background loader has read them from the store (it starts with the service). */
+  /**
+   * The rules once the service's background loader has read them from the store (it starts with the
+   * service).
+   */
   private static JsonNode loadedRules(Http http) {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (true) {

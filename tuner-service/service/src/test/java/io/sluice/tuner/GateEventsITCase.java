@@ -23,39 +23,60 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Gate events published to {@code sluice.throttle-events} on a real in-JVM Kafka broker (in the gate's JSON format)
- * are consumed into the H2 history store and served by {@code /api/v1/ui/throttle/*} and the overview; a record that
- * is not an event is skipped and counted, an unknown type is stored whole.
+ * Gate events published to {@code sluice.throttle-events} on a real in-JVM Kafka broker (in the
+ * gate's JSON format) are consumed into the H2 history store and served by {@code
+ * /api/v1/ui/throttle/*} and the overview; a record that is not an event is skipped and counted, an
+ * unknown type is stored whole.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"server.address=127.0.0.1", "spring.application.name=gate-events-test",
-        "sluice.throttle.events.poll-timeout=100ms"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "server.address=127.0.0.1",
+      "spring.application.name=gate-events-test",
+      "sluice.throttle.events.poll-timeout=100ms"
+    })
 class GateEventsITCase extends ServiceOnH2 {
   static final String TOPIC = "sluice.throttle-events";
   static final long T = System.currentTimeMillis() - 3_600_000;
   static LocalKafka kafka;
 
-  @Autowired
-  MeterRegistry meters;
+  @Autowired MeterRegistry meters;
 
   @BeforeAll
   static void broker() throws Exception {
     kafka = LocalKafka.builder().build().start();
     kafka.createTopics(1, TOPIC);
-    List<String> events = List.of(
-        event("stateChanged", "n1", T, "\"from\":\"NORMAL\",\"to\":\"ABNORMAL\",\"p99Millis\":12000,\"samples\":40"),
-        event("held", "n1", T + 100, "\"appId\":\"app-low\",\"priority\":1,\"blocks\":100"),
-        event("held", "n1", T + 200, "\"appId\":\"app-low\",\"priority\":1,\"blocks\":100"),
-        event("released", "n1", T + 900, "\"appId\":\"app-low\",\"priority\":1,\"heldMillis\":800,\"reason\":\"RANGE\""),
-        event("directive", "n1", T + 1000, "\"appId\":\"app-shim\",\"priority\":2,\"sleepMillis\":3000"),
-        "this is not a gate event",
-        event("stateChanged", "n1", T + 60_000, "\"from\":\"ABNORMAL\",\"to\":\"NORMAL\",\"p99Millis\":900,\"samples\":50"),
-        event("episodeEnded", "n1", T + 60_001, "\"durationMs\":60000,\"heldRequests\":2"),
-        event("held", "n2", T + 500, "\"appId\":\"app-<b>x</b>\",\"priority\":0,\"blocks\":5"));
+    List<String> events =
+        List.of(
+            event(
+                "stateChanged",
+                "n1",
+                T,
+                "\"from\":\"NORMAL\",\"to\":\"ABNORMAL\",\"p99Millis\":12000,\"samples\":40"),
+            event("held", "n1", T + 100, "\"appId\":\"app-low\",\"priority\":1,\"blocks\":100"),
+            event("held", "n1", T + 200, "\"appId\":\"app-low\",\"priority\":1,\"blocks\":100"),
+            event(
+                "released",
+                "n1",
+                T + 900,
+                "\"appId\":\"app-low\",\"priority\":1,\"heldMillis\":800,\"reason\":\"RANGE\""),
+            event(
+                "directive",
+                "n1",
+                T + 1000,
+                "\"appId\":\"app-shim\",\"priority\":2,\"sleepMillis\":3000"),
+            "this is not a gate event",
+            event(
+                "stateChanged",
+                "n1",
+                T + 60_000,
+                "\"from\":\"ABNORMAL\",\"to\":\"NORMAL\",\"p99Millis\":900,\"samples\":50"),
+            event("episodeEnded", "n1", T + 60_001, "\"durationMs\":60000,\"heldRequests\":2"),
+            event("held", "n2", T + 500, "\"appId\":\"app-<b>x</b>\",\"priority\":0,\"blocks\":5"));
     Properties p = new Properties();
     p.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
-    try (KafkaProducer<String, String> producer = new KafkaProducer<>(p, new StringSerializer(),
-        new StringSerializer())) {
+    try (KafkaProducer<String, String> producer =
+        new KafkaProducer<>(p, new StringSerializer(), new StringSerializer())) {
       for (String e : events) {
         producer.send(new ProducerRecord<>(TOPIC, "k", e)).get();
       }
@@ -63,7 +84,14 @@ class GateEventsITCase extends ServiceOnH2 {
   }
 
   static String event(String type, String node, long at, String fields) {
-    return "{\"type\":\"" + type + "\",\"cluster\":\"prod\",\"node\":\"" + node + "\",\"at\":" + at + "," + fields
+    return "{\"type\":\""
+        + type
+        + "\",\"cluster\":\"prod\",\"node\":\""
+        + node
+        + "\",\"at\":"
+        + at
+        + ","
+        + fields
         + "}";
   }
 
@@ -105,7 +133,8 @@ class GateEventsITCase extends ServiceOnH2 {
     JsonNode newest = page.get("items").get(0);
     assertThat(newest.get("event").get("type").asText()).isEqualTo("episodeEnded");
     assertThat(newest.get("event").get("heldRequests").asInt()).isEqualTo(2);
-    assertThat(ok("/api/v1/ui/throttle/events?type=held&node=n1").get("total").asLong()).isEqualTo(2);
+    assertThat(ok("/api/v1/ui/throttle/events?type=held&node=n1").get("total").asLong())
+        .isEqualTo(2);
 
     JsonNode nodes = ok("/api/v1/ui/throttle/nodes").get("nodes");
     assertThat(nodes).hasSize(2);
@@ -122,11 +151,26 @@ class GateEventsITCase extends ServiceOnH2 {
     assertThat(episode.get("held").asLong()).isEqualTo(2);
     assertThat(nodes.get(1).get("state").asText()).isEqualTo("UNKNOWN");
 
-    JsonNode timeline = ok("/api/v1/ui/throttle/timeline?from=" + T + "&to=" + (T + 120_000) + "&bucketMs=30000");
+    JsonNode timeline =
+        ok("/api/v1/ui/throttle/timeline?from=" + T + "&to=" + (T + 120_000) + "&bucketMs=30000");
     List<String> rows = new ArrayList<>();
-    timeline.get("buckets").forEach(b -> rows.add(b.get("at").asLong() - T + ":" + b.get("held").asLong() + "/"
-        + b.get("released").asLong() + "/" + b.get("directives").asLong() + "/" + b.get("abnormalNodes").asLong()));
-    assertThat(rows).containsExactly("0:3/1/1/1", "30000:0/0/0/1", "60000:0/0/0/0", "90000:0/0/0/0");
+    timeline
+        .get("buckets")
+        .forEach(
+            b ->
+                rows.add(
+                    b.get("at").asLong()
+                        - T
+                        + ":"
+                        + b.get("held").asLong()
+                        + "/"
+                        + b.get("released").asLong()
+                        + "/"
+                        + b.get("directives").asLong()
+                        + "/"
+                        + b.get("abnormalNodes").asLong()));
+    assertThat(rows)
+        .containsExactly("0:3/1/1/1", "30000:0/0/0/1", "60000:0/0/0/0", "90000:0/0/0/0");
 
     JsonNode apps = ok("/api/v1/ui/throttle/apps").get("items");
     assertThat(apps.get(0).get("appId").asText()).isEqualTo("app-low");

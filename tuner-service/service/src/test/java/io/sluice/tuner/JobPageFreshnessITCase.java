@@ -21,24 +21,27 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * The job page's replay is kept between reads, yet every change to what it is made from shows on the very next read:
- * a run stored, a newer version of a run, a decision logged, a freeze and an unfreeze, a trial put and cancelled. Over
- * a real H2 store with runs folded from the real tiny_blocks fixture; changes to the store go through the service's
- * own store handle, as the Flink job's writes reach the same tables.
+ * The job page's replay is kept between reads, yet every change to what it is made from shows on
+ * the very next read: a run stored, a newer version of a run, a decision logged, a freeze and an
+ * unfreeze, a trial put and cancelled. Over a real H2 store with runs folded from the real
+ * tiny_blocks fixture; changes to the store go through the service's own store handle, as the Flink
+ * job's writes reach the same tables.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
-        "spring.application.name=job-page-freshness-test"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "server.address=127.0.0.1",
+      "sluice.tuner.submission-timeout=10s",
+      "spring.application.name=job-page-freshness-test"
+    })
 class JobPageFreshnessITCase extends ServiceOnH2 {
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
   static final String JOB = "etl/fresh";
   static List<AppRun> history;
 
-  @Autowired
-  MeterRegistry meters;
+  @Autowired MeterRegistry meters;
 
-  @Autowired
-  StoreGateway gateway;
+  @Autowired StoreGateway gateway;
 
   @BeforeAll
   static void fill() {
@@ -47,7 +50,8 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
   }
 
   private JsonNode page() {
-    Http.Answer a = http.get("/api/v1/ui/job?jobKey=" + URLEncoder.encode(JOB, StandardCharsets.UTF_8));
+    Http.Answer a =
+        http.get("/api/v1/ui/job?jobKey=" + URLEncoder.encode(JOB, StandardCharsets.UTF_8));
     assertThat(a.status()).as(a.body()).isEqualTo(200);
     return a.json();
   }
@@ -87,10 +91,13 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
   }
 
   private void store(List<AppRun> runs) {
-    gateway.call("test.upsert", StoreGateway.Budget.READ, (store, log) -> {
-      store.upsert(runs);
-      return null;
-    });
+    gateway.call(
+        "test.upsert",
+        StoreGateway.Budget.READ,
+        (store, log) -> {
+          store.upsert(runs);
+          return null;
+        });
   }
 
   @Test
@@ -104,12 +111,28 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
     assertThat(again.hit()).isTrue();
     assertThat(again.page()).isEqualTo(first.page());
 
-    // a decision logged (by another tuner-service, say): the change judged on r2 was rolled back after all (without a
+    // a decision logged (by another tuner-service, say): the change judged on r2 was rolled back
+    // after all (without a
     // direction, so the rules may still propose it: only its fate moves)
-    assertThat(recommendation(again.page(), r1.appId(), PARTITIONS).get("fate").asText()).isEqualTo("KEPT");
-    gateway.call("test.log", StoreGateway.Budget.READ, (store, log) -> log.record(JOB, List.of(new Decision(
-        r2.runKey(), r2.startTime(), Evaluation.ROLLED_BACK, PARTITIONS, "", "50", "rolled back by hand",
-        Map.of())), r2.endTime()));
+    assertThat(recommendation(again.page(), r1.appId(), PARTITIONS).get("fate").asText())
+        .isEqualTo("KEPT");
+    gateway.call(
+        "test.log",
+        StoreGateway.Budget.READ,
+        (store, log) ->
+            log.record(
+                JOB,
+                List.of(
+                    new Decision(
+                        r2.runKey(),
+                        r2.startTime(),
+                        Evaluation.ROLLED_BACK,
+                        PARTITIONS,
+                        "",
+                        "50",
+                        "rolled back by hand",
+                        Map.of())),
+                r2.endTime()));
     Read logged = read();
     assertThat(logged.hit()).isFalse();
     JsonNode rec = recommendation(logged.page(), r1.appId(), PARTITIONS);
@@ -117,29 +140,35 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
     assertThat(rec.get("fateReason").asText()).isEqualTo("rolled back by hand");
 
     // a new run
-    AppRun r4 = StoreFixtures.variant(StoreFixtures.fold("tiny_blocks-lz4"), JOB, 4, Map.of(PARTITIONS, "50"), 0.6,
-        0.2);
+    AppRun r4 =
+        StoreFixtures.variant(
+            StoreFixtures.fold("tiny_blocks-lz4"), JOB, 4, Map.of(PARTITIONS, "50"), 0.6, 0.2);
     store(List.of(r4));
     Read withRun = read();
     assertThat(withRun.hit()).isFalse();
-    assertThat(appIds(withRun.page())).containsExactly(r1.appId(), r2.appId(), r3.appId(), r4.appId());
+    assertThat(appIds(withRun.page()))
+        .containsExactly(r1.appId(), r2.appId(), r3.appId(), r4.appId());
     assertThat(withRun.page().get("runs").get(3).get("status").asText()).isEqualTo("SUCCEEDED");
     assertThat(read().hit()).isTrue();
 
     // a newer version of that run (late YARN data)
-    store(List.of(r4.withYarn(r4.user(), r4.queue(), r4.priority(), "FAILED", JOB, r4.updatedAt() + 1)));
+    store(
+        List.of(
+            r4.withYarn(r4.user(), r4.queue(), r4.priority(), "FAILED", JOB, r4.updatedAt() + 1)));
     Read replaced = read();
     assertThat(replaced.hit()).isFalse();
     assertThat(replaced.page().get("runs").get(3).get("status").asText()).isEqualTo("FAILED");
 
     // frozen, then unfrozen
     assertThat(logged.page().get("frozen").asBoolean()).isFalse();
-    assertThat(http.post("/api/v1/jobs/freeze?jobKey=" + JOB.replace("/", "%2F")).status()).isEqualTo(200);
+    assertThat(http.post("/api/v1/jobs/freeze?jobKey=" + JOB.replace("/", "%2F")).status())
+        .isEqualTo(200);
     Read frozen = read();
     assertThat(frozen.hit()).isFalse();
     assertThat(frozen.page().get("frozen").asBoolean()).isTrue();
     assertThat(frozen.page().get("state").asText()).isEqualTo("FROZEN");
-    assertThat(http.post("/api/v1/jobs/unfreeze?jobKey=" + JOB.replace("/", "%2F")).status()).isEqualTo(200);
+    assertThat(http.post("/api/v1/jobs/unfreeze?jobKey=" + JOB.replace("/", "%2F")).status())
+        .isEqualTo(200);
     Read unfrozen = read();
     assertThat(unfrozen.hit()).isFalse();
     assertThat(unfrozen.page().get("frozen").asBoolean()).isFalse();
@@ -147,12 +176,17 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
 
     // a trial put, then cancelled
     assertThat(noTrial(unfrozen.page())).isTrue();
-    assertThat(http.post("/api/v1/jobs/trial?jobKey=" + JOB.replace("/", "%2F"), "{\"" + PARTITIONS + "\":\"400\"}")
-        .status()).isEqualTo(200);
+    assertThat(
+            http.post(
+                    "/api/v1/jobs/trial?jobKey=" + JOB.replace("/", "%2F"),
+                    "{\"" + PARTITIONS + "\":\"400\"}")
+                .status())
+        .isEqualTo(200);
     Read trial = read();
     assertThat(trial.hit()).isFalse();
     assertThat(trial.page().get("pendingTrial").get(PARTITIONS).asText()).isEqualTo("400");
-    assertThat(http.delete("/api/v1/jobs/trial?jobKey=" + JOB.replace("/", "%2F")).status()).isEqualTo(200);
+    assertThat(http.delete("/api/v1/jobs/trial?jobKey=" + JOB.replace("/", "%2F")).status())
+        .isEqualTo(200);
     Read cancelled = read();
     assertThat(noTrial(cancelled.page())).isTrue();
     assertThat(read().hit()).isTrue();

@@ -26,21 +26,23 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Platform additions on the submission path: three contributor beans (one throws) around the real service and an
- * empty H2 store. Their additions are merged in order (first value of a key wins, lists without duplicates, a key the
- * user set is never touched), the throwing one is skipped and counted, and the tuning answer is the same as without
- * contributors.
+ * Platform additions on the submission path: three contributor beans (one throws) around the real
+ * service and an empty H2 store. Their additions are merged in order (first value of a key wins,
+ * lists without duplicates, a key the user set is never touched), the throwing one is skipped and
+ * counted, and the tuning answer is the same as without contributors.
  */
 @AutoConfigureObservability
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s"})
 class PlatformAdditionsITCase {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   @DynamicPropertySource
   static void store(DynamicPropertyRegistry r) {
-    r.add("sluice.tuner.store-url", () -> "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath());
+    r.add(
+        "sluice.tuner.store-url",
+        () -> "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath());
   }
 
   /** Submissions the contributors saw: (appName, submissionId, jobKey). */
@@ -53,7 +55,8 @@ class PlatformAdditionsITCase {
     PlatformContributor first() {
       return new PlatformContributor() {
         @Override
-        public PlatformAdditions contribute(SubmissionRequest r, String submissionId, String jobKey) {
+        public PlatformAdditions contribute(
+            SubmissionRequest r, String submissionId, String jobKey) {
           synchronized (SEEN) {
             SEEN.add(List.of(r.appName(), submissionId, jobKey));
           }
@@ -63,8 +66,11 @@ class PlatformAdditionsITCase {
           Map<String, String> confs = new LinkedHashMap<>();
           confs.put("spark.executor.memory", "8g");
           confs.put("spark.sluice.first", "1");
-          return new PlatformAdditions(confs,
-              List.of("/opt/first.jar"), List.of("a.FirstPlugin"), List.of("first: because"));
+          return new PlatformAdditions(
+              confs,
+              List.of("/opt/first.jar"),
+              List.of("a.FirstPlugin"),
+              List.of("first: because"));
         }
 
         @Override
@@ -79,7 +85,8 @@ class PlatformAdditionsITCase {
     PlatformContributor throwing() {
       return new PlatformContributor() {
         @Override
-        public PlatformAdditions contribute(SubmissionRequest r, String submissionId, String jobKey) {
+        public PlatformAdditions contribute(
+            SubmissionRequest r, String submissionId, String jobKey) {
           if (r.appName().startsWith("platform-")) {
             throw new IllegalStateException("boom");
           }
@@ -98,7 +105,8 @@ class PlatformAdditionsITCase {
     PlatformContributor third() {
       return new PlatformContributor() {
         @Override
-        public PlatformAdditions contribute(SubmissionRequest r, String submissionId, String jobKey) {
+        public PlatformAdditions contribute(
+            SubmissionRequest r, String submissionId, String jobKey) {
           if (!r.appName().startsWith("platform-")) {
             return PlatformAdditions.none();
           }
@@ -106,8 +114,11 @@ class PlatformAdditionsITCase {
           confs.put("spark.sluice.first", "2");
           confs.put("spark.sluice.third", "3");
           confs.put("spark.plugins", "x.Sneaky");
-          return new PlatformAdditions(confs,
-              List.of("/opt/first.jar", "/opt/third.jar"), List.of("a.FirstPlugin", "b.ThirdPlugin"), List.of());
+          return new PlatformAdditions(
+              confs,
+              List.of("/opt/first.jar", "/opt/third.jar"),
+              List.of("a.FirstPlugin", "b.ThirdPlugin"),
+              List.of());
         }
 
         @Override
@@ -118,8 +129,7 @@ class PlatformAdditionsITCase {
     }
   }
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
   Http http;
 
   @BeforeEach
@@ -129,7 +139,9 @@ class PlatformAdditionsITCase {
   }
 
   private static String body(String appName) {
-    return "{\"cluster\":\"prod\",\"queue\":\"etl\",\"user\":\"alice\",\"appName\":\"" + appName + "\","
+    return "{\"cluster\":\"prod\",\"queue\":\"etl\",\"user\":\"alice\",\"appName\":\""
+        + appName
+        + "\","
         + "\"conf\":{\"spark.executor.memory\":\"2g\"}}";
   }
 
@@ -139,26 +151,30 @@ class PlatformAdditionsITCase {
     assertThat(a.status()).isEqualTo(200);
     JsonNode p = a.json().get("platform");
     assertThat(p).as(a.body()).isNotNull();
-    assertThat(p.get("confs").toString()).isEqualTo("{\"spark.sluice.first\":\"1\",\"spark.sluice.third\":\"3\"}");
+    assertThat(p.get("confs").toString())
+        .isEqualTo("{\"spark.sluice.first\":\"1\",\"spark.sluice.third\":\"3\"}");
     assertThat(p.get("jars").toString()).isEqualTo("[\"/opt/first.jar\",\"/opt/third.jar\"]");
     assertThat(p.get("plugins").toString()).isEqualTo("[\"a.FirstPlugin\",\"b.ThirdPlugin\"]");
     List<String> reasons = new ArrayList<>();
     p.get("reasons").forEach(r -> reasons.add(r.asText()));
-    assertThat(reasons).containsExactly(
-        "first: spark.executor.memory left as the user set it",
-        "first: because",
-        "throwing: failed (IllegalStateException), skipped",
-        "third: spark.sluice.first=2 not added, an earlier contributor set 1",
-        "third: spark.plugins must be given as a list, not a conf; ignored");
+    assertThat(reasons)
+        .containsExactly(
+            "first: spark.executor.memory left as the user set it",
+            "first: because",
+            "throwing: failed (IllegalStateException), skipped",
+            "third: spark.sluice.first=2 not added, an earlier contributor set 1",
+            "third: spark.plugins must be given as a list, not a conf; ignored");
     // the tuning part is what a submission without contributors gets: a new job, no overlay
     assertThat(a.json().get("state").asText()).isEqualTo("NEW");
     assertThat(a.json().get("overlay").size()).isZero();
     String submissionId = a.json().get("submissionId").asText();
     synchronized (SEEN) {
-      assertThat(SEEN).contains(List.of("platform-job", submissionId, a.json().get("jobKey").asText()));
+      assertThat(SEEN)
+          .contains(List.of("platform-job", submissionId, a.json().get("jobKey").asText()));
     }
     assertThat(http.get("/actuator/prometheus").body())
-        .containsPattern("sluice_tuner_platform_failures_total\\{contributor=\"throwing\"[^}]*\\} [1-9]");
+        .containsPattern(
+            "sluice_tuner_platform_failures_total\\{contributor=\"throwing\"[^}]*\\} [1-9]");
   }
 
   @Test

@@ -8,11 +8,13 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * The web UI's files at {@code /ui/} (a test index.html and asset on the test class path, where the ui module's jar
- * puts the real ones): deep links get index.html, assets are served with long caching, missing assets are 404, the
- * API keeps its own answers and {@code /} redirects to {@code /ui/}.
+ * The web UI's files at {@code /ui/} (a test index.html and asset on the test class path, where the
+ * ui module's jar puts the real ones): deep links get index.html, assets are served with long
+ * caching, missing assets are 404, the API keeps its own answers and {@code /} redirects to {@code
+ * /ui/}.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"server.address=127.0.0.1", "spring.application.name=spa-serving-test"})
 class SpaServingITCase extends ServiceOnH2 {
   private static final String INDEX_MARK = "<title>sluice test app</title>";
@@ -21,8 +23,12 @@ class SpaServingITCase extends ServiceOnH2 {
     Http.Answer a = http.get(path);
     assertThat(a.status()).as(path).isEqualTo(200);
     assertThat(a.body()).as(path).contains(INDEX_MARK);
-    assertThat(a.raw().headers().firstValue("Content-Type").orElse("")).as(path).startsWith("text/html");
-    assertThat(a.raw().headers().firstValue("Cache-Control").orElse("")).as(path).contains("no-cache");
+    assertThat(a.raw().headers().firstValue("Content-Type").orElse(""))
+        .as(path)
+        .startsWith("text/html");
+    assertThat(a.raw().headers().firstValue("Cache-Control").orElse(""))
+        .as(path)
+        .contains("no-cache");
   }
 
   @Test
@@ -40,7 +46,8 @@ class SpaServingITCase extends ServiceOnH2 {
     assertThat(js.status()).isEqualTo(200);
     assertThat(js.body()).contains("sluice test asset");
     assertThat(js.raw().headers().firstValue("Content-Type").orElse("")).contains("javascript");
-    assertThat(js.raw().headers().firstValue("Cache-Control").orElse("")).contains("max-age=31536000");
+    assertThat(js.raw().headers().firstValue("Cache-Control").orElse(""))
+        .contains("max-age=31536000");
     assertThat(http.get("/ui/assets/gone-1234.js").status()).isEqualTo(404);
     assertThat(http.get("/ui/favicon.ico").status()).isEqualTo(404);
   }

@@ -32,43 +32,54 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Fail-open: with the store down (nothing listens on its port) or hung (a loopback socket that accepts and never
- * answers), {@code POST /api/v1/submissions} still answers 200, cut short by the default 200 ms limit, with
- * an empty overlay and the reason; the circuit breaker then opens and answers at once. The push-tier outcome API
- * ({@code /api/v1/tiers/outcomes}, {@code /alerts}) answers 503 naming the store problem within its own time limit,
- * counts each report it could not store as lost, and works again once a hung store is back.
+ * Fail-open: with the store down (nothing listens on its port) or hung (a loopback socket that
+ * accepts and never answers), {@code POST /api/v1/submissions} still answers 200, cut short by the
+ * default 200 ms limit, with an empty overlay and the reason; the circuit breaker then opens and
+ * answers at once. The push-tier outcome API ({@code /api/v1/tiers/outcomes}, {@code /alerts})
+ * answers 503 naming the store problem within its own time limit, counts each report it could not
+ * store as lost, and works again once a hung store is back.
  */
 class StoreFaultITCase {
   /**
-   * The store's time limit. Answer times are printed, not asserted (a loaded machine stretches them); that the
-   * limit cut the call short is read from the reason the answer names ("timeout, limit 200 ms").
+   * The store's time limit. Answer times are printed, not asserted (a loaded machine stretches
+   * them); that the limit cut the call short is read from the reason the answer names ("timeout,
+   * limit 200 ms").
    */
   static final long LIMIT_MS = 200;
-  static final String BODY = "{\"cluster\":\"c\",\"queue\":\"q\",\"user\":\"u\",\"appName\":\"nightly\","
-      + "\"jobKey\":null,\"conf\":{\"spark.sql.shuffle.partitions\":\"200\"}}";
+
+  static final String BODY =
+      "{\"cluster\":\"c\",\"queue\":\"q\",\"user\":\"u\",\"appName\":\"nightly\","
+          + "\"jobKey\":null,\"conf\":{\"spark.sql.shuffle.partitions\":\"200\"}}";
 
   static final String OUTCOMES = "/api/v1/tiers/outcomes";
   static final String ALERTS = "/api/v1/tiers/alerts";
-  static final Pattern LOST = Pattern.compile("sluice_tier_outcome_reports_lost_total\\{reason=\"([a-z_]+)\",?\\} "
-      + "([0-9.]+)");
+  static final Pattern LOST =
+      Pattern.compile(
+          "sluice_tier_outcome_reports_lost_total\\{reason=\"([a-z_]+)\",?\\} " + "([0-9.]+)");
 
   /** A driver's report that its run fell back from Celeborn to the ESS. */
   static String report(String submissionId) {
-    return "{\"submissionId\":\"" + submissionId + "\",\"attempt\":1,\"source\":\"DRIVER\",\"status\":\"STARTED\","
+    return "{\"submissionId\":\""
+        + submissionId
+        + "\",\"attempt\":1,\"source\":\"DRIVER\",\"status\":\"STARTED\","
         + "\"queue\":\"root.etl\",\"requestedTier\":\"CELEBORN\",\"ranTier\":\"ESS\","
         + "\"fallbackReason\":\"TIER_UNHEALTHY\"}";
   }
 
   /**
-   * Posts {@code reports} outcome reports and reads the outcomes and alerts after each; every answer must be a 503
-   * naming the store problem (answer times printed against {@code limitMs}). Returns the messages.
+   * Posts {@code reports} outcome reports and reads the outcomes and alerts after each; every
+   * answer must be a 503 naming the store problem (answer times printed against {@code limitMs}).
+   * Returns the messages.
    */
   static List<String> outcomeCallsFail(Http http, int reports, long limitMs) {
     List<String> messages = new ArrayList<>();
     for (int i = 0; i < reports; i++) {
-      for (Http.Answer a : List.of(http.post(OUTCOMES, report("s-lost-" + i)), http.get(OUTCOMES), http.get(ALERTS))) {
+      for (Http.Answer a :
+          List.of(
+              http.post(OUTCOMES, report("s-lost-" + i)), http.get(OUTCOMES), http.get(ALERTS))) {
         assertThat(a.status()).as(a.body()).isEqualTo(503);
-        System.out.println("STORE_FAULT outcome_answer_ms=" + a.elapsedMs() + " limit_ms=" + limitMs);
+        System.out.println(
+            "STORE_FAULT outcome_answer_ms=" + a.elapsedMs() + " limit_ms=" + limitMs);
         JsonNode j = a.json();
         assertThat(j.get("status").asInt()).isEqualTo(503);
         assertThat(j.get("error").asText()).isEqualTo("Service Unavailable");
@@ -97,9 +108,11 @@ class StoreFaultITCase {
       Http.Answer a = http.post("/api/v1/submissions", BODY);
       assertThat(a.status()).as(a.body()).isEqualTo(200);
       if (i == 0) {
-        continue; // the first request of a fresh JVM loads the web and validation classes: not timed
+        continue; // the first request of a fresh JVM loads the web and validation classes: not
+        // timed
       }
-      System.out.println("STORE_FAULT submission_answer_ms=" + a.elapsedMs() + " limit_ms=" + LIMIT_MS);
+      System.out.println(
+          "STORE_FAULT submission_answer_ms=" + a.elapsedMs() + " limit_ms=" + LIMIT_MS);
       JsonNode j = a.json();
       assertThat(j.get("overlay").size()).isZero();
       assertThat(j.get("changes").size()).isZero();
@@ -109,17 +122,19 @@ class StoreFaultITCase {
       reasons.add(j.get("reasons").get(0).asText());
     }
     String prom = http.get("/actuator/prometheus").body();
-    assertThat(prom).containsPattern("sluice_tuner_store_fallbacks_total\\{reason=\"[a-z_]+\",?\\} [1-9]");
+    assertThat(prom)
+        .containsPattern("sluice_tuner_store_fallbacks_total\\{reason=\"[a-z_]+\",?\\} [1-9]");
     return reasons;
   }
 
   @Nested
   @AutoConfigureObservability
-  @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "server.address=127.0.0.1")
+  @SpringBootTest(
+      webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+      properties = "server.address=127.0.0.1")
   @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
   class StoreDown {
-    @LocalServerPort
-    int port;
+    @LocalServerPort int port;
 
     @DynamicPropertySource
     static void store(DynamicPropertyRegistry r) throws IOException {
@@ -134,7 +149,8 @@ class StoreFaultITCase {
     @Order(1) // first: it checks the breaker's reasons from the first call on
     void submissionsAnswerWithAnEmptyOverlayAndTheBreakerOpens() {
       List<String> reasons = submitMany(port, 12);
-      // H2's client retries a refused connection for a while: the first answers are errors or time-outs
+      // H2's client retries a refused connection for a while: the first answers are errors or
+      // time-outs
       assertThat(reasons.get(0)).containsAnyOf("(error", "(timeout");
       assertThat(reasons.get(reasons.size() - 1)).contains("(circuit_open");
     }
@@ -143,8 +159,11 @@ class StoreFaultITCase {
     @Order(2)
     void outcomeCallsAnswer503AndReportsAreCountedAsLost() {
       Http http = new Http(port);
-      List<String> messages = outcomeCallsFail(http, 3, 2_000); // sluice.tier.outcomes.store-timeout's default
-      assertThat(messages).allMatch(m -> m.matches("history store unavailable \\((error|timeout|circuit_open)\\): .+"));
+      List<String> messages =
+          outcomeCallsFail(http, 3, 2_000); // sluice.tier.outcomes.store-timeout's default
+      assertThat(messages)
+          .allMatch(
+              m -> m.matches("history store unavailable \\((error|timeout|circuit_open)\\): .+"));
       assertThat(lostReports(http)).isEqualTo(3);
     }
 
@@ -152,42 +171,61 @@ class StoreFaultITCase {
     @Order(3)
     void theUiReadsAnswer503NamingTheStore() {
       Http http = new Http(port);
-      for (String path : List.of("/api/v1/ui/jobs", "/api/v1/ui/jobs/facets", "/api/v1/ui/job?jobKey=j",
-          "/api/v1/ui/run?appId=a", "/api/v1/ui/diff?a=a&b=b", "/api/v1/ui/overview",
-          "/api/v1/ui/throttle/nodes", "/api/v1/ui/throttle/events", "/api/v1/ui/throttle/apps")) {
+      for (String path :
+          List.of(
+              "/api/v1/ui/jobs",
+              "/api/v1/ui/jobs/facets",
+              "/api/v1/ui/job?jobKey=j",
+              "/api/v1/ui/run?appId=a",
+              "/api/v1/ui/diff?a=a&b=b",
+              "/api/v1/ui/overview",
+              "/api/v1/ui/throttle/nodes",
+              "/api/v1/ui/throttle/events",
+              "/api/v1/ui/throttle/apps")) {
         Http.Answer a = http.get(path);
         assertThat(a.status()).as(path).isEqualTo(503);
-        assertThat(a.json().get("message").asText()).as(path)
+        assertThat(a.json().get("message").asText())
+            .as(path)
             .matches("history store unavailable \\((error|timeout|circuit_open)\\): .+");
       }
     }
   }
 
   /**
-   * The outcome API over a store that hangs and comes back: a real H2 TCP server (loopback) behind a
-   * {@link PausableProxy}. While it hangs, reports and reads answer 503 within the 300 ms outcome limit (first on the
-   * time limit, then from the open breaker) and each report is counted as lost; resumed, the breaker closes again
-   * (open state 500 ms here) and reports are stored and read back.
+   * The outcome API over a store that hangs and comes back: a real H2 TCP server (loopback) behind
+   * a {@link PausableProxy}. While it hangs, reports and reads answer 503 within the 300 ms outcome
+   * limit (first on the time limit, then from the open breaker) and each report is counted as lost;
+   * resumed, the breaker closes again (open state 500 ms here) and reports are stored and read
+   * back.
    */
   @Nested
   @AutoConfigureObservability
-  @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-      "server.address=127.0.0.1", "sluice.tier.outcomes.store-timeout=300ms", "sluice.tuner.breaker-warm-up=0s",
-      "resilience4j.circuitbreaker.instances.store.wait-duration-in-open-state=500ms"})
+  @SpringBootTest(
+      webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+      properties = {
+        "server.address=127.0.0.1",
+        "sluice.tier.outcomes.store-timeout=300ms",
+        "sluice.tuner.breaker-warm-up=0s",
+        "resilience4j.circuitbreaker.instances.store.wait-duration-in-open-state=500ms"
+      })
   class StoreHangsAndComesBack {
-    @LocalServerPort
-    int port;
+    @LocalServerPort int port;
 
     @DynamicPropertySource
     static void store(DynamicPropertyRegistry r) {
-      r.add("sluice.tuner.store-url", () -> "jdbc:h2:tcp://127.0.0.1:" + Stalling.port() + "/sluice-history");
+      r.add(
+          "sluice.tuner.store-url",
+          () -> "jdbc:h2:tcp://127.0.0.1:" + Stalling.port() + "/sluice-history");
     }
 
     @Test
-    void outcomeCallsAnswer503WithinTheLimitWhileItHangsAndWorkAgainAfter() throws InterruptedException {
-      ServiceReady.await(port); // the store answered: its connection is open and the schema migrated
+    void outcomeCallsAnswer503WithinTheLimitWhileItHangsAndWorkAgainAfter()
+        throws InterruptedException {
+      ServiceReady.await(
+          port); // the store answered: its connection is open and the schema migrated
       Http http = new Http(port);
-      // a first call on a cold JVM may still outlast the 300 ms limit, and a timed-out call counts against the
+      // a first call on a cold JVM may still outlast the 300 ms limit, and a timed-out call counts
+      // against the
       // breaker, which then opens for 500 ms: retry past it, then count lost reports from there
       Http.Answer first = http.post(OUTCOMES, report("s-before"));
       for (int i = 0; i < 100 && first.status() != 200; i++) {
@@ -203,19 +241,23 @@ class StoreFaultITCase {
       } finally {
         Stalling.proxy.resume();
       }
-      assertThat(messages.get(0)).isEqualTo("history store unavailable (timeout): no answer from the store within "
-          + "300 ms");
+      assertThat(messages.get(0))
+          .isEqualTo(
+              "history store unavailable (timeout): no answer from the store within " + "300 ms");
       assertThat(messages).anyMatch(m -> m.startsWith("history store unavailable (circuit_open)"));
       assertThat(lostReports(http) - lostBefore).isEqualTo(6);
 
       Http.Answer after = http.post(OUTCOMES, report("s-after"));
-      for (int i = 0; i < 50 && after.status() != 200; i++) { // the breaker half-opens 500 ms after it opened
+      for (int i = 0;
+          i < 50 && after.status() != 200;
+          i++) { // the breaker half-opens 500 ms after it opened
         Thread.sleep(200);
         after = http.post(OUTCOMES, report("s-after"));
       }
       assertThat(after.status()).as(after.body()).isEqualTo(200);
       assertThat(after.json().get("ranTier").asText()).isEqualTo("ESS");
-      // calls abandoned during the hang finish late and may re-open the breaker once more: reads retry past it
+      // calls abandoned during the hang finish late and may re-open the breaker once more: reads
+      // retry past it
       Http.Answer read = untilAnswered(() -> http.get(OUTCOMES + "?queue=root.etl"));
       assertThat(read.status()).as(read.body()).isEqualTo(200);
       List<String> runs = new ArrayList<>();
@@ -225,8 +267,12 @@ class StoreFaultITCase {
     }
   }
 
-  /** Calls until the answer is 200, at most 50 times 200 ms apart (past an open breaker's half-open delay). */
-  static Http.Answer untilAnswered(java.util.function.Supplier<Http.Answer> call) throws InterruptedException {
+  /**
+   * Calls until the answer is 200, at most 50 times 200 ms apart (past an open breaker's half-open
+   * delay).
+   */
+  static Http.Answer untilAnswered(java.util.function.Supplier<Http.Answer> call)
+      throws InterruptedException {
     Http.Answer a = call.get();
     for (int i = 0; i < 50 && a.status() != 200; i++) {
       Thread.sleep(200);
@@ -243,7 +289,8 @@ class StoreFaultITCase {
 
     static synchronized int port() {
       if (proxy == null) {
-        // H2 reads h2.bindAddress once per JVM (set for the tests in the pom): the server must listen on loopback
+        // H2 reads h2.bindAddress once per JVM (set for the tests in the pom): the server must
+        // listen on loopback
         assertThat(org.h2.engine.SysProperties.BIND_ADDRESS).isEqualTo("127.0.0.1");
         try {
           dir = Files.createTempDirectory("sluice-stalling-store");
@@ -268,10 +315,11 @@ class StoreFaultITCase {
 
   @Nested
   @AutoConfigureObservability
-  @SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = "server.address=127.0.0.1")
+  @SpringBootTest(
+      webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+      properties = "server.address=127.0.0.1")
   class StoreHangs {
-    @LocalServerPort
-    int port;
+    @LocalServerPort int port;
 
     @Test
     void submissionsAnswerWithinTheTimeLimit() {
@@ -282,7 +330,9 @@ class StoreFaultITCase {
 
     @DynamicPropertySource
     static void store(DynamicPropertyRegistry r) {
-      r.add("sluice.tuner.store-url", () -> "jdbc:h2:tcp://127.0.0.1:" + Silent.port() + "/sluice-history");
+      r.add(
+          "sluice.tuner.store-url",
+          () -> "jdbc:h2:tcp://127.0.0.1:" + Silent.port() + "/sluice-history");
     }
   }
 
@@ -298,18 +348,21 @@ class StoreFaultITCase {
         } catch (IOException e) {
           throw new IllegalStateException(e);
         }
-        Thread t = new Thread(() -> {
-          while (!server.isClosed()) {
-            try {
-              Socket s = server.accept();
-              synchronized (accepted) {
-                accepted.add(s);
-              }
-            } catch (IOException e) {
-              return;
-            }
-          }
-        }, "silent-store");
+        Thread t =
+            new Thread(
+                () -> {
+                  while (!server.isClosed()) {
+                    try {
+                      Socket s = server.accept();
+                      synchronized (accepted) {
+                        accepted.add(s);
+                      }
+                    } catch (IOException e) {
+                      return;
+                    }
+                  }
+                },
+                "silent-store");
         t.setDaemon(true);
         t.start();
       }

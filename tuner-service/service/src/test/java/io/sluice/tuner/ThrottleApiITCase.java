@@ -16,28 +16,37 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The ESS throttle's priority map through the real service: a submission records its priority and gets the app
- * reporter (and, for the opted-in queue, the client shim) as platform additions; the driver's report turns it into
- * a live app; the gates' {@code GET /api/v1/throttle/priorities} serves it; bad reports are 400 naming the field.
+ * The ESS throttle's priority map through the real service: a submission records its priority and
+ * gets the app reporter (and, for the opted-in queue, the client shim) as platform additions; the
+ * driver's report turns it into a live app; the gates' {@code GET /api/v1/throttle/priorities}
+ * serves it; bad reports are 400 naming the field.
  */
 @AutoConfigureObservability
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT, properties = {
-    "server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
-    "sluice.throttle.default-priority=2", "sluice.throttle.queues.etl=1", "sluice.throttle.queues.adhoc=3",
-    "sluice.throttle.jobs.[prod/adhoc/bob/urgent]=4", "sluice.throttle.shim-queues=etl",
-    "sluice.throttle.shim-jar=/opt/sluice/shim.jar", "sluice.throttle.reporter-jar=/opt/sluice/client-all.jar",
-    "sluice.throttle.report-url=http://127.0.0.1:19094"})
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "server.address=127.0.0.1",
+      "sluice.tuner.submission-timeout=10s",
+      "sluice.throttle.default-priority=2",
+      "sluice.throttle.queues.etl=1",
+      "sluice.throttle.queues.adhoc=3",
+      "sluice.throttle.jobs.[prod/adhoc/bob/urgent]=4",
+      "sluice.throttle.shim-queues=etl",
+      "sluice.throttle.shim-jar=/opt/sluice/shim.jar",
+      "sluice.throttle.reporter-jar=/opt/sluice/client-all.jar",
+      "sluice.throttle.report-url=http://127.0.0.1:19094"
+    })
 class ThrottleApiITCase {
-  @TempDir
-  static Path dir;
+  @TempDir static Path dir;
 
   @DynamicPropertySource
   static void store(DynamicPropertyRegistry r) {
-    r.add("sluice.tuner.store-url", () -> "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath());
+    r.add(
+        "sluice.tuner.store-url",
+        () -> "jdbc:h2:file:" + dir.resolve("sluice-history").toAbsolutePath());
   }
 
-  @LocalServerPort
-  int port;
+  @LocalServerPort int port;
   Http http;
 
   @BeforeEach
@@ -47,15 +56,22 @@ class ThrottleApiITCase {
   }
 
   private JsonNode submit(String queue, String appName) {
-    Http.Answer a = http.post("/api/v1/submissions", "{\"cluster\":\"prod\",\"queue\":\"" + queue
-        + "\",\"user\":\"bob\",\"appName\":\"" + appName + "\",\"conf\":{}}");
+    Http.Answer a =
+        http.post(
+            "/api/v1/submissions",
+            "{\"cluster\":\"prod\",\"queue\":\""
+                + queue
+                + "\",\"user\":\"bob\",\"appName\":\""
+                + appName
+                + "\",\"conf\":{}}");
     assertThat(a.status()).as(a.body()).isEqualTo(200);
     return a.json();
   }
 
   private Http.Answer report(String appId, String submissionId) {
-    return http.post("/api/v1/throttle/apps", "{\"appId\":\"" + appId + "\",\"submissionId\":\"" + submissionId
-        + "\"}");
+    return http.post(
+        "/api/v1/throttle/apps",
+        "{\"appId\":\"" + appId + "\",\"submissionId\":\"" + submissionId + "\"}");
   }
 
   private JsonNode entry(String appId) {
@@ -74,10 +90,13 @@ class ThrottleApiITCase {
   void aShimQueueSubmissionGetsReporterAndShimAndItsAppEntersThePriorityMap() {
     JsonNode s = submit("etl", "nightly");
     JsonNode p = s.get("platform");
-    assertThat(p.get("plugins").toString()).isEqualTo(
-        "[\"io.sluice.submit.plugin.SluiceAppReporterPlugin\",\"io.sluice.throttle.shim.SluiceShimPlugin\"]");
-    assertThat(p.get("jars").toString()).isEqualTo("[\"/opt/sluice/client-all.jar\",\"/opt/sluice/shim.jar\"]");
-    assertThat(p.get("confs").toString()).isEqualTo("{\"spark.sluice.tuner.url\":\"http://127.0.0.1:19094\"}");
+    assertThat(p.get("plugins").toString())
+        .isEqualTo(
+            "[\"io.sluice.submit.plugin.SluiceAppReporterPlugin\",\"io.sluice.throttle.shim.SluiceShimPlugin\"]");
+    assertThat(p.get("jars").toString())
+        .isEqualTo("[\"/opt/sluice/client-all.jar\",\"/opt/sluice/shim.jar\"]");
+    assertThat(p.get("confs").toString())
+        .isEqualTo("{\"spark.sluice.tuner.url\":\"http://127.0.0.1:19094\"}");
     assertThat(p.get("reasons").get(0).asText())
         .isEqualTo("throttle: queue etl opts in to the client shim (priority 1 from queue)");
     String sid = s.get("submissionId").asText();
@@ -126,10 +145,13 @@ class ThrottleApiITCase {
 
   @Test
   void badReportsAre400NamingTheField() {
-    assertField(http.post("/api/v1/throttle/apps", "{\"appId\":\" \",\"submissionId\":\"s\"}"), "appId");
-    assertField(http.post("/api/v1/throttle/apps", "{\"appId\":\"a b\",\"submissionId\":\"s\"}"), "appId");
+    assertField(
+        http.post("/api/v1/throttle/apps", "{\"appId\":\" \",\"submissionId\":\"s\"}"), "appId");
+    assertField(
+        http.post("/api/v1/throttle/apps", "{\"appId\":\"a b\",\"submissionId\":\"s\"}"), "appId");
     assertField(http.post("/api/v1/throttle/apps", "{\"appId\":\"app-1\"}"), "submissionId");
-    assertField(http.post("/api/v1/throttle/apps", "{\"appId\":[1],\"submissionId\":\"s\"}"), "appId");
+    assertField(
+        http.post("/api/v1/throttle/apps", "{\"appId\":[1],\"submissionId\":\"s\"}"), "appId");
     assertField(http.post("/api/v1/throttle/apps", "{not json"), "body");
   }
 
@@ -144,8 +166,10 @@ class ThrottleApiITCase {
     report("app-metered", s.get("submissionId").asText());
     report("app-metered-2", "unknown");
     String prom = http.get("/actuator/prometheus").body();
-    assertThat(prom).containsPattern("sluice_throttle_reports_total\\{outcome=\"registered\"[^}]*\\} [1-9]")
-        .containsPattern("sluice_throttle_reports_total\\{outcome=\"unknown_submission\"[^}]*\\} [1-9]")
+    assertThat(prom)
+        .containsPattern("sluice_throttle_reports_total\\{outcome=\"registered\"[^}]*\\} [1-9]")
+        .containsPattern(
+            "sluice_throttle_reports_total\\{outcome=\"unknown_submission\"[^}]*\\} [1-9]")
         .containsPattern("sluice_throttle_submissions_total\\{source=\"queue\"[^}]*\\} [1-9]")
         .containsPattern("sluice_throttle_apps_live(\\{[^}]*\\})? [1-9]")
         .contains("sluice_throttle_evictions_total{reason=\"capacity\"");

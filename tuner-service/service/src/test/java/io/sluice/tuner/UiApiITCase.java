@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import io.sluice.model.AppRun;
 import io.sluice.tuner.testing.Http;
-import io.sluice.tuner.testing.TestCredentials;
 import io.sluice.tuner.testing.ServiceOnH2;
+import io.sluice.tuner.testing.TestCredentials;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -17,14 +17,19 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * The UI's read API ({@code /api/v1/ui/jobs|jobs/facets|job|run|diff}) over a real H2 store filled with runs folded
- * from the real tiny_blocks and spill fixtures: a tuned job (baseline, kept change, rolled-back change) whose key holds
- * HTML and a slash, and a second job.
+ * The UI's read API ({@code /api/v1/ui/jobs|jobs/facets|job|run|diff}) over a real H2 store filled
+ * with runs folded from the real tiny_blocks and spill fixtures: a tuned job (baseline, kept
+ * change, rolled-back change) whose key holds HTML and a slash, and a second job.
  */
-// spring.application.name keeps this context apart from other classes' cached ones (each has its own store)
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
-        "spring.application.name=ui-api-test"})
+// spring.application.name keeps this context apart from other classes' cached ones (each has its
+// own store)
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "server.address=127.0.0.1",
+      "sluice.tuner.submission-timeout=10s",
+      "spring.application.name=ui-api-test"
+    })
 class UiApiITCase extends ServiceOnH2 {
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
   static final String TUNED = "etl/<b>tiny</b> & \"co\"";
@@ -77,7 +82,8 @@ class UiApiITCase extends ServiceOnH2 {
     assertThat(tuned.get("cluster").asText()).isEqualTo(r1.cluster());
     assertThat(tuned.get("queue").asText()).isEqualTo(java.util.Objects.toString(r1.queue(), ""));
 
-    assertThat(texts(ok("/api/v1/ui/jobs?q=" + enc("<B>TINY")).get("items"), "jobKey")).containsExactly(TUNED);
+    assertThat(texts(ok("/api/v1/ui/jobs?q=" + enc("<B>TINY")).get("items"), "jobKey"))
+        .containsExactly(TUNED);
     assertThat(texts(ok("/api/v1/ui/jobs?sort=runs&dir=asc").get("items"), "jobKey"))
         .containsExactly("spill-job", TUNED);
     JsonNode second = ok("/api/v1/ui/jobs?sort=jobKey&dir=asc&page=1&size=1");
@@ -94,7 +100,8 @@ class UiApiITCase extends ServiceOnH2 {
 
     JsonNode facets = ok("/api/v1/ui/jobs/facets");
     assertThat(texts(facets.get("clusters"), null)).containsExactly(r1.cluster());
-    assertThat(texts(facets.get("queues"), null)).contains(java.util.Objects.toString(r1.queue(), ""));
+    assertThat(texts(facets.get("queues"), null))
+        .contains(java.util.Objects.toString(r1.queue(), ""));
     assertThat(facets.get("states").size()).isPositive();
   }
 
@@ -119,19 +126,23 @@ class UiApiITCase extends ServiceOnH2 {
     assertThat(after2.get("value").asText()).isEqualTo("13");
     assertThat(after2.get("fate").asText()).isEqualTo("ROLLED_BACK");
     assertThat(after2.get("fateReason").asText()).startsWith("rolled back");
-    // after the rollback the rules do not try fewer partitions again; what they propose instead is still pending
+    // after the rollback the rules do not try fewer partitions again; what they propose instead is
+    // still pending
     assertThat(page.get("recommendations").toString()).doesNotContain("\"value\":\"4\"");
     JsonNode after3 = recommendation(page, r3.appId(), "spark.sql.adaptive.enabled");
     assertThat(after3.get("fate").asText()).isEqualTo("PENDING");
     assertThat(after3.get("fateReason").asText()).isEqualTo("no finished run since");
-    // keys that act on the same figures are never tried together: after run 1 only the partitions change was
+    // keys that act on the same figures are never tried together: after run 1 only the partitions
+    // change was
     // proposed, the AQE keys wait (a superseded recommendation is covered by JobPagesTest)
     List<String> afterRun1 = new ArrayList<>();
-    page.get("recommendations").forEach(r -> {
-      if (r.get("runAppId").asText().equals(r1.appId())) {
-        afterRun1.add(r.get("key").asText());
-      }
-    });
+    page.get("recommendations")
+        .forEach(
+            r -> {
+              if (r.get("runAppId").asText().equals(r1.appId())) {
+                afterRun1.add(r.get("key").asText());
+              }
+            });
     assertThat(afterRun1).containsExactly(PARTITIONS);
     assertThat(page.get("stateHistory").get(0).get("state").asText()).isEqualTo("TUNING");
 
@@ -167,13 +178,26 @@ class UiApiITCase extends ServiceOnH2 {
     assertThat(conf.get(PARTITIONS).asText()).isEqualTo("50");
     // the default caller is an admin: whole confs; a viewer reads only the tunable keys' values
     assertThat(conf.get("spark.app.name").asText()).isEqualTo(r2.conf().get("spark.app.name"));
-    JsonNode viewed = http.as(TestCredentials.VIEWER)
-        .get("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId())).json().get("conf");
+    JsonNode viewed =
+        http.as(TestCredentials.VIEWER)
+            .get("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId()))
+            .json()
+            .get("conf");
     assertThat(viewed.get(PARTITIONS).asText()).isEqualTo("50");
-    assertThat(viewed.get("spark.app.name").asText()).isEqualTo(io.sluice.tuner.security.Redaction.REDACTED);
+    assertThat(viewed.get("spark.app.name").asText())
+        .isEqualTo(io.sluice.tuner.security.Redaction.REDACTED);
     assertThat(page.get("injected").get(PARTITIONS).asText()).isEqualTo("50");
-    assertThat(ok("/api/v1/ui/run?cluster=" + enc(r2.cluster()) + "&appId=" + enc(r2.appId()) + "&attemptId="
-        + enc(r2.appAttemptId())).get("run").get("appId").asText()).isEqualTo(r2.appId());
+    assertThat(
+            ok("/api/v1/ui/run?cluster="
+                    + enc(r2.cluster())
+                    + "&appId="
+                    + enc(r2.appId())
+                    + "&attemptId="
+                    + enc(r2.appAttemptId()))
+                .get("run")
+                .get("appId")
+                .asText())
+        .isEqualTo(r2.appId());
     Http.Answer missing = http.get("/api/v1/ui/run?cluster=x&appId=" + enc(r2.appId()));
     assertThat(missing.status()).isEqualTo(404);
     assertThat(missing.json().get("field").asText()).isEqualTo("appId");
@@ -182,17 +206,30 @@ class UiApiITCase extends ServiceOnH2 {
 
   @Test
   void theDiffListsExactlyTheKeysThatDiffer() {
-    JsonNode d = ok("/api/v1/ui/diff?cluster=" + enc(r1.cluster()) + "&a=" + enc(r2.appId()) + "&b="
-        + enc(r3.appId()));
+    JsonNode d =
+        ok(
+            "/api/v1/ui/diff?cluster="
+                + enc(r1.cluster())
+                + "&a="
+                + enc(r2.appId())
+                + "&b="
+                + enc(r3.appId()));
     assertThat(d.get("a").get("appId").asText()).isEqualTo(r2.appId());
-    assertThat(texts(d.get("changed"), "key")).containsExactly("spark.sluice.injected." + PARTITIONS, PARTITIONS);
+    assertThat(texts(d.get("changed"), "key"))
+        .containsExactly("spark.sluice.injected." + PARTITIONS, PARTITIONS);
     assertThat(d.get("changed").get(1).get("a").asText()).isEqualTo("50");
     assertThat(d.get("changed").get(1).get("b").asText()).isEqualTo("13");
     assertThat(d.get("onlyA").size()).isZero();
     assertThat(d.get("onlyB").size()).isZero();
 
-    JsonNode first = ok("/api/v1/ui/diff?cluster=" + enc(r1.cluster()) + "&a=" + enc(r1.appId()) + "&b="
-        + enc(r2.appId()));
+    JsonNode first =
+        ok(
+            "/api/v1/ui/diff?cluster="
+                + enc(r1.cluster())
+                + "&a="
+                + enc(r1.appId())
+                + "&b="
+                + enc(r2.appId()));
     List<String> expectedOnlyB = new ArrayList<>();
     expectedOnlyB.add("spark.sluice.injected." + PARTITIONS);
     if (!r1.conf().containsKey(PARTITIONS)) {
@@ -200,7 +237,11 @@ class UiApiITCase extends ServiceOnH2 {
     }
     assertThat(texts(first.get("onlyB"), "key")).containsExactlyElementsOf(expectedOnlyB);
     assertThat(first.get("onlyA").size()).isZero();
-    assertThat(http.get("/api/v1/ui/diff?cluster=x&a=" + enc(r1.appId()) + "&b=" + enc(r2.appId())).json()
-        .get("field").asText()).isEqualTo("a");
+    assertThat(
+            http.get("/api/v1/ui/diff?cluster=x&a=" + enc(r1.appId()) + "&b=" + enc(r2.appId()))
+                .json()
+                .get("field")
+                .asText())
+        .isEqualTo("a");
   }
 }

@@ -10,31 +10,52 @@ import java.util.Locale;
 import java.util.Map;
 
 /**
- * CPU time of this JVM, in total and per group of threads (by name), sampled on demand. A figure the neighbours on
- * a shared machine do not move the way they move wall-clock rates: time a thread was runnable but not running is
- * not counted. Threads that end keep what they used up to their last sample, so sample often (the bench samples
- * every 100 ms with the store count).
+ * CPU time of this JVM, in total and per group of threads (by name), sampled on demand. A figure
+ * the neighbours on a shared machine do not move the way they move wall-clock rates: time a thread
+ * was runnable but not running is not counted. Threads that end keep what they used up to their
+ * last sample, so sample often (the bench samples every 100 ms with the store count).
  */
 final class CpuMeter {
   /** Thread-name prefixes of each group, checked in this order; everything else is "other". */
   private static final Map<String, String[]> GROUPS = new LinkedHashMap<>();
 
   static {
-    // Kafka source reader threads: "Source Data Fetcher for Source: spark-events ..." and the task "Source: ..."
+    // Kafka source reader threads: "Source Data Fetcher for Source: spark-events ..." and the task
+    // "Source: ..."
     GROUPS.put("source", new String[] {"Source Data Fetcher", "Source: "});
     // the keyed operator's task thread (the store and profiles sink writers are chained to it)
     GROUPS.put("profiles", new String[] {"shuffle-profiles"});
-    GROUPS.put("sinkIo", new String[] {"kafka-producer-network-thread", "history-store", "profiles-topic"});
-    GROUPS.put("broker", new String[] {"data-plane-kafka", "kafka-", "broker-", "quorum-", "raft-", "controller-",
-        "ExpirationReaper", "LogDirFailureHandler", "ReplicaFetcher", "group-coordinator", "transaction-",
-        "executor-", "log-cleaner", "kafka-scheduler", "metrics-meter"});
+    GROUPS.put(
+        "sinkIo",
+        new String[] {"kafka-producer-network-thread", "history-store", "profiles-topic"});
+    GROUPS.put(
+        "broker",
+        new String[] {
+          "data-plane-kafka",
+          "kafka-",
+          "broker-",
+          "quorum-",
+          "raft-",
+          "controller-",
+          "ExpirationReaper",
+          "LogDirFailureHandler",
+          "ReplicaFetcher",
+          "group-coordinator",
+          "transaction-",
+          "executor-",
+          "log-cleaner",
+          "kafka-scheduler",
+          "metrics-meter"
+        });
   }
 
   private final ThreadMXBean threads = ManagementFactory.getThreadMXBean();
   private final OperatingSystemMXBean os =
       (OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
+
   /** Last seen CPU nanoseconds and group of every thread ever sampled. */
   private final Map<Long, long[]> last = new HashMap<>();
+
   private final Map<Long, String> groupOf = new HashMap<>();
 
   CpuMeter() {
@@ -79,8 +100,9 @@ final class CpuMeter {
     StringBuilder sb = new StringBuilder();
     for (String k : to.keySet()) {
       double us = (to.get(k) - from.getOrDefault(k, 0L)) / 1e3 / events;
-      sb.append(String.format(Locale.ROOT, " cpuUsPerEvent%s=%.2f",
-          k.equals("process") ? "" : "." + k, us));
+      sb.append(
+          String.format(
+              Locale.ROOT, " cpuUsPerEvent%s=%.2f", k.equals("process") ? "" : "." + k, us));
     }
     return sb.toString();
   }

@@ -11,15 +11,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CPU cost per event of decoding the records of the events topic ({@link EnvelopeCodec#decodeRecord}, what the
- * profile operator does first with every record), on the bench's input, the 13 fixture logs, in both formats side
- * by side in every round: one envelope per event (as the listener sends) and pruned batches (as the event-log
- * collector sends). Thread CPU time of this thread only, so a loaded machine slows it down without changing the
- * figure much.
+ * CPU cost per event of decoding the records of the events topic ({@link
+ * EnvelopeCodec#decodeRecord}, what the profile operator does first with every record), on the
+ * bench's input, the 13 fixture logs, in both formats side by side in every round: one envelope per
+ * event (as the listener sends) and pruned batches (as the event-log collector sends). Thread CPU
+ * time of this thread only, so a loaded machine slows it down without changing the figure much.
  *
  * <pre>
  * DecodeBench --root REPO [--seconds 20] [--rounds 5]
  * </pre>
+ *
  * Prints {@code DECODE_BENCH envelopes=<format> nsPerEvent=<median> rounds=<all> ...} per format.
  */
 public final class DecodeBench {
@@ -76,10 +77,18 @@ public final class DecodeBench {
       double[] sorted = ns[f].clone();
       Arrays.sort(sorted);
       double median = sorted[rounds / 2];
-      System.out.printf(Locale.ROOT, "DECODE_BENCH envelopes=%s nsPerEvent=%.0f rounds=%s records=%d events=%d "
-              + "bytesPerEvent=%.0f mbPerCpuS=%.0f check=%d%n", names[f], median,
-          Arrays.toString(Arrays.stream(ns[f]).map(Math::rint).toArray()), records.size(), events,
-          (double) bytes / events, bytes / (double) events / median * 1e3, sink % 7);
+      System.out.printf(
+          Locale.ROOT,
+          "DECODE_BENCH envelopes=%s nsPerEvent=%.0f rounds=%s records=%d events=%d "
+              + "bytesPerEvent=%.0f mbPerCpuS=%.0f check=%d%n",
+          names[f],
+          median,
+          Arrays.toString(Arrays.stream(ns[f]).map(Math::rint).toArray()),
+          records.size(),
+          events,
+          (double) bytes / events,
+          bytes / (double) events / median * 1e3,
+          sink % 7);
     }
   }
 }

@@ -12,14 +12,16 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * CPU the event-log collector spends per line to prepare what it publishes: {@link EventPruner#prune} and
- * {@link EnvelopeBatch} (add, and encode every {@value EnvelopeBatch#DEFAULT_MAX_EVENTS} lines), on the lines of the
- * 13 fixture logs. Thread CPU time of this thread only. Reading and decompressing the log and the Kafka producer
- * are not included (they were the collector's costs before too).
+ * CPU the event-log collector spends per line to prepare what it publishes: {@link
+ * EventPruner#prune} and {@link EnvelopeBatch} (add, and encode every {@value
+ * EnvelopeBatch#DEFAULT_MAX_EVENTS} lines), on the lines of the 13 fixture logs. Thread CPU time of
+ * this thread only. Reading and decompressing the log and the Kafka producer are not included (they
+ * were the collector's costs before too).
  *
  * <pre>
  * EdgeBench --root REPO [--seconds 3] [--rounds 5]
  * </pre>
+ *
  * Prints {@code EDGE_BENCH nsPerLine=<median> rounds=<all> bytesInPerLine=... bytesOutPerLine=...}.
  */
 public final class EdgeBench {
@@ -45,8 +47,13 @@ public final class EdgeBench {
     }
     long in = lines.stream().mapToLong(b -> b.length).sum();
     long out = 0;
-    EnvelopeBatch batch = new EnvelopeBatch("bench", "app-edge-0001", "", EnvelopeBatch.DEFAULT_MAX_EVENTS,
-        EnvelopeBatch.DEFAULT_MAX_BYTES);
+    EnvelopeBatch batch =
+        new EnvelopeBatch(
+            "bench",
+            "app-edge-0001",
+            "",
+            EnvelopeBatch.DEFAULT_MAX_EVENTS,
+            EnvelopeBatch.DEFAULT_MAX_BYTES);
     ThreadMXBean cpu = ManagementFactory.getThreadMXBean();
     double[] ns = new double[rounds];
     for (int r = -1; r < rounds; r++) { // round -1 warms the JIT up
@@ -76,8 +83,14 @@ public final class EdgeBench {
     }
     double[] sorted = ns.clone();
     Arrays.sort(sorted);
-    System.out.printf(Locale.ROOT, "EDGE_BENCH nsPerLine=%.0f rounds=%s lines=%d bytesInPerLine=%.0f "
-            + "bytesOutPerLine=%.0f%n", sorted[rounds / 2], Arrays.toString(Arrays.stream(ns).map(Math::rint).toArray()),
-        lines.size(), (double) in / lines.size(), (double) out / lines.size());
+    System.out.printf(
+        Locale.ROOT,
+        "EDGE_BENCH nsPerLine=%.0f rounds=%s lines=%d bytesInPerLine=%.0f "
+            + "bytesOutPerLine=%.0f%n",
+        sorted[rounds / 2],
+        Arrays.toString(Arrays.stream(ns).map(Math::rint).toArray()),
+        lines.size(),
+        (double) in / lines.size(),
+        (double) out / lines.size());
   }
 }

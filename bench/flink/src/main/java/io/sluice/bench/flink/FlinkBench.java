@@ -5,11 +5,11 @@ import io.sluice.flink.JobConfig;
 import io.sluice.flink.ShuffleProfileJob;
 import io.sluice.ingest.envelope.EnvelopeBatch;
 import io.sluice.ingest.envelope.EnvelopeCodec;
-import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.EventLogs;
 import io.sluice.ingest.eventlog.LineReader;
 import io.sluice.ingest.eventlog.ReadReport;
+import io.sluice.ingest.parse.EventPruner;
 import io.sluice.kafka.LocalKafka;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
@@ -43,9 +43,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
 
 /**
- * Benchmark of {@link ShuffleProfileJob} on a local MiniCluster (parallelism 2) fed by an in-JVM Kafka broker and
- * writing to an embedded H2 history store, with envelopes made from the real Spark event logs in
- * deploy/fixtures/eventlogs (every finished log, Spark 3.5.7 and 4.0.1), replicated under synthetic app ids.
+ * Benchmark of {@link ShuffleProfileJob} on a local MiniCluster (parallelism 2) fed by an in-JVM
+ * Kafka broker and writing to an embedded H2 history store, with envelopes made from the real Spark
+ * event logs in deploy/fixtures/eventlogs (every finished log, Spark 3.5.7 and 4.0.1), replicated
+ * under synthetic app ids.
  *
  * <pre>
  * FlinkBench throughput --root REPO --work DIR [--events 2000000] [--group 16] [--checkpoint-ms 1000] [--batch 100]
@@ -59,6 +60,7 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *   Every app's events except its ApplicationEnd are produced and consumed first; then the ApplicationEnd
  *   envelopes are produced one at a time at random gaps; latency = run visible in the store - ApplicationEnd sent.
  * </pre>
+ *
  * Prints one line {@code FLINK_BENCH key=value ...} per measurement.
  */
 public final class FlinkBench {
@@ -120,13 +122,17 @@ public final class FlinkBench {
     int group = (int) num("group", 16);
     long checkpointMs = num("checkpoint-ms", 1_000);
     int batch = (int) num("batch", 100);
-    // "single": one envelope per event as the live listener sends; "batched": pruned events in batches of
+    // "single": one envelope per event as the live listener sends; "batched": pruned events in
+    // batches of
     // --batch-events as the event-log collector sends
-    boolean batched = switch (opts.getOrDefault("envelopes", "single")) {
-      case "single" -> false;
-      case "batched" -> true;
-      default -> throw new IllegalArgumentException("--envelopes is single or batched, not " + opts.get("envelopes"));
-    };
+    boolean batched =
+        switch (opts.getOrDefault("envelopes", "single")) {
+          case "single" -> false;
+          case "batched" -> true;
+          default ->
+              throw new IllegalArgumentException(
+                  "--envelopes is single or batched, not " + opts.get("envelopes"));
+        };
     int perRecord = batched ? (int) num("batch-events", EnvelopeBatch.DEFAULT_MAX_EVENTS) : 1;
 
     // apps in a fixed shuffled order (mixes the kinds of logs in every group)
@@ -155,10 +161,14 @@ public final class FlinkBench {
               Log log = logs.get(a[1]);
               if (k < log.lines.size()) {
                 String id = syntheticId(a[0], a[1]);
-                byte[] value = perRecord == 1 && !batched ? envelope(log, id, k) : batch(log, id, k, perRecord);
+                byte[] value =
+                    perRecord == 1 && !batched
+                        ? envelope(log, id, k)
+                        : batch(log, id, k, perRecord);
                 bytes += value.length;
                 records++;
-                producer.send(new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8), value));
+                producer.send(
+                    new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8), value));
               }
             }
           }
@@ -166,15 +176,17 @@ public final class FlinkBench {
         producer.flush();
       }
       double produceS = (System.nanoTime() - tp0) / 1e9;
-      log("produced %d events in %d records (%d apps, %.0f MB) in %.1f s", events, records, apps.size(), bytes / 1e6,
-          produceS);
+      log(
+          "produced %d events in %d records (%d apps, %.0f MB) in %.1f s",
+          events, records, apps.size(), bytes / 1e6, produceS);
 
       try (HistoryStore store = HistoryStores.open(config.get(JobConfig.STORE_URL))) {
         long t0 = System.nanoTime();
         JobClient job = start(config);
         long running = -1;
         List<long[]> samples = new ArrayList<>(); // {nanos, runs}
-        List<Map<String, Long>> cpu = new ArrayList<>(); // the CPU meter's sample taken with each of them
+        List<Map<String, Long>> cpu =
+            new ArrayList<>(); // the CPU meter's sample taken with each of them
         CpuMeter meter = new CpuMeter();
         long deadline = t0 + TimeUnit.MINUTES.toNanos(num("timeout-min", 20));
         while (true) {
@@ -188,9 +200,15 @@ public final class FlinkBench {
           if (runs >= apps.size()) {
             break;
           }
-          if (now > deadline || job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
-            throw new IllegalStateException("stopped at " + runs + "/" + apps.size() + " runs; job "
-                + job.getJobStatus().get());
+          if (now > deadline
+              || job.getJobStatus().get(10, TimeUnit.SECONDS).isGloballyTerminalState()) {
+            throw new IllegalStateException(
+                "stopped at "
+                    + runs
+                    + "/"
+                    + apps.size()
+                    + " runs; job "
+                    + job.getJobStatus().get());
           }
           Thread.sleep(100);
         }
@@ -199,21 +217,39 @@ public final class FlinkBench {
         double t10 = timeAt(samples, (long) Math.ceil(apps.size() * 0.1));
         double t90 = timeAt(samples, (long) Math.ceil(apps.size() * 0.9));
         double window = (t90 - t10) / 1e9;
-        double windowEvents = events * ((Math.ceil(apps.size() * 0.9) - Math.ceil(apps.size() * 0.1)) / apps.size());
+        double windowEvents =
+            events * ((Math.ceil(apps.size() * 0.9) - Math.ceil(apps.size() * 0.1)) / apps.size());
         double firstRun = (timeAt(samples, 1) - t0) / 1e9;
-        // CPU between the samples that first saw 10% and 90% of the runs, per event of the runs completed between
+        // CPU between the samples that first saw 10% and 90% of the runs, per event of the runs
+        // completed between
         int i10 = indexAt(samples, (long) Math.ceil(apps.size() * 0.1));
         int i90 = indexAt(samples, (long) Math.ceil(apps.size() * 0.9));
-        double cpuEvents = events * ((double) (samples.get(i90)[1] - samples.get(i10)[1]) / apps.size());
+        double cpuEvents =
+            events * ((double) (samples.get(i90)[1] - samples.get(i10)[1]) / apps.size());
         double total = (done - t0) / 1e9;
         double fromRunning = (done - running) / 1e9;
-        System.out.printf(Locale.ROOT, "FLINK_BENCH mode=throughput envelopes=%s records=%d events=%d apps=%d logs=%d envelopeMB=%.0f "
+        System.out.printf(
+            Locale.ROOT,
+            "FLINK_BENCH mode=throughput envelopes=%s records=%d events=%d apps=%d logs=%d envelopeMB=%.0f "
                 + "checkpointMs=%d batch=%d sustainedEventsPerS=%.0f windowS=%.1f overallEventsPerS=%.0f "
                 + "totalS=%.1f toRunningS=%.1f firstRunS=%.1f produceEventsPerS=%.0f parallelism=%d%s%n",
-            batched ? "batched-" + perRecord : "single", records, events, apps.size(), logs.size(), bytes / 1e6,
-            checkpointMs, batch, windowEvents / window, window,
-            events / fromRunning, total, (running - t0) / 1e9, firstRun, events / produceS,
-            config.getInt(JobConfig.PARALLELISM), CpuMeter.perEvent(cpu.get(i10), cpu.get(i90), cpuEvents));
+            batched ? "batched-" + perRecord : "single",
+            records,
+            events,
+            apps.size(),
+            logs.size(),
+            bytes / 1e6,
+            checkpointMs,
+            batch,
+            windowEvents / window,
+            window,
+            events / fromRunning,
+            total,
+            (running - t0) / 1e9,
+            firstRun,
+            events / produceS,
+            config.getInt(JobConfig.PARALLELISM),
+            CpuMeter.perEvent(cpu.get(i10), cpu.get(i90), cpuEvents));
       }
     }
   }
@@ -267,13 +303,17 @@ public final class FlinkBench {
           KafkaProducer<byte[], byte[]> producer = producer(kafka, true)) {
         JobClient job = start(config);
         awaitRunning(job);
-        // Every app's events before its ApplicationEnd (Spark writes it last), consumed before measuring.
+        // Every app's events before its ApplicationEnd (Spark writes it last), consumed before
+        // measuring.
         for (int i = 0; i < n; i++) {
           appLogs[i] = logs.get(i % logs.size());
           ids[i] = syntheticId(i / logs.size(), i % logs.size());
           for (int k = 0; k < appLogs[i].endIndex; k++) {
-            producer.send(new ProducerRecord<>(topic, ids[i].getBytes(StandardCharsets.UTF_8),
-                envelope(appLogs[i], ids[i], k)));
+            producer.send(
+                new ProducerRecord<>(
+                    topic,
+                    ids[i].getBytes(StandardCharsets.UTF_8),
+                    envelope(appLogs[i], ids[i], k)));
             bodyEvents++;
           }
         }
@@ -282,7 +322,9 @@ public final class FlinkBench {
         if (store.countRuns() != 0) {
           throw new IllegalStateException("runs stored before any ApplicationEnd was sent");
         }
-        log("%d apps open (%d events consumed); sending their ApplicationEnd envelopes", n, bodyEvents);
+        log(
+            "%d apps open (%d events consumed); sending their ApplicationEnd envelopes",
+            n, bodyEvents);
 
         long[] sentAt = new long[n];
         long[] visibleAt = new long[n];
@@ -294,8 +336,9 @@ public final class FlinkBench {
           Log log = appLogs[i];
           sentAt[i] = System.currentTimeMillis();
           for (int k = log.endIndex; k < log.lines.size(); k++) {
-            producer.send(new ProducerRecord<>(topic, ids[i].getBytes(StandardCharsets.UTF_8),
-                envelope(log, ids[i], k)));
+            producer.send(
+                new ProducerRecord<>(
+                    topic, ids[i].getBytes(StandardCharsets.UTF_8), envelope(log, ids[i], k)));
           }
           producer.flush();
         }
@@ -309,9 +352,20 @@ public final class FlinkBench {
           lat[i] = visibleAt[i] - sentAt[i];
         }
         Arrays.sort(lat);
-        System.out.printf(Locale.ROOT, "FLINK_BENCH mode=latency apps=%d checkpointMs=%d batch=%d gapMs=%d..%d "
-                + "medianMs=%d p90Ms=%d p99Ms=%d minMs=%d maxMs=%d meanMs=%.0f%n", n, checkpointMs, batch, gapMin,
-            gapMax, rank(lat, 0.5), rank(lat, 0.9), rank(lat, 0.99), lat[0], lat[n - 1],
+        System.out.printf(
+            Locale.ROOT,
+            "FLINK_BENCH mode=latency apps=%d checkpointMs=%d batch=%d gapMs=%d..%d "
+                + "medianMs=%d p90Ms=%d p99Ms=%d minMs=%d maxMs=%d meanMs=%.0f%n",
+            n,
+            checkpointMs,
+            batch,
+            gapMin,
+            gapMax,
+            rank(lat, 0.5),
+            rank(lat, 0.9),
+            rank(lat, 0.99),
+            lat[0],
+            lat[n - 1],
             Arrays.stream(lat).average().orElse(0));
       }
     }
@@ -335,7 +389,9 @@ public final class FlinkBench {
           long now = System.currentTimeMillis();
           last = count;
           for (int i = 0; i < ids.length; i++) {
-            if (visibleAt[i] == 0 && sentAt[i] != 0 && store.find(CLUSTER, ids[i], "").isPresent()) {
+            if (visibleAt[i] == 0
+                && sentAt[i] != 0
+                && store.find(CLUSTER, ids[i], "").isPresent()) {
               visibleAt[i] = now;
               pending--;
             }
@@ -348,26 +404,43 @@ public final class FlinkBench {
     }
   }
 
-  private static void awaitConsumed(LocalKafka kafka, JobConfig config, JobClient job) throws Exception {
+  private static void awaitConsumed(LocalKafka kafka, JobConfig config, JobClient job)
+      throws Exception {
     String topic = config.get(JobConfig.TOPIC_EVENTS);
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     try (Admin admin = Admin.create(p)) {
       Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
-      admin.describeTopics(List.of(topic)).allTopicNames().get().get(topic).partitions()
-          .forEach(pi -> latest.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest()));
-      Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends = admin.listOffsets(latest).all().get();
+      admin
+          .describeTopics(List.of(topic))
+          .allTopicNames()
+          .get()
+          .get(topic)
+          .partitions()
+          .forEach(
+              pi -> latest.put(new TopicPartition(topic, pi.partition()), OffsetSpec.latest()));
+      Map<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> ends =
+          admin.listOffsets(latest).all().get();
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(3);
       while (true) {
-        Map<TopicPartition, OffsetAndMetadata> committed = admin.listConsumerGroupOffsets(
-            config.get(JobConfig.GROUP_ID)).partitionsToOffsetAndMetadata().get();
-        boolean all = ends.entrySet().stream().allMatch(e -> e.getValue().offset() == 0
-            || (committed.get(e.getKey()) != null && committed.get(e.getKey()).offset() >= e.getValue().offset()));
+        Map<TopicPartition, OffsetAndMetadata> committed =
+            admin
+                .listConsumerGroupOffsets(config.get(JobConfig.GROUP_ID))
+                .partitionsToOffsetAndMetadata()
+                .get();
+        boolean all =
+            ends.entrySet().stream()
+                .allMatch(
+                    e ->
+                        e.getValue().offset() == 0
+                            || (committed.get(e.getKey()) != null
+                                && committed.get(e.getKey()).offset() >= e.getValue().offset()));
         if (all) {
           return;
         }
         if (System.nanoTime() > deadline || job.getJobStatus().get().isGloballyTerminalState()) {
-          throw new IllegalStateException("events not consumed (committed " + committed + ", ends " + ends + ")");
+          throw new IllegalStateException(
+              "events not consumed (committed " + committed + ", ends " + ends + ")");
         }
         Thread.sleep(100);
       }
@@ -382,7 +455,8 @@ public final class FlinkBench {
     return LocalKafka.builder().logDir(dir).build().start();
   }
 
-  private JobConfig config(LocalKafka kafka, String name, long checkpointMs, int batch) throws IOException {
+  private JobConfig config(LocalKafka kafka, String name, long checkpointMs, int batch)
+      throws IOException {
     Path store = work.resolve("store-" + name);
     Path ckpt = work.resolve("checkpoints-" + name);
     deleteTree(store);
@@ -394,7 +468,8 @@ public final class FlinkBench {
     m.put(JobConfig.CHECKPOINT_DIR.key(), ckpt.toUri().toString());
     m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), String.valueOf(checkpointMs));
     m.put(JobConfig.STORE_BATCH_SIZE.key(), String.valueOf(batch));
-    if (opts.containsKey("flush-ms")) { // by its name: a baseline build's JobConfig may not know the key
+    if (opts.containsKey(
+        "flush-ms")) { // by its name: a baseline build's JobConfig may not know the key
       m.put("store.flush-interval.ms", opts.get("flush-ms"));
     }
     m.put(JobConfig.PARALLELISM.key(), String.valueOf(num("parallelism", 2)));
@@ -433,37 +508,66 @@ public final class FlinkBench {
     return String.format(Locale.ROOT, "app-bench%06d-%04d", replica, log);
   }
 
-  /** Envelope k of a log under another application id (the id is replaced inside the event as well). */
+  /**
+   * Envelope k of a log under another application id (the id is replaced inside the event as well).
+   */
   static byte[] envelope(Log log, String id, int k) {
     String line = log.lines.get(k).replace(log.appId, id);
-    return EnvelopeCodec.encode(new EventEnvelope(CLUSTER, id, "", k, System.currentTimeMillis(), line));
+    return EnvelopeCodec.encode(
+        new EventEnvelope(CLUSTER, id, "", k, System.currentTimeMillis(), line));
   }
 
-  /** Lines k .. k + n - 1 of a log under another id, pruned and batched as the event-log collector publishes them. */
+  /**
+   * Lines k .. k + n - 1 of a log under another id, pruned and batched as the event-log collector
+   * publishes them.
+   */
   static byte[] batch(Log log, String id, int k, int n) {
     EnvelopeBatch b = new EnvelopeBatch(CLUSTER, id, "", n, Integer.MAX_VALUE);
     for (int i = k; i < Math.min(k + n, log.lines.size()); i++) {
-      byte[] event = EventPruner.prune(log.lines.get(i).replace(log.appId, id).getBytes(StandardCharsets.UTF_8));
+      byte[] event =
+          EventPruner.prune(
+              log.lines.get(i).replace(log.appId, id).getBytes(StandardCharsets.UTF_8));
       if (!b.add(i, event)) {
-        throw new IllegalStateException("line " + i + " of " + log.name + " does not fit its batch");
+        throw new IllegalStateException(
+            "line " + i + " of " + log.name + " does not fit its batch");
       }
     }
     return b.encode(System.currentTimeMillis());
   }
 
-  /** The finished fixture logs replicated by default (in-progress ones left out): Spark 3.5.7 and 4.0.1. */
-  static final String DEFAULT_FIXTURES = String.join(",", "spark-3.5.7/failures-zstd",
-      "spark-3.5.7/fetch_failed-rolling", "spark-3.5.7/healthy-plain", "spark-3.5.7/skew-snappy",
-      "spark-3.5.7/spill-lzf", "spark-3.5.7/tiny_blocks-lz4", "spark-4.0.1/failures-default",
-      "spark-4.0.1/fetch_failed-default", "spark-4.0.1/healthy-default", "spark-4.0.1/healthy-plain",
-      "spark-4.0.1/skew-default", "spark-4.0.1/spill-default", "spark-4.0.1/tiny_blocks-default");
+  /**
+   * The finished fixture logs replicated by default (in-progress ones left out): Spark 3.5.7 and
+   * 4.0.1.
+   */
+  static final String DEFAULT_FIXTURES =
+      String.join(
+          ",",
+          "spark-3.5.7/failures-zstd",
+          "spark-3.5.7/fetch_failed-rolling",
+          "spark-3.5.7/healthy-plain",
+          "spark-3.5.7/skew-snappy",
+          "spark-3.5.7/spill-lzf",
+          "spark-3.5.7/tiny_blocks-lz4",
+          "spark-4.0.1/failures-default",
+          "spark-4.0.1/fetch_failed-default",
+          "spark-4.0.1/healthy-default",
+          "spark-4.0.1/healthy-plain",
+          "spark-4.0.1/skew-default",
+          "spark-4.0.1/spill-default",
+          "spark-4.0.1/tiny_blocks-default");
 
-  /** The fixture logs named by --fixtures (VERSION/NAME under deploy/fixtures/eventlogs, comma separated). */
+  /**
+   * The fixture logs named by --fixtures (VERSION/NAME under deploy/fixtures/eventlogs, comma
+   * separated).
+   */
   private List<Log> logs() throws IOException {
     return logs(root, opts.getOrDefault("fixtures", DEFAULT_FIXTURES));
   }
 
-  /** The fixture logs named in {@code fixtures} (VERSION/NAME under deploy/fixtures/eventlogs, comma separated). */
+  /**
+   * The fixture logs named in {@code fixtures} (VERSION/NAME under deploy/fixtures/eventlogs, comma
+   * separated).
+   */
   static List<Log> logs(Path root, String fixtures) throws IOException {
     Path base = root.resolve("deploy/fixtures/eventlogs");
     List<Path> dirs = new ArrayList<>();
@@ -501,7 +605,10 @@ public final class FlinkBench {
       }
       out.add(new Log(d.getParent().getFileName() + "/" + d.getFileName(), src.name(), lines, end));
     }
-    log("%d fixture logs, %d events per set: %s", out.size(), out.stream().mapToLong(l -> l.lines.size()).sum(),
+    log(
+        "%d fixture logs, %d events per set: %s",
+        out.size(),
+        out.stream().mapToLong(l -> l.lines.size()).sum(),
         out.stream().map(l -> l.name + "=" + l.lines.size()).toList());
     return out;
   }
@@ -518,7 +625,10 @@ public final class FlinkBench {
   }
 
   static void log(String fmt, Object... args) {
-    System.err.printf(Locale.ROOT, "%tT flink-bench: %s%n", System.currentTimeMillis(), String.format(Locale.ROOT,
-        fmt, args));
+    System.err.printf(
+        Locale.ROOT,
+        "%tT flink-bench: %s%n",
+        System.currentTimeMillis(),
+        String.format(Locale.ROOT, fmt, args));
   }
 }

@@ -39,11 +39,11 @@ import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 
 /**
- * Soak: {@code ShuffleProfileJob} fed at a steady multiple of the tiny-blocks demo's event rate for a fixed time,
- * with the broker restarted once (same port and log dir) and the job cancelled and restored from its retained
- * checkpoint once, both under load. Reports the consumer lag over time (produced events minus the job's
- * checkpointed offsets) and checks the end-to-end counts: every produced application stored exactly once with
- * every stage, and on the profiles topic.
+ * Soak: {@code ShuffleProfileJob} fed at a steady multiple of the tiny-blocks demo's event rate for
+ * a fixed time, with the broker restarted once (same port and log dir) and the job cancelled and
+ * restored from its retained checkpoint once, both under load. Reports the consumer lag over time
+ * (produced events minus the job's checkpointed offsets) and checks the end-to-end counts: every
+ * produced application stored exactly once with every stage, and on the profiles topic.
  *
  * <p>{@code FlinkSoak --root REPO --work DIR [--minutes 10] [--factor 10] [--checkpoint-ms 2000]}
  */
@@ -66,11 +66,13 @@ public final class FlinkSoak {
     long checkpointMs = Long.parseLong(opts.getOrDefault("checkpoint-ms", "2000"));
 
     List<FlinkBench.Log> logs = FlinkBench.logs(root, FlinkBench.DEFAULT_FIXTURES);
-    FlinkBench.Log tiny = logs.stream().filter(l -> l.name().equals(TINY_BLOCKS)).findFirst().orElseThrow();
+    FlinkBench.Log tiny =
+        logs.stream().filter(l -> l.name().equals(TINY_BLOCKS)).findFirst().orElseThrow();
     double demoRate = tiny.lines().size() / wallSeconds(tiny);
     double rate = factor * demoRate;
     int[] stagesPerLog = logs.stream().mapToInt(FlinkSoak::stages).toArray();
-    FlinkBench.log("tiny-blocks demo: %d events in %.1f s = %.1f events/s; soak rate %.0f events/s for %.1f min",
+    FlinkBench.log(
+        "tiny-blocks demo: %d events in %.1f s = %.1f events/s; soak rate %.0f events/s for %.1f min",
         tiny.lines().size(), wallSeconds(tiny), demoRate, rate, minutes);
 
     FlinkBench.deleteTree(work);
@@ -78,7 +80,8 @@ public final class FlinkSoak {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = s.getLocalPort();
     }
-    LocalKafka kafka = LocalKafka.builder().port(port).logDir(work.resolve("kafka")).build().start();
+    LocalKafka kafka =
+        LocalKafka.builder().port(port).logDir(work.resolve("kafka")).build().start();
     Map<String, String> m = new LinkedHashMap<>();
     m.put(JobConfig.BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
     m.put(JobConfig.GROUP_ID.key(), "soak");
@@ -97,8 +100,21 @@ public final class FlinkSoak {
     AtomicLong expectedStages = new AtomicLong();
     long durationNs = (long) (minutes * 60e9);
     long t0 = System.nanoTime();
-    Thread producerThread = new Thread(() -> produce(kafka, config, logs, stagesPerLog, rate, t0, durationNs,
-        produced, appsProduced, expectedStages), "soak-producer");
+    Thread producerThread =
+        new Thread(
+            () ->
+                produce(
+                    kafka,
+                    config,
+                    logs,
+                    stagesPerLog,
+                    rate,
+                    t0,
+                    durationNs,
+                    produced,
+                    appsProduced,
+                    expectedStages),
+            "soak-producer");
 
     HistoryStore store = HistoryStores.open(config.get(JobConfig.STORE_URL));
     JobClient job = start(config, null);
@@ -125,8 +141,11 @@ public final class FlinkSoak {
         long f0 = System.nanoTime();
         job.cancel().get(60, TimeUnit.SECONDS);
         awaitEnd(job);
-        String checkpoint = ShuffleProfileJob.latestCheckpoint(config.get(JobConfig.CHECKPOINT_DIR))
-            .orElseThrow(() -> new IllegalStateException("no retained checkpoint")).toUri().toString();
+        String checkpoint =
+            ShuffleProfileJob.latestCheckpoint(config.get(JobConfig.CHECKPOINT_DIR))
+                .orElseThrow(() -> new IllegalStateException("no retained checkpoint"))
+                .toUri()
+                .toString();
         job = start(config, checkpoint);
         flinkDownS = (System.nanoTime() - f0) / 1e9;
         flinkRestarted = true;
@@ -137,13 +156,15 @@ public final class FlinkSoak {
       long appLag = appsProduced.get() - store.countRuns();
       maxLag = Math.max(maxLag, lag);
       maxAppLag = Math.max(maxAppLag, appLag);
-      samples.add(String.format(Locale.ROOT, "%.0f:%d/%d", (System.nanoTime() - t0) / 1e9, lag, appLag));
+      samples.add(
+          String.format(Locale.ROOT, "%.0f:%d/%d", (System.nanoTime() - t0) / 1e9, lag, appLag));
       Thread.sleep(5_000);
     }
     long stopProducing = System.nanoTime();
     long apps = appsProduced.get();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while ((store.countRuns() < apps || committed(kafka, config) < produced.get()) && System.nanoTime() < deadline) {
+    while ((store.countRuns() < apps || committed(kafka, config) < produced.get())
+        && System.nanoTime() < deadline) {
       Thread.sleep(500);
     }
     double drainS = (System.nanoTime() - stopProducing) / 1e9;
@@ -153,13 +174,32 @@ public final class FlinkSoak {
     Set<String> published = publishedRuns(kafka, config.get(JobConfig.TOPIC_PROFILES));
     double seconds = (stopProducing - t0) / 1e9;
     boolean equal = runs == apps && stages == expectedStages.get() && published.size() == apps;
-    System.out.printf(Locale.ROOT, "FLINK_SOAK minutes=%.1f demoEventsPerS=%.1f rateEventsPerS=%.0f "
+    System.out.printf(
+        Locale.ROOT,
+        "FLINK_SOAK minutes=%.1f demoEventsPerS=%.1f rateEventsPerS=%.0f "
             + "achievedEventsPerS=%.0f events=%d apps=%d runsStored=%d stagesStored=%d stagesExpected=%d "
             + "runsPublished=%d countsEqual=%s maxLagEvents=%d maxLagS=%.1f maxLagApps=%d drainS=%.1f "
             + "kafkaDownS=%.1f flinkRestoreS=%.1f checkpointMs=%d%n",
-        minutes, demoRate, rate, produced.get() / seconds, produced.get(), apps, runs, stages, expectedStages.get(),
-        published.size(), equal, maxLag, maxLag / rate, maxAppLag, drainS, kafkaDownS, flinkDownS, checkpointMs);
-    // seconds since start: events produced but not yet checkpointed by the job / applications produced whole but
+        minutes,
+        demoRate,
+        rate,
+        produced.get() / seconds,
+        produced.get(),
+        apps,
+        runs,
+        stages,
+        expectedStages.get(),
+        published.size(),
+        equal,
+        maxLag,
+        maxLag / rate,
+        maxAppLag,
+        drainS,
+        kafkaDownS,
+        flinkDownS,
+        checkpointMs);
+    // seconds since start: events produced but not yet checkpointed by the job / applications
+    // produced whole but
     // not yet stored (-1: the offsets could not be read, the broker was down)
     System.out.println("FLINK_SOAK_LAG " + String.join(" ", samples));
     store.close();
@@ -167,9 +207,21 @@ public final class FlinkSoak {
     System.exit(equal ? 0 : 1);
   }
 
-  /** Applications in groups of 8 interleaved, paced to {@code rate}; only whole applications are produced. */
-  private static void produce(LocalKafka kafka, JobConfig config, List<FlinkBench.Log> logs, int[] stagesPerLog,
-      double rate, long t0, long durationNs, AtomicLong produced, AtomicLong apps, AtomicLong stages) {
+  /**
+   * Applications in groups of 8 interleaved, paced to {@code rate}; only whole applications are
+   * produced.
+   */
+  private static void produce(
+      LocalKafka kafka,
+      JobConfig config,
+      List<FlinkBench.Log> logs,
+      int[] stagesPerLog,
+      double rate,
+      long t0,
+      long durationNs,
+      AtomicLong produced,
+      AtomicLong apps,
+      AtomicLong stages) {
     String topic = config.get(JobConfig.TOPIC_EVENTS);
     try (KafkaProducer<byte[], byte[]> producer = FlinkBench.producer(kafka, false)) {
       int next = 0;
@@ -178,7 +230,8 @@ public final class FlinkSoak {
         for (int i = 0; i < 8; i++) {
           group.add(next++);
         }
-        int longest = group.stream().mapToInt(a -> logs.get(a % logs.size()).lines().size()).max().orElse(0);
+        int longest =
+            group.stream().mapToInt(a -> logs.get(a % logs.size()).lines().size()).max().orElse(0);
         for (int k = 0; k < longest; k++) {
           for (int a : group) {
             FlinkBench.Log log = logs.get(a % logs.size());
@@ -189,8 +242,9 @@ public final class FlinkSoak {
               if (wait > 0) {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
               }
-              producer.send(new ProducerRecord<>(topic, id.getBytes(StandardCharsets.UTF_8),
-                  FlinkBench.envelope(log, id, k)));
+              producer.send(
+                  new ProducerRecord<>(
+                      topic, id.getBytes(StandardCharsets.UTF_8), FlinkBench.envelope(log, id, k)));
               produced.incrementAndGet();
             }
           }
@@ -227,10 +281,15 @@ public final class FlinkSoak {
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     String topic = config.get(JobConfig.TOPIC_EVENTS);
     try (Admin admin = Admin.create(p)) {
-      Map<TopicPartition, OffsetAndMetadata> offsets = admin.listConsumerGroupOffsets(config.get(JobConfig.GROUP_ID))
-          .partitionsToOffsetAndMetadata().get(10, TimeUnit.SECONDS);
-      return offsets.entrySet().stream().filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
-          .mapToLong(e -> e.getValue().offset()).sum();
+      Map<TopicPartition, OffsetAndMetadata> offsets =
+          admin
+              .listConsumerGroupOffsets(config.get(JobConfig.GROUP_ID))
+              .partitionsToOffsetAndMetadata()
+              .get(10, TimeUnit.SECONDS);
+      return offsets.entrySet().stream()
+          .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
+          .mapToLong(e -> e.getValue().offset())
+          .sum();
     } catch (Exception e) {
       FlinkBench.log("cannot read the job's committed offsets (broker restarting?): %s", e);
       return -1;
@@ -242,19 +301,26 @@ public final class FlinkSoak {
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     Set<String> keys = new HashSet<>();
-    try (KafkaConsumer<byte[], byte[]> c = new KafkaConsumer<>(p, new ByteArrayDeserializer(),
-        new ByteArrayDeserializer())) {
-      List<TopicPartition> parts = c.partitionsFor(topic).stream()
-          .map(i -> new TopicPartition(topic, i.partition())).toList();
+    try (KafkaConsumer<byte[], byte[]> c =
+        new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
+      List<TopicPartition> parts =
+          c.partitionsFor(topic).stream()
+              .map(i -> new TopicPartition(topic, i.partition()))
+              .toList();
       c.assign(parts);
       c.seekToBeginning(parts);
       Map<TopicPartition, Long> end = c.endOffsets(parts);
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(2);
-      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp)) && System.nanoTime() < deadline) {
+      while (parts.stream().anyMatch(tp -> c.position(tp) < end.get(tp))
+          && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
           JsonNode run = JSON.readTree(r.value());
-          keys.add(run.path("cluster").asText() + "/" + run.path("appId").asText() + "/"
-              + run.path("appAttemptId").asText());
+          keys.add(
+              run.path("cluster").asText()
+                  + "/"
+                  + run.path("appId").asText()
+                  + "/"
+                  + run.path("appAttemptId").asText());
         }
       }
     }

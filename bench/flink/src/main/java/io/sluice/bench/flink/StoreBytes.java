@@ -29,15 +29,18 @@ import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 
 /**
- * Bytes a stored run takes in the history store, for the sizing model: the 13 finished fixture logs folded and
- * diagnosed as the Flink job does, each run stored {@code copies} times under synthetic application ids, into an
- * embedded H2 file store and into ClickHouse's engine (chdb behind deploy/clickhouse/chdb_http_front.py).
+ * Bytes a stored run takes in the history store, for the sizing model: the 13 finished fixture logs
+ * folded and diagnosed as the Flink job does, each run stored {@code copies} times under synthetic
+ * application ids, into an embedded H2 file store and into ClickHouse's engine (chdb behind
+ * deploy/clickhouse/chdb_http_front.py).
  *
  * <pre>
  * StoreBytes --root REPO --work DIR --python VENV_PYTHON [--copies 300]
  * </pre>
- * Prints {@code STORE_BYTES store=h2 ...} (the database file after closing) and one {@code STORE_BYTES
- * store=clickhouse table=...} line per table (active parts after OPTIMIZE FINAL: bytes on disk, uncompressed).
+ *
+ * Prints {@code STORE_BYTES store=h2 ...} (the database file after closing) and one {@code
+ * STORE_BYTES store=clickhouse table=...} line per table (active parts after OPTIMIZE FINAL: bytes
+ * on disk, uncompressed).
  */
 public final class StoreBytes {
   private StoreBytes() {}
@@ -52,8 +55,10 @@ public final class StoreBytes {
     int copies = Integer.parseInt(opts.getOrDefault("copies", "300"));
     List<AppRun> runs = runs(root, copies);
     long stages = runs.stream().mapToLong(r -> r.stages().size()).sum();
-    long json = runs.stream().mapToLong(r -> Json.write(r).getBytes(StandardCharsets.UTF_8).length).sum();
-    FlinkBench.log("%d runs, %d stage profiles, %.1f MB of AppRun JSON", runs.size(), stages, json / 1e6);
+    long json =
+        runs.stream().mapToLong(r -> Json.write(r).getBytes(StandardCharsets.UTF_8).length).sum();
+    FlinkBench.log(
+        "%d runs, %d stage profiles, %.1f MB of AppRun JSON", runs.size(), stages, json / 1e6);
 
     Path h2 = work.resolve("h2");
     FlinkBench.deleteTree(h2);
@@ -67,16 +72,31 @@ public final class StoreBytes {
       }
     }
     long h2Bytes = treeBytes(h2) - h2Empty;
-    System.out.printf(Locale.ROOT, "STORE_BYTES store=h2 runs=%d stages=%d bytes=%d bytesPerRun=%.0f "
-        + "bytesPerStage=%.0f jsonBytesPerRun=%.0f%n", runs.size(), stages, h2Bytes, (double) h2Bytes / runs.size(),
-        (double) h2Bytes / stages, (double) json / runs.size());
+    System.out.printf(
+        Locale.ROOT,
+        "STORE_BYTES store=h2 runs=%d stages=%d bytes=%d bytesPerRun=%.0f "
+            + "bytesPerStage=%.0f jsonBytesPerRun=%.0f%n",
+        runs.size(),
+        stages,
+        h2Bytes,
+        (double) h2Bytes / runs.size(),
+        (double) h2Bytes / stages,
+        (double) json / runs.size());
 
     Path data = work.resolve("chdb");
     FlinkBench.deleteTree(data);
     Files.createDirectories(data);
-    Process front = new ProcessBuilder(opts.get("python"),
-        root.resolve("deploy/clickhouse/chdb_http_front.py").toString(), "--port", "0", "--data", data.toString())
-        .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.PIPE).start();
+    Process front =
+        new ProcessBuilder(
+                opts.get("python"),
+                root.resolve("deploy/clickhouse/chdb_http_front.py").toString(),
+                "--port",
+                "0",
+                "--data",
+                data.toString())
+            .redirectErrorStream(true)
+            .redirectOutput(ProcessBuilder.Redirect.PIPE)
+            .start();
     try {
       int port = portOf(front);
       String url = "jdbc:ch://127.0.0.1:" + port + "/sluice?compress=false";
@@ -85,18 +105,27 @@ public final class StoreBytes {
           store.upsert(runs.subList(i, Math.min(runs.size(), i + 100)));
         }
       }
-      try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+      try (Connection c = DriverManager.getConnection(url);
+          Statement s = c.createStatement()) {
         for (String t : List.of("app_runs", "stage_profiles", "job_summaries")) {
           s.execute("OPTIMIZE TABLE sluice." + t + " FINAL");
         }
-        try (ResultSet rs = s.executeQuery("SELECT table, sum(rows), sum(bytes_on_disk), "
-            + "sum(data_uncompressed_bytes) FROM system.parts WHERE database = 'sluice' AND active "
-            + "GROUP BY table ORDER BY table")) {
+        try (ResultSet rs =
+            s.executeQuery(
+                "SELECT table, sum(rows), sum(bytes_on_disk), "
+                    + "sum(data_uncompressed_bytes) FROM system.parts WHERE database = 'sluice' AND active "
+                    + "GROUP BY table ORDER BY table")) {
           while (rs.next()) {
             long rows = rs.getLong(2);
             long disk = rs.getLong(3);
-            System.out.printf(Locale.ROOT, "STORE_BYTES store=clickhouse table=%s rows=%d bytesOnDisk=%d "
-                    + "uncompressedBytes=%d bytesOnDiskPerRun=%.0f%n", rs.getString(1), rows, disk, rs.getLong(4),
+            System.out.printf(
+                Locale.ROOT,
+                "STORE_BYTES store=clickhouse table=%s rows=%d bytesOnDisk=%d "
+                    + "uncompressedBytes=%d bytesOnDiskPerRun=%.0f%n",
+                rs.getString(1),
+                rows,
+                disk,
+                rs.getLong(4),
                 (double) disk / runs.size());
           }
         }
@@ -114,9 +143,11 @@ public final class StoreBytes {
     RuleEngine rules = RuleEngine.loadDefault();
     List<AppRun> base = new ArrayList<>();
     for (String f : FlinkBench.DEFAULT_FIXTURES.split(",")) {
-      List<EventLogSource> sources = EventLogs.discover(List.of(root.resolve("deploy/fixtures/eventlogs/" + f)),
-          new ReadReport());
-      AppFolder folder = EventLogFolding.fold(sources.get(0), "bench", new ReadReport()).orElseThrow();
+      List<EventLogSource> sources =
+          EventLogs.discover(
+              List.of(root.resolve("deploy/fixtures/eventlogs/" + f)), new ReadReport());
+      AppFolder folder =
+          EventLogFolding.fold(sources.get(0), "bench", new ReadReport()).orElseThrow();
       AppRun run = folder.toAppRun(0);
       base.add(run.withDiagnoses(rules.diagnose(run)));
     }
@@ -131,19 +162,23 @@ public final class StoreBytes {
   }
 
   private static int portOf(Process front) throws IOException {
-    BufferedReader out = new BufferedReader(new InputStreamReader(front.getInputStream(), StandardCharsets.UTF_8));
+    BufferedReader out =
+        new BufferedReader(new InputStreamReader(front.getInputStream(), StandardCharsets.UTF_8));
     for (String line = out.readLine(); line != null; line = out.readLine()) {
       if (line.startsWith("chdb-http-front listening on 127.0.0.1:")) {
         int port = Integer.parseInt(line.substring(line.lastIndexOf(':') + 1).strip());
-        Thread drain = new Thread(() -> {
-          try {
-            while (out.readLine() != null) {
-              // keep the pipe empty
-            }
-          } catch (IOException e) {
-            // the front ended
-          }
-        }, "chdb-front-output");
+        Thread drain =
+            new Thread(
+                () -> {
+                  try {
+                    while (out.readLine() != null) {
+                      // keep the pipe empty
+                    }
+                  } catch (IOException e) {
+                    // the front ended
+                  }
+                },
+                "chdb-front-output");
         drain.setDaemon(true);
         drain.start();
         return port;

@@ -22,13 +22,14 @@ import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
 
 /**
- * What the gate costs per fetch request: {@code onFetch} + {@code served} + one {@code chunkSent} + {@code finished},
- * round-robin over {@code apps} active applications (each also has one long-running request in flight, so all of
- * them are active), with the node NORMAL or ABNORMAL (ranges assigned; every request is in range, so this is the
- * ADMIT path with the full range check and a latency sample per request). Plus the cost of one {@code tick()} with
- * that many active apps (O(apps); the range split sorts them while ABNORMAL). The clock is the real
- * {@code System.nanoTime()} plus an offset the setup moves forward to fake the slow service times that turn the node
- * ABNORMAL.
+ * What the gate costs per fetch request: {@code onFetch} + {@code served} + one {@code chunkSent} +
+ * {@code finished}, round-robin over {@code apps} active applications (each also has one
+ * long-running request in flight, so all of them are active), with the node NORMAL or ABNORMAL
+ * (ranges assigned; every request is in range, so this is the ADMIT path with the full range check
+ * and a latency sample per request). Plus the cost of one {@code tick()} with that many active apps
+ * (O(apps); the range split sorts them while ABNORMAL). The clock is the real {@code
+ * System.nanoTime()} plus an offset the setup moves forward to fake the slow service times that
+ * turn the node ABNORMAL.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -68,9 +69,14 @@ public class GateDecisionBench {
       lookup.put(ids[i], new Object());
       prios.put(ids[i], new AppInfo(ids[i], 1 + i % 4, "q" + i % 3, false));
     }
-    gate = ThrottleGate.builder().config(GateConfig.defaults()).clock(clock)
-        .priorities(new StaticPriorityMap(prios, 2)).build();
-    // every app active: one long-running request in flight; a bulk app keeps a big backlog in flight
+    gate =
+        ThrottleGate.builder()
+            .config(GateConfig.defaults())
+            .clock(clock)
+            .priorities(new StaticPriorityMap(prios, 2))
+            .build();
+    // every app active: one long-running request in flight; a bulk app keeps a big backlog in
+    // flight
     for (String id : ids) {
       gate.onFetch(id, 1, proceed).served(1);
     }
@@ -111,8 +117,8 @@ public class GateDecisionBench {
   }
 
   /**
-   * The floor under the same conditions, for comparison in the same run: the three clock reads and the app lookup
-   * any per-request accounting needs, nothing else.
+   * The floor under the same conditions, for comparison in the same run: the three clock reads and
+   * the app lookup any per-request accounting needs, nothing else.
    */
   @Benchmark
   public long baseline() {

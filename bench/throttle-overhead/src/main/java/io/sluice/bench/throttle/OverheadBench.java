@@ -1,5 +1,10 @@
 package io.sluice.bench.throttle;
 
+import io.sluice.throttle.ess.GatedRpcHandler;
+import io.sluice.throttle.ess.testing.ShuffleApp;
+import io.sluice.throttle.ess.testing.ShuffleServer;
+import io.sluice.throttle.gate.GateConfig;
+import io.sluice.throttle.gate.ThrottleGate;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
@@ -16,12 +21,6 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
-
-import io.sluice.throttle.ess.GatedRpcHandler;
-import io.sluice.throttle.ess.testing.ShuffleApp;
-import io.sluice.throttle.ess.testing.ShuffleServer;
-import io.sluice.throttle.gate.GateConfig;
-import io.sluice.throttle.gate.ThrottleGate;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.server.RpcHandler;
 import org.apache.spark.network.shuffle.BlockFetchingListener;
@@ -30,14 +29,16 @@ import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.apache.spark.network.util.TransportConf;
 
 /**
- * Block fetch throughput through Spark's real shuffle server, stock ({@code ExternalBlockHandler}) against gated
- * ({@code GatedRpcHandler} over the same kind of handler, gate in ENFORCE with its defaults and a ticking thread, a
- * healthy node: everything admitted). Both servers serve the same real shuffle files; rounds alternate
- * stock/gated so both see the same machine noise; each round is a closed loop of {@code --clients} executors
- * keeping {@code --concurrent} requests of {@code --blocks} blocks in flight for {@code --seconds}. Reports the
- * median blocks/s of each side and the gated side's loss.
+ * Block fetch throughput through Spark's real shuffle server, stock ({@code ExternalBlockHandler})
+ * against gated ({@code GatedRpcHandler} over the same kind of handler, gate in ENFORCE with its
+ * defaults and a ticking thread, a healthy node: everything admitted). Both servers serve the same
+ * real shuffle files; rounds alternate stock/gated so both see the same machine noise; each round
+ * is a closed loop of {@code --clients} executors keeping {@code --concurrent} requests of {@code
+ * --blocks} blocks in flight for {@code --seconds}. Reports the median blocks/s of each side and
+ * the gated side's loss.
  *
- * <pre>OverheadBench [--rounds 8] [--seconds 4 (decimals allowed)] [--clients 4] [--concurrent 4] [--blocks 50] [--block-bytes 4096]
+ * <pre>
+ * OverheadBench [--rounds 8] [--seconds 4 (decimals allowed)] [--clients 4] [--concurrent 4] [--blocks 50] [--block-bytes 4096]
  *                [--work DIR]</pre>
  */
 public final class OverheadBench {
@@ -56,29 +57,40 @@ public final class OverheadBench {
     Files.createDirectories(work);
 
     TransportConf conf = ShuffleServer.conf(Map.of());
-    ShuffleApp app = new ShuffleApp(work.resolve("files"), "app-bench", "1", 16, 200, blockBytes, blockBytes);
+    ShuffleApp app =
+        new ShuffleApp(work.resolve("files"), "app-bench", "1", 16, 200, blockBytes, blockBytes);
 
     ExternalBlockHandler stockHandler = new ExternalBlockHandler(conf, null);
     ExternalBlockHandler gatedDelegate = new ExternalBlockHandler(conf, null);
     ThrottleGate gate = ThrottleGate.builder().config(GateConfig.defaults()).build();
-    ScheduledExecutorService ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "gate-tick");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledExecutorService ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "gate-tick");
+              t.setDaemon(true);
+              return t;
+            });
     long tick = GateConfig.defaults().get(GateConfig.TICK_MS);
     ticker.scheduleWithFixedDelay(gate::tick, tick, tick, TimeUnit.MILLISECONDS);
     RpcHandler gatedHandler = new GatedRpcHandler(gatedDelegate, gate, 0);
 
-    System.out.printf(Locale.ROOT, "# %d cores; %d rounds x %.1f s per side, %d clients x %d requests in flight x %d "
-        + "blocks of %d bytes; gate ENFORCE defaults (healthy node: all admitted)%n",
-        Runtime.getRuntime().availableProcessors(), rounds, seconds, clients, concurrent, blocks, blockBytes);
+    System.out.printf(
+        Locale.ROOT,
+        "# %d cores; %d rounds x %.1f s per side, %d clients x %d requests in flight x %d "
+            + "blocks of %d bytes; gate ENFORCE defaults (healthy node: all admitted)%n",
+        Runtime.getRuntime().availableProcessors(),
+        rounds,
+        seconds,
+        clients,
+        concurrent,
+        blocks,
+        blockBytes);
     List<Double> stock = new ArrayList<>();
     List<Double> gated = new ArrayList<>();
     List<Double> stockCpu = new ArrayList<>();
     List<Double> gatedCpu = new ArrayList<>();
     try (ShuffleServer stockServer = new ShuffleServer(conf, stockHandler);
-         ShuffleServer gatedServer = new ShuffleServer(conf, gatedHandler)) {
+        ShuffleServer gatedServer = new ShuffleServer(conf, gatedHandler)) {
       List<ExternalBlockStoreClient> cs = new ArrayList<>();
       for (int i = 0; i < clients; i++) {
         cs.add(app.client(conf));
@@ -95,13 +107,26 @@ public final class OverheadBench {
             boolean isGated = (side == 0) == gatedFirst;
             long cpu0 = serverCpuNanos();
             AtomicLong served = new AtomicLong();
-            double bps = run(app, cs, isGated ? gatedServer.port() : stockServer.port(), concurrent, blocks,
-                millis, served);
+            double bps =
+                run(
+                    app,
+                    cs,
+                    isGated ? gatedServer.port() : stockServer.port(),
+                    concurrent,
+                    blocks,
+                    millis,
+                    served);
             double cpuPerBlock = (serverCpuNanos() - cpu0) / 1e3 / Math.max(1, served.get());
             (isGated ? gated : stock).add(bps);
             (isGated ? gatedCpu : stockCpu).add(cpuPerBlock);
-            System.out.printf(Locale.ROOT, "round %d %-5s %,10.0f blocks/s %8.1f MB/s  server CPU %6.2f us/block%n",
-                r + 1, isGated ? "gated" : "stock", bps, bps * blockBytes / 1e6, cpuPerBlock);
+            System.out.printf(
+                Locale.ROOT,
+                "round %d %-5s %,10.0f blocks/s %8.1f MB/s  server CPU %6.2f us/block%n",
+                r + 1,
+                isGated ? "gated" : "stock",
+                bps,
+                bps * blockBytes / 1e6,
+                cpuPerBlock);
           }
         }
       } finally {
@@ -114,7 +139,8 @@ public final class OverheadBench {
     }
     double ms = median(stock);
     double mg = median(gated);
-    // Per round the two sides ran back to back: the paired loss cancels most of the drift of a shared machine.
+    // Per round the two sides ran back to back: the paired loss cancels most of the drift of a
+    // shared machine.
     List<Double> paired = new ArrayList<>();
     for (int r = 0; r < stock.size(); r++) {
       paired.add(100.0 * (stock.get(r) - gated.get(r)) / stock.get(r));
@@ -125,20 +151,43 @@ public final class OverheadBench {
     for (int r = 0; r < stockCpu.size(); r++) {
       cpuRatio.add(100.0 * (gatedCpu.get(r) - stockCpu.get(r)) / stockCpu.get(r));
     }
-    System.out.printf(Locale.ROOT, "OVERHEAD_CPU bytes=%d server_cpu_us_per_block stock_median=%.2f gated_median=%.2f "
-        + "paired_extra_median=%.2f%% stock_min=%.2f gated_min=%.2f%n", blockBytes, median(stockCpu),
-        median(gatedCpu), median(cpuRatio), stockCpu.stream().mapToDouble(Double::doubleValue).min().orElse(0),
+    System.out.printf(
+        Locale.ROOT,
+        "OVERHEAD_CPU bytes=%d server_cpu_us_per_block stock_median=%.2f gated_median=%.2f "
+            + "paired_extra_median=%.2f%% stock_min=%.2f gated_min=%.2f%n",
+        blockBytes,
+        median(stockCpu),
+        median(gatedCpu),
+        median(cpuRatio),
+        stockCpu.stream().mapToDouble(Double::doubleValue).min().orElse(0),
         gatedCpu.stream().mapToDouble(Double::doubleValue).min().orElse(0));
-    System.out.printf(Locale.ROOT, "OVERHEAD_BENCH blocks=%d bytes=%d stock_median=%.0f blocks/s gated_median=%.0f "
-        + "blocks/s loss_of_medians=%.2f%% paired_loss_median=%.2f%% paired_loss_iqr=[%.2f%%, %.2f%%] "
-        + "(gate state %s, held %d)%n", blocks, blockBytes, ms, mg, 100.0 * (ms - mg) / ms, median(paired),
-        sortedPaired.get(sortedPaired.size() / 4), sortedPaired.get((3 * sortedPaired.size()) / 4), gate.state(),
+    System.out.printf(
+        Locale.ROOT,
+        "OVERHEAD_BENCH blocks=%d bytes=%d stock_median=%.0f blocks/s gated_median=%.0f "
+            + "blocks/s loss_of_medians=%.2f%% paired_loss_median=%.2f%% paired_loss_iqr=[%.2f%%, %.2f%%] "
+            + "(gate state %s, held %d)%n",
+        blocks,
+        blockBytes,
+        ms,
+        mg,
+        100.0 * (ms - mg) / ms,
+        median(paired),
+        sortedPaired.get(sortedPaired.size() / 4),
+        sortedPaired.get((3 * sortedPaired.size()) / 4),
+        gate.state(),
         gate.heldCount());
   }
 
   /** One closed-loop round; returns blocks per second. */
-  private static double run(ShuffleApp app, List<ExternalBlockStoreClient> clients, int port, int concurrent,
-      int blocks, long millis, AtomicLong served) throws InterruptedException {
+  private static double run(
+      ShuffleApp app,
+      List<ExternalBlockStoreClient> clients,
+      int port,
+      int concurrent,
+      int blocks,
+      long millis,
+      AtomicLong served)
+      throws InterruptedException {
     AtomicLong done = new AtomicLong();
     AtomicLong totalServed = new AtomicLong();
     AtomicLong failed = new AtomicLong();
@@ -150,41 +199,50 @@ public final class OverheadBench {
       Semaphore inFlight = new Semaphore(concurrent);
       slots.add(inFlight);
       int first = c * 1_000;
-      Thread t = new Thread(() -> {
-        int next = first;
-        try {
-          while (System.nanoTime() < end) {
-            if (!inFlight.tryAcquire(50, TimeUnit.MILLISECONDS)) {
-              continue;
-            }
-            String[] ids = app.blocks(next, blocks).toArray(new String[0]);
-            next += blocks;
-            AtomicInteger left = new AtomicInteger(ids.length);
-            client.fetchBlocks(ShuffleServer.HOST, port, app.execId, ids, new BlockFetchingListener() {
-              @Override
-              public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
-                if (System.nanoTime() < end) {
-                  done.incrementAndGet();
-                }
-                totalServed.incrementAndGet();
-                if (left.decrementAndGet() == 0) {
-                  inFlight.release();
-                }
-              }
+      Thread t =
+          new Thread(
+              () -> {
+                int next = first;
+                try {
+                  while (System.nanoTime() < end) {
+                    if (!inFlight.tryAcquire(50, TimeUnit.MILLISECONDS)) {
+                      continue;
+                    }
+                    String[] ids = app.blocks(next, blocks).toArray(new String[0]);
+                    next += blocks;
+                    AtomicInteger left = new AtomicInteger(ids.length);
+                    client.fetchBlocks(
+                        ShuffleServer.HOST,
+                        port,
+                        app.execId,
+                        ids,
+                        new BlockFetchingListener() {
+                          @Override
+                          public void onBlockFetchSuccess(String blockId, ManagedBuffer data) {
+                            if (System.nanoTime() < end) {
+                              done.incrementAndGet();
+                            }
+                            totalServed.incrementAndGet();
+                            if (left.decrementAndGet() == 0) {
+                              inFlight.release();
+                            }
+                          }
 
-              @Override
-              public void onBlockFetchFailure(String blockId, Throwable exception) {
-                failed.incrementAndGet();
-                if (left.decrementAndGet() == 0) {
-                  inFlight.release();
+                          @Override
+                          public void onBlockFetchFailure(String blockId, Throwable exception) {
+                            failed.incrementAndGet();
+                            if (left.decrementAndGet() == 0) {
+                              inFlight.release();
+                            }
+                          }
+                        },
+                        null);
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
                 }
-              }
-            }, null);
-          }
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }, "bench-client-" + c);
+              },
+              "bench-client-" + c);
       threads.add(t);
     }
     long start = System.nanoTime();
@@ -206,14 +264,17 @@ public final class OverheadBench {
   }
 
   /**
-   * CPU time of the shuffle servers' event-loop threads and the gate's tick thread (only one server is loaded per
-   * round). Unlike throughput it hardly moves when other processes take the cores away.
+   * CPU time of the shuffle servers' event-loop threads and the gate's tick thread (only one server
+   * is loaded per round). Unlike throughput it hardly moves when other processes take the cores
+   * away.
    */
   private static long serverCpuNanos() {
     ThreadMXBean mx = ManagementFactory.getThreadMXBean();
     long sum = 0;
     for (ThreadInfo t : mx.getThreadInfo(mx.getAllThreadIds())) {
-      if (t != null && (t.getThreadName().startsWith("shuffle-server") || t.getThreadName().equals("gate-tick"))) {
+      if (t != null
+          && (t.getThreadName().startsWith("shuffle-server")
+              || t.getThreadName().equals("gate-tick"))) {
         long c = mx.getThreadCpuTime(t.getThreadId());
         if (c > 0) {
           sum += c;

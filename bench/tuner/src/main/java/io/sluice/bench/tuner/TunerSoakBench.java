@@ -35,26 +35,29 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 
 /**
- * Soak of tuner-service (docs/benchmarks.md, "tuner-service soak"): the boot jar and the embedded H2 store server
- * ({@code EmbeddedStoreServer}) as two processes, an open-loop mix of {@code POST /api/v1/submissions} and
- * {@code POST /api/v1/tiers/outcomes} at a constant arrival rate, tuner-service restarted at a third of the run and
- * the store server at two thirds, then every acknowledged outcome report read back from the store.
+ * Soak of tuner-service (docs/benchmarks.md, "tuner-service soak"): the boot jar and the embedded
+ * H2 store server ({@code EmbeddedStoreServer}) as two processes, an open-loop mix of {@code POST
+ * /api/v1/submissions} and {@code POST /api/v1/tiers/outcomes} at a constant arrival rate,
+ * tuner-service restarted at a third of the run and the store server at two thirds, then every
+ * acknowledged outcome report read back from the store.
  *
  * <pre>
  *   TunerSoakBench --service-jar JAR --root REPO --work DIR [--rate 1000] [--duration 300] [--jobs 2000]
  *       [--report-every 4] [--connections 64] [--restart-service on|off] [--restart-store on|off]
  * </pre>
  *
- * <p>Open loop with a bounded number of connections (as wrk2 does): arrival i is due at start + i/rate; each of
- * {@code connections} workers takes the next arrival, waits for its due time if it is early and sends it on its
- * kept-alive connection. When every connection is busy the arrivals queue and are sent late, their latency still
- * counted from the due time, so a stall shows in the figures instead of slowing the offer; arrivals still unsent a
- * minute after the end count as unsent. (An unbounded client, one connection per in-flight request, spent more CPU
- * than the service under test on this 2-core machine.) Every {@code report-every}-th arrival is an outcome report of
- * a new run (what a driver sends once per run), the others submissions of a random job of the store. Errors are
- * counted by kind: refused (nothing listening: the restart window, where sluice-submit fails open to the user's
- * conf), reset, timeout, and HTTP status. One {@code TUNER_SOAK} line per request kind, one {@code TUNER_SOAK_RESTART}
- * per restart and one {@code TUNER_SOAK_READBACK} line.
+ * <p>Open loop with a bounded number of connections (as wrk2 does): arrival i is due at start +
+ * i/rate; each of {@code connections} workers takes the next arrival, waits for its due time if it
+ * is early and sends it on its kept-alive connection. When every connection is busy the arrivals
+ * queue and are sent late, their latency still counted from the due time, so a stall shows in the
+ * figures instead of slowing the offer; arrivals still unsent a minute after the end count as
+ * unsent. (An unbounded client, one connection per in-flight request, spent more CPU than the
+ * service under test on this 2-core machine.) Every {@code report-every}-th arrival is an outcome
+ * report of a new run (what a driver sends once per run), the others submissions of a random job of
+ * the store. Errors are counted by kind: refused (nothing listening: the restart window, where
+ * sluice-submit fails open to the user's conf), reset, timeout, and HTTP status. One {@code
+ * TUNER_SOAK} line per request kind, one {@code TUNER_SOAK_RESTART} per restart and one {@code
+ * TUNER_SOAK_READBACK} line.
  */
 public final class TunerSoakBench {
   private static final String REPORT_TIER = "CELEBORN";
@@ -89,10 +92,20 @@ public final class TunerSoakBench {
       Arrays.sort(l);
       Map<String, Long> e = new TreeMap<>();
       errors.forEach((k, v) -> e.put(k, v.get()));
-      return String.format(Locale.ROOT, "TUNER_SOAK kind=%s sent=%d ok=%d offered=%.1f/s achieved=%.1f/s "
-          + "p50=%.1fms p99=%.1fms p999=%.1fms max=%.1fms errors=%s", name, sent.get(), ok.get(),
-          sent.get() / (double) seconds, ok.get() / (double) seconds, pct(l, 50), pct(l, 99), pct(l, 99.9),
-          l.length == 0 ? 0 : l[l.length - 1] / 1000.0, e);
+      return String.format(
+          Locale.ROOT,
+          "TUNER_SOAK kind=%s sent=%d ok=%d offered=%.1f/s achieved=%.1f/s "
+              + "p50=%.1fms p99=%.1fms p999=%.1fms max=%.1fms errors=%s",
+          name,
+          sent.get(),
+          ok.get(),
+          sent.get() / (double) seconds,
+          ok.get() / (double) seconds,
+          pct(l, 50),
+          pct(l, 99),
+          pct(l, 99.9),
+          l.length == 0 ? 0 : l[l.length - 1] / 1000.0,
+          e);
     }
   }
 
@@ -126,15 +139,25 @@ public final class TunerSoakBench {
     procs.store = procs.startStore(cp, storePort, storeDir, 1);
     long t0 = System.nanoTime();
     SubmissionLatencyBench.fill(root, storeUrl, jobs);
-    System.out.printf(Locale.ROOT, "filled %s with %d jobs x 2 runs in %.1f s%n", storeUrl, jobs,
+    System.out.printf(
+        Locale.ROOT,
+        "filled %s with %d jobs x 2 runs in %.1f s%n",
+        storeUrl,
+        jobs,
         (System.nanoTime() - t0) / 1e9);
 
-    HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2))
-        .executor(Executors.newFixedThreadPool(16, r -> {
-          Thread t = new Thread(r, "soak-http");
-          t.setDaemon(true);
-          return t;
-        })).build();
+    HttpClient client =
+        HttpClient.newBuilder()
+            .connectTimeout(Duration.ofSeconds(2))
+            .executor(
+                Executors.newFixedThreadPool(
+                    16,
+                    r -> {
+                      Thread t = new Thread(r, "soak-http");
+                      t.setDaemon(true);
+                      return t;
+                    }))
+            .build();
     String base = "http://127.0.0.1:" + port;
     long ready = procs.startService(jar, port, storeUrl, 1, client, base);
     System.out.printf(Locale.ROOT, "tuner-service ready %.1f s after launch%n", ready / 1e9);
@@ -151,21 +174,28 @@ public final class TunerSoakBench {
     String runTag = Long.toString(System.currentTimeMillis(), 36);
 
     List<String> restarts = new ArrayList<>();
-    Thread chaos = new Thread(() -> {
-      try {
-        long start = System.nanoTime();
-        if (restartService) {
-          sleepUntil(start + TimeUnit.SECONDS.toNanos(seconds) / 3);
-          restarts.add(procs.restartService(jar, port, storeUrl, client, base, lastOkNs, firstOkAfterNs));
-        }
-        if (restartStore) {
-          sleepUntil(start + TimeUnit.SECONDS.toNanos(seconds) * 2 / 3);
-          restarts.add(procs.restartStore(cp, storePort, storeDir, client, base, lastOkNs, firstOkAfterNs, runTag));
-        }
-      } catch (Exception e) {
-        restarts.add("TUNER_SOAK_RESTART failed: " + e);
-      }
-    }, "soak-chaos");
+    Thread chaos =
+        new Thread(
+            () -> {
+              try {
+                long start = System.nanoTime();
+                if (restartService) {
+                  sleepUntil(start + TimeUnit.SECONDS.toNanos(seconds) / 3);
+                  restarts.add(
+                      procs.restartService(
+                          jar, port, storeUrl, client, base, lastOkNs, firstOkAfterNs));
+                }
+                if (restartStore) {
+                  sleepUntil(start + TimeUnit.SECONDS.toNanos(seconds) * 2 / 3);
+                  restarts.add(
+                      procs.restartStore(
+                          cp, storePort, storeDir, client, base, lastOkNs, firstOkAfterNs, runTag));
+                }
+              } catch (Exception e) {
+                restarts.add("TUNER_SOAK_RESTART failed: " + e);
+              }
+            },
+            "soak-chaos");
 
     long periodNs = 1_000_000_000L / rate;
     long start = System.nanoTime() + 100_000_000L;
@@ -174,86 +204,116 @@ public final class TunerSoakBench {
     chaos.start();
     AtomicLong next = new AtomicLong();
     AtomicLong maxBehindNs = new AtomicLong();
-    long giveUp = start + TimeUnit.SECONDS.toNanos(seconds + 60L); // a backlog not sent by then counts as unsent
+    long giveUp =
+        start
+            + TimeUnit.SECONDS.toNanos(
+                seconds + 60L); // a backlog not sent by then counts as unsent
     List<Thread> workers = new ArrayList<>();
     for (int w = 0; w < connections; w++) {
-      Thread worker = new Thread(() -> {
-        SplittableRandom random = new SplittableRandom(42 + Thread.currentThread().getId());
-        for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
-          long due = start + i * periodNs;
-          long now = System.nanoTime();
-          if (now > giveUp) {
-            return;
-          }
-          if (due > now) {
-            LockSupport.parkNanos(due - now);
-          } else {
-            maxBehindNs.accumulateAndGet(now - due, Math::max);
-          }
-          boolean report = i % reportEvery == reportEvery - 1;
-          Tally t = report ? reports : subs;
-          HttpRequest req;
-          String id = null;
-          if (report) {
-            id = "soak-" + runTag + "-" + i;
-            sentReports.add(id);
-            req = reportRequest(base, id, "bench-job-" + random.nextInt(jobs), "soak");
-          } else {
-            req = SubmissionLatencyBench.request(base, "bench-job-" + random.nextInt(jobs));
-          }
-          t.sent.incrementAndGet();
-          HttpResponse<String> r = null;
-          Throwable ex = null;
-          try {
-            r = client.send(req, HttpResponse.BodyHandlers.ofString());
-          } catch (IOException e) {
-            ex = e;
-          } catch (InterruptedException e) {
-            return;
-          }
-          long end = System.nanoTime();
-          t.latency((end - due) / 1000);
-          if (ex != null) {
-            t.error(kind(ex));
-          } else if (r.statusCode() != 200) {
-            t.error("http" + r.statusCode());
-          } else {
-            t.ok.incrementAndGet();
-            lastOkNs.accumulateAndGet(end, Math::max);
-            firstOkAfterNs.accumulateAndGet(end, (prev, x) -> x >= prev ? prev : x);
-            if (id != null) {
-              acked.add(id);
-            } else {
-              states.computeIfAbsent(state(r.body()), k -> new AtomicLong()).incrementAndGet();
-            }
-          }
-          completed.incrementAndGet();
-        }
-      }, "soak-conn-" + w);
+      Thread worker =
+          new Thread(
+              () -> {
+                SplittableRandom random = new SplittableRandom(42 + Thread.currentThread().getId());
+                for (long i = next.getAndIncrement(); i < n; i = next.getAndIncrement()) {
+                  long due = start + i * periodNs;
+                  long now = System.nanoTime();
+                  if (now > giveUp) {
+                    return;
+                  }
+                  if (due > now) {
+                    LockSupport.parkNanos(due - now);
+                  } else {
+                    maxBehindNs.accumulateAndGet(now - due, Math::max);
+                  }
+                  boolean report = i % reportEvery == reportEvery - 1;
+                  Tally t = report ? reports : subs;
+                  HttpRequest req;
+                  String id = null;
+                  if (report) {
+                    id = "soak-" + runTag + "-" + i;
+                    sentReports.add(id);
+                    req = reportRequest(base, id, "bench-job-" + random.nextInt(jobs), "soak");
+                  } else {
+                    req = SubmissionLatencyBench.request(base, "bench-job-" + random.nextInt(jobs));
+                  }
+                  t.sent.incrementAndGet();
+                  HttpResponse<String> r = null;
+                  Throwable ex = null;
+                  try {
+                    r = client.send(req, HttpResponse.BodyHandlers.ofString());
+                  } catch (IOException e) {
+                    ex = e;
+                  } catch (InterruptedException e) {
+                    return;
+                  }
+                  long end = System.nanoTime();
+                  t.latency((end - due) / 1000);
+                  if (ex != null) {
+                    t.error(kind(ex));
+                  } else if (r.statusCode() != 200) {
+                    t.error("http" + r.statusCode());
+                  } else {
+                    t.ok.incrementAndGet();
+                    lastOkNs.accumulateAndGet(end, Math::max);
+                    firstOkAfterNs.accumulateAndGet(end, (prev, x) -> x >= prev ? prev : x);
+                    if (id != null) {
+                      acked.add(id);
+                    } else {
+                      states
+                          .computeIfAbsent(state(r.body()), k -> new AtomicLong())
+                          .incrementAndGet();
+                    }
+                  }
+                  completed.incrementAndGet();
+                }
+              },
+              "soak-conn-" + w);
       worker.setDaemon(true);
       worker.start();
       workers.add(worker);
     }
     for (int tick = 10; tick < seconds; tick += 10) {
       sleepUntil(start + TimeUnit.SECONDS.toNanos(tick));
-      System.out.printf(Locale.ROOT, "t=%ds due=%d sent=%d answered=%d ok=%d behind=%.0fms load=%s%n", tick,
-          (long) tick * rate, subs.sent.get() + reports.sent.get(), completed.get(), subs.ok.get() + reports.ok.get(),
-          maxBehindNs.get() / 1e6, loadavg());
+      System.out.printf(
+          Locale.ROOT,
+          "t=%ds due=%d sent=%d answered=%d ok=%d behind=%.0fms load=%s%n",
+          tick,
+          (long) tick * rate,
+          subs.sent.get() + reports.sent.get(),
+          completed.get(),
+          subs.ok.get() + reports.ok.get(),
+          maxBehindNs.get() / 1e6,
+          loadavg());
     }
     for (Thread worker : workers) {
       worker.join(Math.max(1, TimeUnit.NANOSECONDS.toMillis(giveUp - System.nanoTime()) + 15_000));
     }
     chaos.join(TimeUnit.SECONDS.toMillis(120));
     double wall = (System.nanoTime() - start) / 1e9;
-    System.out.printf(Locale.ROOT, "TUNER_SOAK_CPU wall=%.0fs service=%.0fs store=%.0fs generator=%.0fs "
-        + "(CPU seconds over the load; %d cores) load-average=%.1f..%s%n", wall, procs.cpu("service") - cpu0[0],
-        procs.cpu("store") - cpu0[1], cpuOf(ProcessHandle.current()) - cpu0[2],
-        Runtime.getRuntime().availableProcessors(), load0, loadavg());
+    System.out.printf(
+        Locale.ROOT,
+        "TUNER_SOAK_CPU wall=%.0fs service=%.0fs store=%.0fs generator=%.0fs "
+            + "(CPU seconds over the load; %d cores) load-average=%.1f..%s%n",
+        wall,
+        procs.cpu("service") - cpu0[0],
+        procs.cpu("store") - cpu0[1],
+        cpuOf(ProcessHandle.current()) - cpu0[2],
+        Runtime.getRuntime().availableProcessors(),
+        load0,
+        loadavg());
     long unsent = n - subs.sent.get() - reports.sent.get();
     System.out.println(subs.line("submission", rate, seconds) + " states=" + snapshot(states));
     System.out.println(reports.line("outcome-report", rate, seconds));
-    System.out.printf(Locale.ROOT, "TUNER_SOAK generator rate=%d/s duration=%ds connections=%d arrivals=%d "
-        + "unsent=%d max-behind=%.1fms%n", rate, seconds, connections, n, unsent, maxBehindNs.get() / 1e6);
+    System.out.printf(
+        Locale.ROOT,
+        "TUNER_SOAK generator rate=%d/s duration=%ds connections=%d arrivals=%d "
+            + "unsent=%d max-behind=%.1fms%n",
+        rate,
+        seconds,
+        connections,
+        n,
+        unsent,
+        maxBehindNs.get() / 1e6);
     restarts.forEach(System.out::println);
     readBack(storeUrl, runTag, sentReports, acked, client, base);
     procs.stopAll();
@@ -262,14 +322,29 @@ public final class TunerSoakBench {
 
   // ------------------------------------------------------------------ requests
 
-  /** A driver's report of a finished run: routed to and ran on the tier, succeeded (one per run). */
+  /**
+   * A driver's report of a finished run: routed to and ran on the tier, succeeded (one per run).
+   */
   static HttpRequest reportRequest(String base, String submissionId, String job, String queue) {
-    String body = "{\"submissionId\":\"" + submissionId + "\",\"attempt\":1,\"source\":\"DRIVER\",\"cluster\":\"bench\","
-        + "\"queue\":\"" + queue + "\",\"jobKey\":\"" + job + "\",\"requestedTier\":\"" + REPORT_TIER + "\",\"ranTier\":\""
-        + REPORT_TIER + "\",\"decisionMs\":3,\"status\":\"SUCCEEDED\"}";
-    return HttpRequest.newBuilder(URI.create(base + "/api/v1/tiers/outcomes")).timeout(Duration.ofSeconds(10))
-        .header("Content-Type", "application/json").header("Authorization", "Bearer " + SubmissionLatencyBench.TOKEN)
-        .POST(HttpRequest.BodyPublishers.ofString(body)).build();
+    String body =
+        "{\"submissionId\":\""
+            + submissionId
+            + "\",\"attempt\":1,\"source\":\"DRIVER\",\"cluster\":\"bench\","
+            + "\"queue\":\""
+            + queue
+            + "\",\"jobKey\":\""
+            + job
+            + "\",\"requestedTier\":\""
+            + REPORT_TIER
+            + "\",\"ranTier\":\""
+            + REPORT_TIER
+            + "\",\"decisionMs\":3,\"status\":\"SUCCEEDED\"}";
+    return HttpRequest.newBuilder(URI.create(base + "/api/v1/tiers/outcomes"))
+        .timeout(Duration.ofSeconds(10))
+        .header("Content-Type", "application/json")
+        .header("Authorization", "Bearer " + SubmissionLatencyBench.TOKEN)
+        .POST(HttpRequest.BodyPublishers.ofString(body))
+        .build();
   }
 
   static String kind(Throwable ex) {
@@ -307,17 +382,26 @@ public final class TunerSoakBench {
   // ------------------------------------------------------------------ read back
 
   /**
-   * Every acknowledged report must be in the store exactly once: one {@code tier_runs} row per acknowledged run, and
-   * the service's ROUTED count for the soak's queue (counted once per run when the report is stored) equal to the
-   * number of stored runs. Reports that were not acknowledged may or may not be stored (the answer may have been
-   * lost after the write); they are counted apart.
+   * Every acknowledged report must be in the store exactly once: one {@code tier_runs} row per
+   * acknowledged run, and the service's ROUTED count for the soak's queue (counted once per run
+   * when the report is stored) equal to the number of stored runs. Reports that were not
+   * acknowledged may or may not be stored (the answer may have been lost after the write); they are
+   * counted apart.
    */
-  static void readBack(String storeUrl, String runTag, Set<String> sent, Set<String> acked, HttpClient client,
-      String base) throws Exception {
+  static void readBack(
+      String storeUrl,
+      String runTag,
+      Set<String> sent,
+      Set<String> acked,
+      HttpClient client,
+      String base)
+      throws Exception {
     Map<String, Integer> rows = new HashMap<>();
     try (Connection c = DriverManager.getConnection(storeUrl, new Properties());
-         PreparedStatement ps = c.prepareStatement("SELECT run_key, COUNT(*) FROM tier_runs WHERE run_key LIKE ? "
-             + "GROUP BY run_key")) {
+        PreparedStatement ps =
+            c.prepareStatement(
+                "SELECT run_key, COUNT(*) FROM tier_runs WHERE run_key LIKE ? "
+                    + "GROUP BY run_key")) {
       ps.setString(1, "sub:soak-" + runTag + "-%");
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
@@ -330,23 +414,42 @@ public final class TunerSoakBench {
     Set<String> unackedStored = new HashSet<>(rows.keySet());
     unackedStored.removeAll(acked);
     long unknown = unackedStored.stream().filter(id -> !sent.contains(id)).count();
-    HttpRequest counts = HttpRequest.newBuilder(URI.create(base + "/api/v1/tiers/outcomes?queue=soak&window=1d"
-        + "&limit=1")).timeout(Duration.ofSeconds(30)).header("Authorization", "Bearer "
-        + SubmissionLatencyBench.TOKEN).build();
+    HttpRequest counts =
+        HttpRequest.newBuilder(
+                URI.create(base + "/api/v1/tiers/outcomes?queue=soak&window=1d" + "&limit=1"))
+            .timeout(Duration.ofSeconds(30))
+            .header("Authorization", "Bearer " + SubmissionLatencyBench.TOKEN)
+            .build();
     HttpResponse<String> o = client.send(counts, HttpResponse.BodyHandlers.ofString());
     long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(120);
-    while (o.statusCode() != 200 && System.nanoTime() < deadline) { // e.g. the breaker still open after the load
+    while (o.statusCode() != 200
+        && System.nanoTime() < deadline) { // e.g. the breaker still open after the load
       Thread.sleep(1000);
       o = client.send(counts, HttpResponse.BodyHandlers.ofString());
     }
     String routed = o.body().replaceFirst("(?s).*?\"routed\":(\\d+).*", "$1");
     String succeeded = o.body().replaceFirst("(?s).*?\"succeeded\":(\\d+).*", "$1");
-    System.out.printf(Locale.ROOT, "TUNER_SOAK_READBACK sent=%d acknowledged=%d stored-runs=%d "
-        + "acknowledged-missing=%d duplicated=%d stored-not-acknowledged=%d unknown=%d routed-count=%s "
-        + "succeeded-count=%s verdict=%s%n", sent.size(), acked.size(), rows.size(), missing, duplicated,
-        unackedStored.size(), unknown, routed, succeeded,
-        missing == 0 && duplicated == 0 && unknown == 0 && routed.equals(Integer.toString(rows.size()))
-            && succeeded.equals(routed) ? "OK" : "LOST-OR-DUPLICATED");
+    System.out.printf(
+        Locale.ROOT,
+        "TUNER_SOAK_READBACK sent=%d acknowledged=%d stored-runs=%d "
+            + "acknowledged-missing=%d duplicated=%d stored-not-acknowledged=%d unknown=%d routed-count=%s "
+            + "succeeded-count=%s verdict=%s%n",
+        sent.size(),
+        acked.size(),
+        rows.size(),
+        missing,
+        duplicated,
+        unackedStored.size(),
+        unknown,
+        routed,
+        succeeded,
+        missing == 0
+                && duplicated == 0
+                && unknown == 0
+                && routed.equals(Integer.toString(rows.size()))
+                && succeeded.equals(routed)
+            ? "OK"
+            : "LOST-OR-DUPLICATED");
   }
 
   // ------------------------------------------------------------------ processes
@@ -356,6 +459,7 @@ public final class TunerSoakBench {
     final Path work;
     volatile Process store;
     volatile Process service;
+
     /** CPU seconds of stopped generations, by component. */
     final Map<String, Double> stoppedCpu = new ConcurrentHashMap<>();
 
@@ -371,8 +475,18 @@ public final class TunerSoakBench {
 
     Process startStore(String cp, int port, Path dir, int generation) throws Exception {
       Path log = work.resolve("store-" + generation + ".log");
-      Process p = new ProcessBuilder("java", "-Xmx512m", "-cp", cp, "io.sluice.store.EmbeddedStoreServer",
-          Integer.toString(port), dir.toString()).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+      Process p =
+          new ProcessBuilder(
+                  "java",
+                  "-Xmx512m",
+                  "-cp",
+                  cp,
+                  "io.sluice.store.EmbeddedStoreServer",
+                  Integer.toString(port),
+                  dir.toString())
+              .redirectErrorStream(true)
+              .redirectOutput(log.toFile())
+              .start();
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
       while (System.nanoTime() < deadline) {
         if (!p.isAlive()) {
@@ -386,16 +500,32 @@ public final class TunerSoakBench {
       throw new IllegalStateException("store server not listening after 60 s; log " + log);
     }
 
-    /** Starts tuner-service and waits for its readiness probe; returns the nanoseconds from launch to ready. */
-    long startService(Path jar, int port, String storeUrl, int generation, HttpClient client, String base)
+    /**
+     * Starts tuner-service and waits for its readiness probe; returns the nanoseconds from launch
+     * to ready.
+     */
+    long startService(
+        Path jar, int port, String storeUrl, int generation, HttpClient client, String base)
         throws Exception {
       Path log = work.resolve("service-" + generation + ".log");
-      List<String> cmd = new ArrayList<>(List.of("java", "-Xmx512m", "-jar", jar.toString(),
-          "--server.address=127.0.0.1", "--server.port=" + port, "--sluice.tuner.store-url=" + storeUrl,
-          "--sluice.tier.rules[0].id=bench-all", "--sluice.tier.rules[0].cluster=bench",
-          "--sluice.tier.rules[0].tier=CELEBORN", "--sluice.tier.rules[0].percent=100",
-          "--sluice.tier.celeborn.master-endpoints=127.0.0.1:9097", "--sluice.tier.celeborn.free-capacity=1TB"));
-      ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+      List<String> cmd =
+          new ArrayList<>(
+              List.of(
+                  "java",
+                  "-Xmx512m",
+                  "-jar",
+                  jar.toString(),
+                  "--server.address=127.0.0.1",
+                  "--server.port=" + port,
+                  "--sluice.tuner.store-url=" + storeUrl,
+                  "--sluice.tier.rules[0].id=bench-all",
+                  "--sluice.tier.rules[0].cluster=bench",
+                  "--sluice.tier.rules[0].tier=CELEBORN",
+                  "--sluice.tier.rules[0].percent=100",
+                  "--sluice.tier.celeborn.master-endpoints=127.0.0.1:9097",
+                  "--sluice.tier.celeborn.free-capacity=1TB"));
+      ProcessBuilder pb =
+          new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("SLUICE_SECURITY_TOKENS", "bench:ADMIN:" + SubmissionLatencyBench.TOKEN);
       long launched = System.nanoTime();
       service = pb.start();
@@ -403,8 +533,15 @@ public final class TunerSoakBench {
       return System.nanoTime() - launched;
     }
 
-    String restartService(Path jar, int port, String storeUrl, HttpClient client, String base, AtomicLong lastOk,
-        AtomicLong firstOkAfter) throws Exception {
+    String restartService(
+        Path jar,
+        int port,
+        String storeUrl,
+        HttpClient client,
+        String base,
+        AtomicLong lastOk,
+        AtomicLong firstOkAfter)
+        throws Exception {
       long stopAt = System.nanoTime();
       stoppedCpu.merge("service", cpuOf(service.toHandle()), Double::sum);
       stop(service);
@@ -415,8 +552,16 @@ public final class TunerSoakBench {
       return waitFirstOk("service", stopAt, stopped, ready, lastOkBefore, firstOkAfter);
     }
 
-    String restartStore(String cp, int port, Path dir, HttpClient client, String base, AtomicLong lastOk,
-        AtomicLong firstOkAfter, String runTag) throws Exception {
+    String restartStore(
+        String cp,
+        int port,
+        Path dir,
+        HttpClient client,
+        String base,
+        AtomicLong lastOk,
+        AtomicLong firstOkAfter,
+        String runTag)
+        throws Exception {
       long stopAt = System.nanoTime();
       stoppedCpu.merge("store", cpuOf(store.toHandle()), Double::sum);
       stop(store);
@@ -430,29 +575,47 @@ public final class TunerSoakBench {
       long storedAt = 0;
       int probe = 0;
       while (System.nanoTime() < deadline && storedAt == 0) {
-        HttpResponse<String> r = client.send(reportRequest(base, "probe-" + runTag + "-" + probe++, "bench-job-0", "probe"),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            client.send(
+                reportRequest(base, "probe-" + runTag + "-" + probe++, "bench-job-0", "probe"),
+                HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) {
           storedAt = System.nanoTime();
         } else {
           Thread.sleep(100);
         }
       }
-      return String.format(Locale.ROOT, "TUNER_SOAK_RESTART component=store stop=%.1fs listening=%.1fs "
-          + "first-report-stored=%.1fs-after-launch last-ok-before-stop=%.1fs-before", (stopped - stopAt) / 1e9,
-          listening / 1e9, storedAt == 0 ? -1 : (storedAt - launched) / 1e9, (stopAt - lastOkBefore) / 1e9);
+      return String.format(
+          Locale.ROOT,
+          "TUNER_SOAK_RESTART component=store stop=%.1fs listening=%.1fs "
+              + "first-report-stored=%.1fs-after-launch last-ok-before-stop=%.1fs-before",
+          (stopped - stopAt) / 1e9,
+          listening / 1e9,
+          storedAt == 0 ? -1 : (storedAt - launched) / 1e9,
+          (stopAt - lastOkBefore) / 1e9);
     }
 
-    private static String waitFirstOk(String what, long stopAt, long stopped, long ready, long lastOkBefore,
-        AtomicLong firstOkAfter) throws InterruptedException {
+    private static String waitFirstOk(
+        String what,
+        long stopAt,
+        long stopped,
+        long ready,
+        long lastOkBefore,
+        AtomicLong firstOkAfter)
+        throws InterruptedException {
       long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
       while (firstOkAfter.get() == Long.MAX_VALUE && System.nanoTime() < deadline) {
         Thread.sleep(20);
       }
       long first = firstOkAfter.get();
-      return String.format(Locale.ROOT, "TUNER_SOAK_RESTART component=%s stop=%.1fs ready=%.1fs-after-launch "
-          + "gap=%.1fs (last ok answer before the stop to first ok answer after)", what, (stopped - stopAt) / 1e9,
-          ready / 1e9, first == Long.MAX_VALUE ? -1 : (first - lastOkBefore) / 1e9);
+      return String.format(
+          Locale.ROOT,
+          "TUNER_SOAK_RESTART component=%s stop=%.1fs ready=%.1fs-after-launch "
+              + "gap=%.1fs (last ok answer before the stop to first ok answer after)",
+          what,
+          (stopped - stopAt) / 1e9,
+          ready / 1e9,
+          first == Long.MAX_VALUE ? -1 : (first - lastOkBefore) / 1e9);
     }
 
     void stopAll() {

@@ -13,7 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -24,31 +23,38 @@ import java.util.UUID;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Latency of the web UI's read API on a store of {@code --jobs} jobs (two runs each) and one job of {@code --big-runs}
- * runs: fills an H2 file store, starts tuner-service's boot jar on it, then times sequential GETs of each endpoint,
- * interleaved round-robin ({@code --warmup} untimed rounds, then {@code --requests} timed ones), and prints one
- * {@code UI_BENCH} line per endpoint with p50, p90, p99 and max in milliseconds (client-side, loopback). The service
- * runs with its authentication on and one VIEWER user (a fresh password each run, passed in the environment, never
- * on the command line); every call sends it with HTTP Basic.
+ * Latency of the web UI's read API on a store of {@code --jobs} jobs (two runs each) and one job of
+ * {@code --big-runs} runs: fills an H2 file store, starts tuner-service's boot jar on it, then
+ * times sequential GETs of each endpoint, interleaved round-robin ({@code --warmup} untimed rounds,
+ * then {@code --requests} timed ones), and prints one {@code UI_BENCH} line per endpoint with p50,
+ * p90, p99 and max in milliseconds (client-side, loopback). The service runs with its
+ * authentication on and one VIEWER user (a fresh password each run, passed in the environment,
+ * never on the command line); every call sends it with HTTP Basic.
  *
- * <pre>UiApiBench --service-jar J --root R --work W [--jobs 10000] [--big-runs 100] [--warmup 100] [--requests 500]</pre>
+ * <pre>
+ * UiApiBench --service-jar J --root R --work W [--jobs 10000] [--big-runs 100] [--warmup 100] [--requests 500]
+ * </pre>
  */
 public final class UiApiBench {
   private UiApiBench() {}
 
   /** The bench's only user; the password is made per run. */
   static final String USER = "bench";
+
   static final String PASSWORD = UUID.randomUUID().toString();
-  private static final String AUTHORIZATION = "Basic " + Base64.getEncoder()
-      .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
+  private static final String AUTHORIZATION =
+      "Basic "
+          + Base64.getEncoder()
+              .encodeToString((USER + ":" + PASSWORD).getBytes(StandardCharsets.UTF_8));
 
   static HttpRequest.Builder get(String url) {
     return HttpRequest.newBuilder(URI.create(url)).header("Authorization", AUTHORIZATION).GET();
   }
 
   public static void main(String[] args) throws Exception {
-    Map<String, String> a = new LinkedHashMap<>(Map.of("--jobs", "10000", "--big-runs", "100", "--warmup", "100",
-        "--requests", "500"));
+    Map<String, String> a =
+        new LinkedHashMap<>(
+            Map.of("--jobs", "10000", "--big-runs", "100", "--warmup", "100", "--requests", "500"));
     for (int i = 0; i + 1 < args.length; i += 2) {
       a.put(args[i], args[i + 1]);
     }
@@ -63,14 +69,30 @@ public final class UiApiBench {
     List<AppRun> fixtures = UiStoreLoader.fixtures(root);
     int bigRuns = Integer.parseInt(a.get("--big-runs"));
     AppRun big;
-    if (Files.exists(work.resolve("sluice-history.mv.db"))) { // --keep-store: the store of an earlier run
-      big = UiStoreLoader.variant(fixtures.get(0), "cluster-0", "root.big", "owner", UiStoreLoader.BIG_JOB,
-          "big-" + (bigRuns - 1), 0, java.util.Map.of(), 1, 1);
+    if (Files.exists(
+        work.resolve("sluice-history.mv.db"))) { // --keep-store: the store of an earlier run
+      big =
+          UiStoreLoader.variant(
+              fixtures.get(0),
+              "cluster-0",
+              "root.big",
+              "owner",
+              UiStoreLoader.BIG_JOB,
+              "big-" + (bigRuns - 1),
+              0,
+              java.util.Map.of(),
+              1,
+              1);
       System.out.println("UI_BENCH_FILL reused " + work.resolve("sluice-history.mv.db"));
     } else {
       big = UiStoreLoader.fill(url, fixtures, jobs, bigRuns);
-      System.out.printf(Locale.ROOT, "UI_BENCH_FILL jobs=%d bigRuns=%d fixtures=%d seconds=%.1f%n", jobs, bigRuns,
-          fixtures.size(), (System.nanoTime() - t0) / 1e9);
+      System.out.printf(
+          Locale.ROOT,
+          "UI_BENCH_FILL jobs=%d bigRuns=%d fixtures=%d seconds=%.1f%n",
+          jobs,
+          bigRuns,
+          fixtures.size(),
+          (System.nanoTime() - t0) / 1e9);
     }
 
     int port;
@@ -78,9 +100,18 @@ public final class UiApiBench {
       port = s.getLocalPort();
     }
     Path log = work.resolve("service.log");
-    ProcessBuilder pb = new ProcessBuilder("java", "-Xmx512m", "-jar", jar.toString(), "--server.address=127.0.0.1",
-        "--server.port=" + port, "--sluice.tuner.store-url=" + url, "--sluice.tier.enabled=false")
-        .redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(
+                "java",
+                "-Xmx512m",
+                "-jar",
+                jar.toString(),
+                "--server.address=127.0.0.1",
+                "--server.port=" + port,
+                "--sluice.tuner.store-url=" + url,
+                "--sluice.tier.enabled=false")
+            .redirectErrorStream(true)
+            .redirectOutput(log.toFile());
     pb.environment().put("SLUICE_SECURITY_USERS", USER + ":{noop}" + PASSWORD + ":VIEWER");
     Process service = pb.start();
     try {
@@ -105,7 +136,9 @@ public final class UiApiBench {
     e.put("jobs-queue-by-runs", "/api/v1/ui/jobs?queue=root.q7&sort=runs&dir=asc");
     e.put("jobs-user-page2", "/api/v1/ui/jobs?user=user13&page=1&size=20");
     e.put("jobs-severity-by-wall", "/api/v1/ui/jobs?severity=SEVERE&sort=wallMs");
-    e.put("jobs-state-cluster", "/api/v1/ui/jobs?state=UNTUNED&cluster=cluster-1&sort=jobKey&dir=asc");
+    e.put(
+        "jobs-state-cluster",
+        "/api/v1/ui/jobs?state=UNTUNED&cluster=cluster-1&sort=jobKey&dir=asc");
     e.put("jobs-last-page", "/api/v1/ui/jobs?sort=jobKey&dir=asc&page=49&size=200");
     e.put("jobs-facets", "/api/v1/ui/jobs/facets");
     e.put("job-100-runs", "/api/v1/ui/job?jobKey=" + enc(UiStoreLoader.BIG_JOB));
@@ -114,7 +147,8 @@ public final class UiApiBench {
     return e;
   }
 
-  static void measure(HttpClient client, String base, Map<String, String> endpoints, int rounds, boolean report)
+  static void measure(
+      HttpClient client, String base, Map<String, String> endpoints, int rounds, boolean report)
       throws Exception {
     Map<String, long[]> times = new LinkedHashMap<>();
     Map<String, Integer> bytes = new LinkedHashMap<>();
@@ -122,11 +156,14 @@ public final class UiApiBench {
     for (int r = 0; r < rounds; r++) {
       for (Map.Entry<String, String> e : endpoints.entrySet()) {
         long t = System.nanoTime();
-        HttpResponse<String> resp = client.send(get(base + e.getValue())
-            .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> resp =
+            client.send(
+                get(base + e.getValue()).timeout(Duration.ofSeconds(30)).build(),
+                HttpResponse.BodyHandlers.ofString());
         times.get(e.getKey())[r] = System.nanoTime() - t;
         if (resp.statusCode() != 200) {
-          throw new IllegalStateException(e.getValue() + " answered " + resp.statusCode() + ": " + resp.body());
+          throw new IllegalStateException(
+              e.getValue() + " answered " + resp.statusCode() + ": " + resp.body());
         }
         bytes.put(e.getKey(), resp.body().length());
       }
@@ -137,8 +174,16 @@ public final class UiApiBench {
     for (Map.Entry<String, long[]> e : times.entrySet()) {
       long[] t = e.getValue().clone();
       Arrays.sort(t);
-      System.out.printf(Locale.ROOT, "UI_BENCH endpoint=%s n=%d p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f "
-          + "bytes=%d%n", e.getKey(), t.length, ms(t, 0.50), ms(t, 0.90), ms(t, 0.99), t[t.length - 1] / 1e6,
+      System.out.printf(
+          Locale.ROOT,
+          "UI_BENCH endpoint=%s n=%d p50_ms=%.2f p90_ms=%.2f p99_ms=%.2f max_ms=%.2f "
+              + "bytes=%d%n",
+          e.getKey(),
+          t.length,
+          ms(t, 0.50),
+          ms(t, 0.90),
+          ms(t, 0.99),
+          t[t.length - 1] / 1e6,
           bytes.get(e.getKey()));
     }
   }
@@ -156,13 +201,14 @@ public final class UiApiBench {
         throw new IllegalStateException("tuner-service exited; log " + log);
       }
       try {
-        HttpResponse<String> r = client.send(get(url).build(),
-            HttpResponse.BodyHandlers.ofString());
+        HttpResponse<String> r =
+            client.send(get(url).build(), HttpResponse.BodyHandlers.ofString());
         if (r.statusCode() == 200) {
           return;
         }
         if (r.statusCode() == 401 || r.statusCode() == 403) {
-          throw new IllegalStateException("tuner-service refused the bench user (" + r.statusCode() + "): " + r.body());
+          throw new IllegalStateException(
+              "tuner-service refused the bench user (" + r.statusCode() + "): " + r.body());
         }
       } catch (IOException e) {
         // not listening yet

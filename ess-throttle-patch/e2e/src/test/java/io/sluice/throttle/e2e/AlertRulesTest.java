@@ -30,18 +30,21 @@ import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
 
 /**
- * deploy/prometheus/sluice-throttle-alerts.yml against the gate's real meters: the file parses as Prometheus rule
- * groups, and every {@code sluice_*} metric it names (in expressions and annotations) appears in the Prometheus
- * output of real gates (ENFORCE driven into ABNORMAL with holds and SLEEP directives, MONITOR_ONLY, a priority source
- * that is down), so renaming a meter fails here. The YARN adapter's hook gauge is checked against the name the
- * adapter registers (its service needs a NodeManager; see below).
+ * deploy/prometheus/sluice-throttle-alerts.yml against the gate's real meters: the file parses as
+ * Prometheus rule groups, and every {@code sluice_*} metric it names (in expressions and
+ * annotations) appears in the Prometheus output of real gates (ENFORCE driven into ABNORMAL with
+ * holds and SLEEP directives, MONITOR_ONLY, a priority source that is down), so renaming a meter
+ * fails here. The YARN adapter's hook gauge is checked against the name the adapter registers (its
+ * service needs a NodeManager; see below).
  */
 class AlertRulesTest {
   static final Path ROOT = Path.of(System.getProperty("sluice.root", "../.."));
   static final Path RULES = ROOT.resolve("deploy/prometheus/sluice-throttle-alerts.yml");
   static final Pattern METRIC = Pattern.compile("\\bsluice_[a-z0-9_]+");
+
   /** Prometheus series suffixes that belong to one Micrometer meter. */
-  static final Pattern SERIES = Pattern.compile("^(sluice_[a-z0-9_]+?)(_total|_count|_sum|_max|_bucket)?[{ ]");
+  static final Pattern SERIES =
+      Pattern.compile("^(sluice_[a-z0-9_]+?)(_total|_count|_sum|_max|_bucket)?[{ ]");
 
   /** A fake clock the test moves. */
   static final class FakeClock implements Clock {
@@ -58,13 +61,19 @@ class AlertRulesTest {
   }
 
   static GateConfig config(GateMode mode) {
-    return GateConfig.defaults().with(GateConfig.MODE, mode)
-        .with(GateConfig.NORMAL_P99_MS, 500L).with(GateConfig.ABNORMAL_P99_MS, 1_000L)
-        .with(GateConfig.MIN_SAMPLES, 5L).with(GateConfig.BUDGET_MIN_BLOCKS, 1L)
+    return GateConfig.defaults()
+        .with(GateConfig.MODE, mode)
+        .with(GateConfig.NORMAL_P99_MS, 500L)
+        .with(GateConfig.ABNORMAL_P99_MS, 1_000L)
+        .with(GateConfig.MIN_SAMPLES, 5L)
+        .with(GateConfig.BUDGET_MIN_BLOCKS, 1L)
         .with(GateConfig.BUDGET_FRACTION, 0.1);
   }
 
-  /** The metric names of a real gate's Prometheus output after it has held requests and sent SLEEP directives. */
+  /**
+   * The metric names of a real gate's Prometheus output after it has held requests and sent SLEEP
+   * directives.
+   */
   static Set<String> exportedNames() {
     Set<String> names = new TreeSet<>();
     ScheduledExecutorService never = Executors.newSingleThreadScheduledExecutor();
@@ -73,12 +82,22 @@ class AlertRulesTest {
         PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
         FakeClock clock = new FakeClock();
         GateConfig cfg = config(mode);
-        CachingPriorityMap down = CachingPriorityMap.fromConfig(cfg, () -> {
-          throw new IllegalStateException("tuner-service down");
-        }, clock, never);
+        CachingPriorityMap down =
+            CachingPriorityMap.fromConfig(
+                cfg,
+                () -> {
+                  throw new IllegalStateException("tuner-service down");
+                },
+                clock,
+                never);
         down.refreshNow();
-        ThrottleGate gate = ThrottleGate.builder().config(cfg).clock(clock).priorities(down).meterRegistry(registry)
-            .build();
+        ThrottleGate gate =
+            ThrottleGate.builder()
+                .config(cfg)
+                .clock(clock)
+                .priorities(down)
+                .meterRegistry(registry)
+                .build();
         // slow service times push the node ABNORMAL
         for (int i = 0; i < 10; i++) {
           Ticket t = gate.onFetch("app-heavy", 10, () -> {});
@@ -100,7 +119,9 @@ class AlertRulesTest {
         }
         if (mode == GateMode.ENFORCE) {
           assertThat(gate.state()).isEqualTo(NodeState.ABNORMAL);
-          assertThat(seen).as("the driven gate held and slept").contains(Decision.HOLD, Decision.SLEEP);
+          assertThat(seen)
+              .as("the driven gate held and slept")
+              .contains(Decision.HOLD, Decision.SLEEP);
         }
         for (String line : registry.scrape().split("\n")) {
           Matcher m = SERIES.matcher(line);
@@ -135,13 +156,21 @@ class AlertRulesTest {
         used.add(m.group());
       }
     }
-    assertThat(used).contains("sluice_throttle_state", "sluice_throttle_decisions_total",
-        "sluice_throttle_directives_total", "sluice_throttle_yarn_hook_installed");
+    assertThat(used)
+        .contains(
+            "sluice_throttle_state",
+            "sluice_throttle_decisions_total",
+            "sluice_throttle_directives_total",
+            "sluice_throttle_yarn_hook_installed");
     Set<String> exported = exportedNames();
-    // The YARN adapter registers its hook gauge next to the gate's meters (SluiceYarnShuffleService.bindMeters);
-    // that service only starts inside a NodeManager, which the yarn module's MiniYARNCluster test covers.
-    String yarnSource = Files.readString(ROOT.resolve(
-        "ess-throttle-patch/yarn/src/main/java/io/sluice/throttle/yarn/SluiceYarnShuffleService.java"));
+    // The YARN adapter registers its hook gauge next to the gate's meters
+    // (SluiceYarnShuffleService.bindMeters);
+    // that service only starts inside a NodeManager, which the yarn module's MiniYARNCluster test
+    // covers.
+    String yarnSource =
+        Files.readString(
+            ROOT.resolve(
+                "ess-throttle-patch/yarn/src/main/java/io/sluice/throttle/yarn/SluiceYarnShuffleService.java"));
     if (yarnSource.contains("\"sluice.throttle.yarn.hook.installed\"")) {
       exported.add("sluice_throttle_yarn_hook_installed");
     }

@@ -39,66 +39,117 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * The ESS throttle end to end on a real Spark 3.5.7 standalone cluster (deploy/bin/spark-cluster.sh: a Master, one
- * Worker and a separate External Shuffle Service whose main is the patched {@code SluiceShuffleServiceMain}). Two
- * applications of deploy/jobs/tiny_blocks.py run at once, each with executors of its own: a heavy low-priority one
- * (many maps × many reducers, tiny blocks) and, once the heavy one is fetching, a light high-priority one (a small
- * shuffle). Shuffle reads go through the ESS ({@code spark.shuffle.readHostLocalDisk=false}, and each app's reducers
- * read the other executor's blocks).
+ * The ESS throttle end to end on a real Spark 3.5.7 standalone cluster
+ * (deploy/bin/spark-cluster.sh: a Master, one Worker and a separate External Shuffle Service whose
+ * main is the patched {@code SluiceShuffleServiceMain}). Two applications of
+ * deploy/jobs/tiny_blocks.py run at once, each with executors of its own: a heavy low-priority one
+ * (many maps × many reducers, tiny blocks) and, once the heavy one is fetching, a light
+ * high-priority one (a small shuffle). Shuffle reads go through the ESS ({@code
+ * spark.shuffle.readHostLocalDisk=false}, and each app's reducers read the other executor's
+ * blocks).
  *
- * <p>The node is pushed into overload with the gate's test-mode disk ({@code sluice.throttle.test.ioDelayMs} per read,
- * {@code test.ioModel=SHARED_DISK}: one device that both server threads queue their reads at, first come first
- * served, as a spindle serves its seeks), and ceilings scaled down for a short test. A third run serves the light
- * app alone (gate in ENFORCE) as the reference for its time next to the heavy one.
+ * <p>The node is pushed into overload with the gate's test-mode disk ({@code
+ * sluice.throttle.test.ioDelayMs} per read, {@code test.ioModel=SHARED_DISK}: one device that both
+ * server threads queue their reads at, first come first served, as a spindle serves its seeks), and
+ * ceilings scaled down for a short test. A third run serves the light app alone (gate in ENFORCE)
+ * as the reference for its time next to the heavy one.
  *
- * <p>The same cluster and workload run twice in one test, one after the other: the gate in ENFORCE, and the same
- * patched ESS in MONITOR_ONLY. MONITOR_ONLY admits every request, i.e. it is the stock ESS behaviour with the same
- * emulated disk (the stock ESS class cannot emulate the disk). Priorities come from a priority map served by the test
- * in tuner-service's JSON ({@code GET /api/v1/throttle/priorities}, the gate's {@code HttpPrioritySource}): the heavy
- * app gets 1, the light one 4, once the Master lists them.
+ * <p>The same cluster and workload run twice in one test, one after the other: the gate in ENFORCE,
+ * and the same patched ESS in MONITOR_ONLY. MONITOR_ONLY admits every request, i.e. it is the stock
+ * ESS behaviour with the same emulated disk (the stock ESS class cannot emulate the disk).
+ * Priorities come from a priority map served by the test in tuner-service's JSON ({@code GET
+ * /api/v1/throttle/priorities}, the gate's {@code HttpPrioritySource}): the heavy app gets 1, the
+ * light one 4, once the Master lists them.
  *
- * <p>Asserted from the applications' own event logs (folded by event-ingest/core) and the gate's meters and
- * snapshot: both apps succeed in both modes with no FetchFailed and no failed task, every remote block came through
- * the ESS, the gate held requests in ENFORCE and none in MONITOR_ONLY, and in ENFORCE it held the low-priority app
- * far more than the high-priority one. The durations the issue compares (light faster under ENFORCE, heavy within
- * 1.2×) are timings: printed, and reported with their runs in docs/benchmarks.md, not asserted. Workload sizes can be
+ * <p>Asserted from the applications' own event logs (folded by event-ingest/core) and the gate's
+ * meters and snapshot: both apps succeed in both modes with no FetchFailed and no failed task,
+ * every remote block came through the ESS, the gate held requests in ENFORCE and none in
+ * MONITOR_ONLY, and in ENFORCE it held the low-priority app far more than the high-priority one.
+ * The durations the issue compares (light faster under ENFORCE, heavy within 1.2×) are timings:
+ * printed, and reported with their runs in docs/benchmarks.md, not asserted. Workload sizes can be
  * changed with system properties ({@code -Dsluice.e2e.ioDelayMs=10} etc., see {@link Workload}).
  */
 class ThrottleGateStandaloneITCase {
-  static final Path ROOT = Path.of(System.getProperty("sluice.root", "../..")).toAbsolutePath().normalize();
+  static final Path ROOT =
+      Path.of(System.getProperty("sluice.root", "../..")).toAbsolutePath().normalize();
   static final ObjectMapper JSON = new ObjectMapper();
-  static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
-      .connectTimeout(Duration.ofSeconds(3)).build();
+  static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(3))
+          .build();
   static final int HEAVY_PRIORITY = 1;
   static final int LIGHT_PRIORITY = 4;
   static final int DEFAULT_PRIORITY = 2;
+
   /** Cores per executor of the light app (two executors). */
   static final int LIGHT_CORES = 1;
+
   static final int LIGHT_EXECUTORS = 2;
 
   /** The workload and the gate's thresholds; each can be overridden by a system property. */
-  record Workload(long ioDelayMs, int heavyMaps, int heavyPartitions, int heavyRows, int lightMaps,
-      int lightPartitions, int lightRows, long abnormalMs, long normalMs, long budgetMinBlocks, int heavyAhead,
-      int heavyCores, int heavyExecutors, long budgetTargetMs, String ioModel, int serverThreads, String signal) {
+  record Workload(
+      long ioDelayMs,
+      int heavyMaps,
+      int heavyPartitions,
+      int heavyRows,
+      int lightMaps,
+      int lightPartitions,
+      int lightRows,
+      long abnormalMs,
+      long normalMs,
+      long budgetMinBlocks,
+      int heavyAhead,
+      int heavyCores,
+      int heavyExecutors,
+      long budgetTargetMs,
+      String ioModel,
+      int serverThreads,
+      String signal) {
     static Workload fromSystemProperties() {
-      // the light app fetches enough (12 x 40 blocks over 2 one-core executors) that its run time depends on the
-      // ESS's latency, not only on CPU: at 50 ms/chunk and 4 x 20 its fetch wait was ~3 s either way (noise decided)
-      return new Workload(l("ioDelayMs", 20), i("heavyMaps", 40), i("heavyPartitions", 80), i("heavyRows", 100_000),
-          i("lightMaps", 12), i("lightPartitions", 40), i("lightRows", 10_000), l("abnormalMs", 600),
-          l("normalMs", 250), l("budgetMinBlocks", 20), i("heavyAhead", 8),
-          // The ESS's event loop serves its connections in turns (Netty reads a channel's pending requests in
-          // batches), so what a light request waits for is the turns of the other connections with work pending,
-          // not the heavy app's whole queue. With two heavy executors (two connections) the gate could not make a
-          // difference beyond noise (light ENFORCE/MONITOR_ONLY 0.83-1.35 over 9 runs): four heavy executors, and a
-          // budget target scaled down with the thresholds (2.5 s -> 150 ms, like 10 s -> 600 ms), so the gate keeps
+      // the light app fetches enough (12 x 40 blocks over 2 one-core executors) that its run time
+      // depends on the
+      // ESS's latency, not only on CPU: at 50 ms/chunk and 4 x 20 its fetch wait was ~3 s either
+      // way (noise decided)
+      return new Workload(
+          l("ioDelayMs", 20),
+          i("heavyMaps", 40),
+          i("heavyPartitions", 80),
+          i("heavyRows", 100_000),
+          i("lightMaps", 12),
+          i("lightPartitions", 40),
+          i("lightRows", 10_000),
+          l("abnormalMs", 600),
+          l("normalMs", 250),
+          l("budgetMinBlocks", 20),
+          i("heavyAhead", 8),
+          // The ESS's event loop serves its connections in turns (Netty reads a channel's pending
+          // requests in
+          // batches), so what a light request waits for is the turns of the other connections with
+          // work pending,
+          // not the heavy app's whole queue. With two heavy executors (two connections) the gate
+          // could not make a
+          // difference beyond noise (light ENFORCE/MONITOR_ONLY 0.83-1.35 over 9 runs): four heavy
+          // executors, and a
+          // budget target scaled down with the thresholds (2.5 s -> 150 ms, like 10 s -> 600 ms),
+          // so the gate keeps
           // few heavy connections busy at a time
-          i("heavyCores", 3), i("heavyExecutors", 4), l("budgetTargetMs", 150),
-          // the emulated disk is one device that both server threads share, as a spindle is: the disk, not the
-          // threads, is the bottleneck; the node state comes from how long requests wait (the default signal)
-          s("ioModel", "SHARED_DISK"), i("serverThreads", 2), s("signal", "QUEUEING"));
+          i("heavyCores", 3),
+          i("heavyExecutors", 4),
+          l("budgetTargetMs", 150),
+          // the emulated disk is one device that both server threads share, as a spindle is: the
+          // disk, not the
+          // threads, is the bottleneck; the node state comes from how long requests wait (the
+          // default signal)
+          s("ioModel", "SHARED_DISK"),
+          i("serverThreads", 2),
+          s("signal", "QUEUEING"));
     }
 
-    /** Worker cores: both apps' executors at once (oversubscribed on purpose: the reducers mostly wait for the ESS). */
+    /**
+     * Worker cores: both apps' executors at once (oversubscribed on purpose: the reducers mostly
+     * wait for the ESS).
+     */
     int workerCores() {
       return heavyExecutors * heavyCores + LIGHT_EXECUTORS * LIGHT_CORES;
     }
@@ -117,15 +168,29 @@ class ThrottleGateStandaloneITCase {
   }
 
   /**
-   * One application's outcome, from its event log: {@code durationMs} is its shuffle's span (first shuffle-writing
-   * stage submitted → last shuffle-reading stage completed), {@code appMs} the whole application's (start-up included,
-   * which on a busy machine is mostly CPU wait).
+   * One application's outcome, from its event log: {@code durationMs} is its shuffle's span (first
+   * shuffle-writing stage submitted → last shuffle-reading stage completed), {@code appMs} the
+   * whole application's (start-up included, which on a busy machine is mostly CPU wait).
    */
-  record App(String name, String appId, long durationMs, long appMs, String status, long fetchFailedTasks,
-      long failedTasks, long remoteBlocks, long fetchWaitMs) {}
+  record App(
+      String name,
+      String appId,
+      long durationMs,
+      long appMs,
+      String status,
+      long fetchFailedTasks,
+      long failedTasks,
+      long remoteBlocks,
+      long fetchWaitMs) {}
 
   /** One run of the pair under one gate mode. */
-  record Run(String mode, App heavy, App light, double heldEnforced, double heldWouldHave, String gateJson,
+  record Run(
+      String mode,
+      App heavy,
+      App light,
+      double heldEnforced,
+      double heldWouldHave,
+      String gateJson,
       boolean episodeEndedWhileHeavyRan) {}
 
   static final Workload W = Workload.fromSystemProperties();
@@ -138,31 +203,48 @@ class ThrottleGateStandaloneITCase {
   static void setUp() throws Exception {
     Path sparkHome = ROOT.resolve(".sluice/spark/3.5.7/pyspark");
     if (!Files.isDirectory(sparkHome.resolve("jars"))) {
-      run(ROOT.resolve("target/install-spark.log"), Duration.ofMinutes(10), Map.of(),
-          ROOT.resolve("deploy/bin/install-spark.sh").toString(), "3.5.7");
+      run(
+          ROOT.resolve("target/install-spark.log"),
+          Duration.ofMinutes(10),
+          Map.of(),
+          ROOT.resolve("deploy/bin/install-spark.sh").toString(),
+          "3.5.7");
     }
-    work = Path.of("target", "throttle-e2e-" + Instant.now().toString().replace(":", "")).toAbsolutePath();
+    work =
+        Path.of("target", "throttle-e2e-" + Instant.now().toString().replace(":", ""))
+            .toAbsolutePath();
     Files.createDirectories(work);
     Path built;
     try (Stream<Path> s = Files.list(ROOT.resolve("ess-throttle-patch/ess/target"))) {
-      built = s.filter(p -> p.getFileName().toString().matches("sluice-throttle-ess-.*-ess\\.jar")).findFirst()
-          .orElseThrow(() -> new AssertionError("build ess-throttle-patch/ess first (its -ess.jar)"));
+      built =
+          s.filter(p -> p.getFileName().toString().matches("sluice-throttle-ess-.*-ess\\.jar"))
+              .findFirst()
+              .orElseThrow(
+                  () -> new AssertionError("build ess-throttle-patch/ess first (its -ess.jar)"));
     }
     // a pinned copy: a rebuild of the ess module must not replace the jar under the running ESS
     essJar = Files.copy(built, work.resolve("sluice-throttle-ess.jar"));
-    prioritySource = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    prioritySource.createContext("/api/v1/throttle/priorities", ex -> {
-      ObjectNode body = JSON.createObjectNode().put("defaultPriority", DEFAULT_PRIORITY);
-      ArrayNode apps = body.putArray("apps");
-      PRIORITIES.forEach((id, p) -> apps.addObject().put("appId", id).put("priority", p).put("queue", "e2e")
-          .put("shim", false));
-      byte[] out = JSON.writeValueAsBytes(body);
-      ex.getResponseHeaders().add("Content-Type", "application/json");
-      ex.sendResponseHeaders(200, out.length);
-      try (OutputStream os = ex.getResponseBody()) {
-        os.write(out);
-      }
-    });
+    prioritySource =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    prioritySource.createContext(
+        "/api/v1/throttle/priorities",
+        ex -> {
+          ObjectNode body = JSON.createObjectNode().put("defaultPriority", DEFAULT_PRIORITY);
+          ArrayNode apps = body.putArray("apps");
+          PRIORITIES.forEach(
+              (id, p) ->
+                  apps.addObject()
+                      .put("appId", id)
+                      .put("priority", p)
+                      .put("queue", "e2e")
+                      .put("shim", false));
+          byte[] out = JSON.writeValueAsBytes(body);
+          ex.getResponseHeaders().add("Content-Type", "application/json");
+          ex.sendResponseHeaders(200, out.length);
+          try (OutputStream os = ex.getResponseBody()) {
+            os.write(out);
+          }
+        });
     prioritySource.start();
   }
 
@@ -178,10 +260,12 @@ class ThrottleGateStandaloneITCase {
     Run enforce = runPair("ENFORCE", true);
     Run monitor = runPair("MONITOR_ONLY", true);
     Run alone = runPair("ENFORCE", false);
-    System.out.printf("throttle e2e %s%n  ENFORCE      %s%n  MONITOR_ONLY %s%n  light alone  %s%n", W, enforce, monitor,
-        alone);
-    Files.writeString(work.resolve("result.txt"), W + "\nENFORCE " + enforce + "\nMONITOR_ONLY " + monitor
-        + "\nALONE " + alone + "\n");
+    System.out.printf(
+        "throttle e2e %s%n  ENFORCE      %s%n  MONITOR_ONLY %s%n  light alone  %s%n",
+        W, enforce, monitor, alone);
+    Files.writeString(
+        work.resolve("result.txt"),
+        W + "\nENFORCE " + enforce + "\nMONITOR_ONLY " + monitor + "\nALONE " + alone + "\n");
     assertThat(alone.light().status()).isEqualTo("SUCCEEDED");
     assertThat(alone.light().fetchFailedTasks()).isZero();
 
@@ -195,23 +279,34 @@ class ThrottleGateStandaloneITCase {
     }
     assertThat(enforce.heldEnforced()).as("the gate held requests in ENFORCE").isPositive();
     assertThat(monitor.heldEnforced()).as("MONITOR_ONLY never holds").isZero();
-    // priority-aware: in ENFORCE the gate held the low-priority heavy app, the high-priority light one (almost) never
-    // (runs here: 52/0, 10/1, 46/1, 37/1 — a light request can be held before the gate knows its priority)
+    // priority-aware: in ENFORCE the gate held the low-priority heavy app, the high-priority light
+    // one (almost) never
+    // (runs here: 52/0, 10/1, 46/1, 37/1 — a light request can be held before the gate knows its
+    // priority)
     long heavyHeld = heldTotal(enforce, enforce.heavy());
     long lightHeld = heldTotal(enforce, enforce.light());
-    assertThat(heavyHeld).as("heavy (priority %d) requests held vs light (priority %d) %d", HEAVY_PRIORITY,
-        LIGHT_PRIORITY, lightHeld).isGreaterThan(2 * lightHeld);
-    // Durations (light faster under ENFORCE, heavy within 1.2x) are timings, not asserted here: they are reported
-    // in docs/benchmarks.md ("ESS throttle gate: end-to-end"), where repeated quiet runs show the light app's gain
+    assertThat(heavyHeld)
+        .as(
+            "heavy (priority %d) requests held vs light (priority %d) %d",
+            HEAVY_PRIORITY, LIGHT_PRIORITY, lightHeld)
+        .isGreaterThan(2 * lightHeld);
+    // Durations (light faster under ENFORCE, heavy within 1.2x) are timings, not asserted here:
+    // they are reported
+    // in docs/benchmarks.md ("ESS throttle gate: end-to-end"), where repeated quiet runs show the
+    // light app's gain
     // is not yet reliable on one node (still open).
-    String ratios = String.format(java.util.Locale.ROOT, "throttle e2e ratios: light next to heavy / alone: ENFORCE "
-        + "%.2f, MONITOR_ONLY %.2f; light ENFORCE / MONITOR_ONLY %.2f (fetch wait %.2f); heavy ENFORCE / "
-        + "MONITOR_ONLY %.2f; episode ended while the heavy app ran: %s%n",
-        enforce.light().durationMs() / (double) alone.light().durationMs(),
-        monitor.light().durationMs() / (double) alone.light().durationMs(),
-        enforce.light().durationMs() / (double) monitor.light().durationMs(),
-        enforce.light().fetchWaitMs() / (double) monitor.light().fetchWaitMs(),
-        enforce.heavy().durationMs() / (double) monitor.heavy().durationMs(), enforce.episodeEndedWhileHeavyRan());
+    String ratios =
+        String.format(
+            java.util.Locale.ROOT,
+            "throttle e2e ratios: light next to heavy / alone: ENFORCE "
+                + "%.2f, MONITOR_ONLY %.2f; light ENFORCE / MONITOR_ONLY %.2f (fetch wait %.2f); heavy ENFORCE / "
+                + "MONITOR_ONLY %.2f; episode ended while the heavy app ran: %s%n",
+            enforce.light().durationMs() / (double) alone.light().durationMs(),
+            monitor.light().durationMs() / (double) alone.light().durationMs(),
+            enforce.light().durationMs() / (double) monitor.light().durationMs(),
+            enforce.light().fetchWaitMs() / (double) monitor.light().fetchWaitMs(),
+            enforce.heavy().durationMs() / (double) monitor.heavy().durationMs(),
+            enforce.episodeEndedWhileHeavyRan());
     System.out.print(ratios);
     Files.writeString(work.resolve("result.txt"), ratios, java.nio.file.StandardOpenOption.APPEND);
   }
@@ -223,54 +318,90 @@ class ThrottleGateStandaloneITCase {
         return a.path("heldTotal").asLong();
       }
     }
-    throw new AssertionError("the gate's snapshot does not list " + app.appId() + ": " + run.gateJson());
+    throw new AssertionError(
+        "the gate's snapshot does not list " + app.appId() + ": " + run.gateJson());
   }
 
   /**
-   * Starts a cluster with the gate in {@code mode}, runs heavy then (once it fetches) light, stops it; without
-   * {@code withHeavy}, the light app alone.
+   * Starts a cluster with the gate in {@code mode}, runs heavy then (once it fetches) light, stops
+   * it; without {@code withHeavy}, the light app alone.
    */
   static Run runPair(String mode, boolean withHeavy) throws Exception {
     Path state = work.resolve(mode.toLowerCase() + (withHeavy ? "" : "-alone"));
     Path events = state.resolve("events");
     Files.createDirectories(events);
     int gatePort = freePort();
-    String essOpts = String.join(" ",
-        "-Dsluice.throttle.mode=" + mode,
-        "-Dsluice.throttle.test.ioDelayMs=" + W.ioDelayMs(),
-        "-Dsluice.throttle.test.ioModel=" + W.ioModel(),
-        "-Dsluice.throttle.signal=" + W.signal(),
-        "-Dsluice.throttle.abnormal.p99Ms=" + W.abnormalMs(),
-        "-Dsluice.throttle.normal.p99Ms=" + W.normalMs(),
-        "-Dsluice.throttle.window.ms=5000",
-        "-Dsluice.throttle.window.minSamples=5",
-        "-Dsluice.throttle.budget.minBlocks=" + W.budgetMinBlocks(),
-        "-Dsluice.throttle.budget.targetMs=" + W.budgetTargetMs(),
-        // one emulated disk: at most one paced chunk read ahead of the light app's at that disk
-        "-Dsluice.throttle.pace.inFlight=1",
-        "-Dsluice.throttle.pace.lingerMs=120000",
-        "-Dsluice.throttle.priority.default=" + DEFAULT_PRIORITY,
-        "-Dsluice.throttle.priority.url=http://127.0.0.1:" + prioritySource.getAddress().getPort(),
-        "-Dsluice.throttle.priority.refreshMs=500",
-        "-Dsluice.throttle.ess.http.port=" + gatePort,
-        "-Dspark.shuffle.io.serverThreads=" + W.serverThreads());
+    String essOpts =
+        String.join(
+            " ",
+            "-Dsluice.throttle.mode=" + mode,
+            "-Dsluice.throttle.test.ioDelayMs=" + W.ioDelayMs(),
+            "-Dsluice.throttle.test.ioModel=" + W.ioModel(),
+            "-Dsluice.throttle.signal=" + W.signal(),
+            "-Dsluice.throttle.abnormal.p99Ms=" + W.abnormalMs(),
+            "-Dsluice.throttle.normal.p99Ms=" + W.normalMs(),
+            "-Dsluice.throttle.window.ms=5000",
+            "-Dsluice.throttle.window.minSamples=5",
+            "-Dsluice.throttle.budget.minBlocks=" + W.budgetMinBlocks(),
+            "-Dsluice.throttle.budget.targetMs=" + W.budgetTargetMs(),
+            // one emulated disk: at most one paced chunk read ahead of the light app's at that disk
+            "-Dsluice.throttle.pace.inFlight=1",
+            "-Dsluice.throttle.pace.lingerMs=120000",
+            "-Dsluice.throttle.priority.default=" + DEFAULT_PRIORITY,
+            "-Dsluice.throttle.priority.url=http://127.0.0.1:"
+                + prioritySource.getAddress().getPort(),
+            "-Dsluice.throttle.priority.refreshMs=500",
+            "-Dsluice.throttle.ess.http.port=" + gatePort,
+            "-Dspark.shuffle.io.serverThreads=" + W.serverThreads());
     String cluster = ROOT.resolve("deploy/bin/spark-cluster.sh").toString();
     PRIORITIES.clear();
-    int rc = run(state.resolve("cluster-start.log"), Duration.ofMinutes(3), Map.of(), cluster, "start",
-        "--workers", "1", "--worker-cores", String.valueOf(W.workerCores()), "--worker-memory", "4g",
-        "--master-port", String.valueOf(freePort()), "--webui-port", String.valueOf(freePort()),
-        "--ess-port", String.valueOf(freePort()),
-        "--ess-class", "io.sluice.throttle.ess.SluiceShuffleServiceMain", "--ess-classpath", essJar.toString(),
-        "--ess-opts", essOpts, "--state-dir", state.resolve("spark").toString(), "--timeout", "150");
+    int rc =
+        run(
+            state.resolve("cluster-start.log"),
+            Duration.ofMinutes(3),
+            Map.of(),
+            cluster,
+            "start",
+            "--workers",
+            "1",
+            "--worker-cores",
+            String.valueOf(W.workerCores()),
+            "--worker-memory",
+            "4g",
+            "--master-port",
+            String.valueOf(freePort()),
+            "--webui-port",
+            String.valueOf(freePort()),
+            "--ess-port",
+            String.valueOf(freePort()),
+            "--ess-class",
+            "io.sluice.throttle.ess.SluiceShuffleServiceMain",
+            "--ess-classpath",
+            essJar.toString(),
+            "--ess-opts",
+            essOpts,
+            "--state-dir",
+            state.resolve("spark").toString(),
+            "--timeout",
+            "150");
     Process heavy = null;
     try {
       assertThat(rc).as("cluster start (%s)", state.resolve("cluster-start.log")).isZero();
       String masterUi = envValue(state.resolve("spark/cluster.env"), "SPARK_MASTER_WEBUI_URL");
       String gate = "http://127.0.0.1:" + gatePort;
-      // both apps start up (the slow part on a busy machine) and wait; then the heavy shuffle starts, and the light
+      // both apps start up (the slow part on a busy machine) and wait; then the heavy shuffle
+      // starts, and the light
       // one once the heavy one has had heavyAhead fetch requests through the gate
-      Process light = submit(state, events, "light", W.lightMaps(), W.lightPartitions(), W.lightRows(),
-          LIGHT_EXECUTORS, LIGHT_CORES);
+      Process light =
+          submit(
+              state,
+              events,
+              "light",
+              W.lightMaps(),
+              W.lightPartitions(),
+              W.lightRows(),
+              LIGHT_EXECUTORS,
+              LIGHT_CORES);
       long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
       if (!withHeavy) {
         while (!ready(state, "light")) {
@@ -282,10 +413,19 @@ class ThrottleGateStandaloneITCase {
         assertThat(light.waitFor(6, TimeUnit.MINUTES)).as("light app alone finished").isTrue();
         assertThat(light.exitValue()).as("light app (%s)", state.resolve("light.log")).isZero();
         Map<String, App> apps = fold(events, "light");
-        return new Run(mode + " (light alone)", null, apps.get("light"), 0, 0, get(gate + "/gate"), false);
+        return new Run(
+            mode + " (light alone)", null, apps.get("light"), 0, 0, get(gate + "/gate"), false);
       }
-      heavy = submit(state, events, "heavy", W.heavyMaps(), W.heavyPartitions(), W.heavyRows(), W.heavyExecutors(),
-          W.heavyCores());
+      heavy =
+          submit(
+              state,
+              events,
+              "heavy",
+              W.heavyMaps(),
+              W.heavyPartitions(),
+              W.heavyRows(),
+              W.heavyExecutors(),
+              W.heavyCores());
       while (!ready(state, "heavy") || !ready(state, "light") || PRIORITIES.size() < 2) {
         assertThat(heavy.isAlive() && light.isAlive()).as("apps starting (%s)", state).isTrue();
         assertThat(System.nanoTime()).as("apps ready").isLessThan(deadline);
@@ -294,9 +434,13 @@ class ThrottleGateStandaloneITCase {
       }
       Thread.sleep(1_500); // two refreshes of the gate's priority map
       Files.writeString(state.resolve("heavy.go"), "go");
-      deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5); // its map stage first: a minute or more when busy
+      deadline =
+          System.nanoTime()
+              + TimeUnit.MINUTES.toNanos(5); // its map stage first: a minute or more when busy
       while (decisions(get(gate + "/metrics")) < W.heavyAhead()) {
-        assertThat(heavy.isAlive()).as("heavy app ended before fetching (%s)", state.resolve("heavy.log")).isTrue();
+        assertThat(heavy.isAlive())
+            .as("heavy app ended before fetching (%s)", state.resolve("heavy.log"))
+            .isTrue();
         assertThat(System.nanoTime()).as("heavy app fetching").isLessThan(deadline);
         Thread.sleep(100);
       }
@@ -310,7 +454,9 @@ class ThrottleGateStandaloneITCase {
           endedWhileHeavyRan |= wasAbnormal && !abnormal;
           wasAbnormal |= abnormal;
         }
-        assertThat(System.nanoTime()).as("apps finishing").isLessThan(deadline + TimeUnit.MINUTES.toNanos(4));
+        assertThat(System.nanoTime())
+            .as("apps finishing")
+            .isLessThan(deadline + TimeUnit.MINUTES.toNanos(4));
         light.waitFor(300, TimeUnit.MILLISECONDS);
       }
       assertThat(light.exitValue()).as("light app (%s)", state.resolve("light.log")).isZero();
@@ -320,14 +466,26 @@ class ThrottleGateStandaloneITCase {
       Files.writeString(state.resolve("gate-metrics.txt"), metrics);
       Files.writeString(state.resolve("gate.json"), snapshot);
       Map<String, App> apps = fold(events, "heavy", "light");
-      return new Run(mode, apps.get("heavy"), apps.get("light"), held(metrics, "true"), held(metrics, "false"),
-          snapshot, endedWhileHeavyRan);
+      return new Run(
+          mode,
+          apps.get("heavy"),
+          apps.get("light"),
+          held(metrics, "true"),
+          held(metrics, "false"),
+          snapshot,
+          endedWhileHeavyRan);
     } finally {
       if (heavy != null && heavy.isAlive()) {
         heavy.descendants().forEach(ProcessHandle::destroy);
         heavy.destroy();
       }
-      run(state.resolve("cluster-stop.log"), Duration.ofMinutes(2), Map.of(), cluster, "stop", "--state-dir",
+      run(
+          state.resolve("cluster-stop.log"),
+          Duration.ofMinutes(2),
+          Map.of(),
+          cluster,
+          "stop",
+          "--state-dir",
           state.resolve("spark").toString());
     }
   }
@@ -341,16 +499,49 @@ class ThrottleGateStandaloneITCase {
     }
   }
 
-  static Process submit(Path state, Path events, String name, int maps, int partitions, int rows, int executors,
-      int cores) throws IOException {
-    List<String> cmd = List.of(ROOT.resolve("deploy/jobs/submit.sh").toString(),
-        "--state-dir", state.resolve("spark").toString(), "--event-log-dir", events.toString(),
-        "--conf", "spark.sql.adaptive.enabled=false", "--conf", "spark.sql.shuffle.partitions=" + partitions,
-        "--conf", "spark.executor.cores=" + cores, "--conf", "spark.cores.max=" + (executors * cores),
-        "--conf", "spark.executor.memory=512m", "--conf", "spark.task.maxFailures=1",
-        "tiny_blocks", "--app-name", name, "--rows", String.valueOf(rows), "--maps", String.valueOf(maps),
-        "--executors", String.valueOf(executors), "--wait-for", state.resolve(name + ".go").toString());
-    return new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(state.resolve(name + ".log").toFile())
+  static Process submit(
+      Path state,
+      Path events,
+      String name,
+      int maps,
+      int partitions,
+      int rows,
+      int executors,
+      int cores)
+      throws IOException {
+    List<String> cmd =
+        List.of(
+            ROOT.resolve("deploy/jobs/submit.sh").toString(),
+            "--state-dir",
+            state.resolve("spark").toString(),
+            "--event-log-dir",
+            events.toString(),
+            "--conf",
+            "spark.sql.adaptive.enabled=false",
+            "--conf",
+            "spark.sql.shuffle.partitions=" + partitions,
+            "--conf",
+            "spark.executor.cores=" + cores,
+            "--conf",
+            "spark.cores.max=" + (executors * cores),
+            "--conf",
+            "spark.executor.memory=512m",
+            "--conf",
+            "spark.task.maxFailures=1",
+            "tiny_blocks",
+            "--app-name",
+            name,
+            "--rows",
+            String.valueOf(rows),
+            "--maps",
+            String.valueOf(maps),
+            "--executors",
+            String.valueOf(executors),
+            "--wait-for",
+            state.resolve(name + ".go").toString());
+    return new ProcessBuilder(cmd)
+        .redirectErrorStream(true)
+        .redirectOutput(state.resolve(name + ".log").toFile())
         .start();
   }
 
@@ -359,7 +550,10 @@ class ThrottleGateStandaloneITCase {
     return Files.exists(log) && Files.readString(log).contains("tiny_blocks: ready");
   }
 
-  /** Gives the apps the Master lists under the names heavy / light their priority (the test's priority map). */
+  /**
+   * Gives the apps the Master lists under the names heavy / light their priority (the test's
+   * priority map).
+   */
   static void learnPriorities(String masterUi) {
     try {
       JsonNode master = JSON.readTree(get(masterUi + "/json/"));
@@ -376,28 +570,52 @@ class ThrottleGateStandaloneITCase {
     }
   }
 
-  /** Folds every event log in {@code events}: app name → outcome; exactly the apps {@code names}. */
+  /**
+   * Folds every event log in {@code events}: app name → outcome; exactly the apps {@code names}.
+   */
   static Map<String, App> fold(Path events, String... names) throws IOException {
     Map<String, App> apps = new LinkedHashMap<>();
     for (EventLogSource s : EventLogs.discover(List.of(events), new ReadReport())) {
-      AppRun r = EventLogFolding.fold(s, "e2e", new ReadReport()).orElseThrow().toAppRun(System.currentTimeMillis());
+      AppRun r =
+          EventLogFolding.fold(s, "e2e", new ReadReport())
+              .orElseThrow()
+              .toAppRun(System.currentTimeMillis());
       long fetchFailed = r.stages().stream().mapToLong(StageProfile::fetchFailedTasks).sum();
       long failed = r.stages().stream().mapToLong(StageProfile::failedTasks).sum();
       long remote = r.stages().stream().mapToLong(StageProfile::shuffleRemoteBlocksFetched).sum();
       long wait = r.stages().stream().mapToLong(StageProfile::shuffleFetchWaitMs).sum();
-      long first = r.stages().stream().filter(st -> st.shuffleWriteBytes() > 0)
-          .mapToLong(StageProfile::submissionTime).min().orElse(0);
-      long last = r.stages().stream().filter(st -> st.shuffleRemoteBlocksFetched() + st.shuffleLocalBlocksFetched() > 0)
-          .mapToLong(StageProfile::completionTime).max().orElse(0);
-      apps.put(r.name(), new App(r.name(), r.appId(), last - first, r.endTime() - r.startTime(), r.status(),
-          fetchFailed, failed, remote, wait));
+      long first =
+          r.stages().stream()
+              .filter(st -> st.shuffleWriteBytes() > 0)
+              .mapToLong(StageProfile::submissionTime)
+              .min()
+              .orElse(0);
+      long last =
+          r.stages().stream()
+              .filter(st -> st.shuffleRemoteBlocksFetched() + st.shuffleLocalBlocksFetched() > 0)
+              .mapToLong(StageProfile::completionTime)
+              .max()
+              .orElse(0);
+      apps.put(
+          r.name(),
+          new App(
+              r.name(),
+              r.appId(),
+              last - first,
+              r.endTime() - r.startTime(),
+              r.status(),
+              fetchFailed,
+              failed,
+              remote,
+              wait));
     }
     assertThat(apps).as("event logs in %s", events).containsOnlyKeys(names);
     return apps;
   }
 
-  static final Pattern DECISION = Pattern.compile(
-      "^sluice_throttle_decisions_total\\{([^}]*)\\} ([0-9.eE+]+)$", Pattern.MULTILINE);
+  static final Pattern DECISION =
+      Pattern.compile(
+          "^sluice_throttle_decisions_total\\{([^}]*)\\} ([0-9.eE+]+)$", Pattern.MULTILINE);
 
   /** All decisions so far (any kind, enforced or not). */
   static double decisions(String metrics) {
@@ -414,7 +632,8 @@ class ThrottleGateStandaloneITCase {
     double sum = 0;
     Matcher m = DECISION.matcher(metrics);
     while (m.find()) {
-      if (m.group(1).contains("decision=\"HOLD\"") && m.group(1).contains("enforced=\"" + enforced + "\"")) {
+      if (m.group(1).contains("decision=\"HOLD\"")
+          && m.group(1).contains("enforced=\"" + enforced + "\"")) {
         sum += Double.parseDouble(m.group(2));
       }
     }
@@ -422,8 +641,10 @@ class ThrottleGateStandaloneITCase {
   }
 
   static String get(String url) throws IOException, InterruptedException {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10))
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).GET().build(),
+            HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
       throw new IOException(url + " answered " + r.statusCode());
     }
@@ -445,16 +666,22 @@ class ThrottleGateStandaloneITCase {
     }
   }
 
-  /** Runs a command to completion (killed with its children after {@code timeout}); output to {@code log}. */
-  static int run(Path log, Duration timeout, Map<String, String> env, String... cmd) throws Exception {
+  /**
+   * Runs a command to completion (killed with its children after {@code timeout}); output to {@code
+   * log}.
+   */
+  static int run(Path log, Duration timeout, Map<String, String> env, String... cmd)
+      throws Exception {
     Files.createDirectories(log.getParent());
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().putAll(env);
     Process p = pb.start();
     if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
       p.descendants().forEach(ProcessHandle::destroyForcibly);
       p.destroyForcibly();
-      throw new AssertionError(String.join(" ", cmd) + " did not finish within " + timeout + " (log " + log + ")");
+      throw new AssertionError(
+          String.join(" ", cmd) + " did not finish within " + timeout + " (log " + log + ")");
     }
     return p.exitValue();
   }

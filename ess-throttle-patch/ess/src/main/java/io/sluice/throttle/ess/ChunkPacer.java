@@ -1,13 +1,5 @@
 package io.sluice.throttle.ess;
 
-import java.util.ArrayList;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.concurrent.RejectedExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
-
 import io.micrometer.core.instrument.Counter;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.Attribute;
@@ -16,45 +8,66 @@ import io.netty.util.concurrent.EventExecutor;
 import io.sluice.throttle.gate.ChunkParking;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.ThrottleGate;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 
 /**
- * Chunk pacing for one node: gives the disk to the apps the gate does not pace. The gate decides per request when
- * work starts; a heavy app's admitted requests still put their chunk reads in the disk's queue one after another,
- * and every read of a light neighbour waits behind them. Here each chunk fetch of a paced app
- * ({@link ThrottleGate#paced}) goes through the gate core's {@link ChunkParking}, keyed by the channel's event loop and
- * the channel: it is parked (without holding a server thread) while its event loop has chunks of unpaced apps queued
- * or being sent or already has a paced one out ({@code pace.inFlight} 0), or, with {@code pace.inFlight} N, while any
- * event loop has unpaced chunks or N paced ones are out on the node. Parked chunks go in turns between the channels
- * of an event loop; a channel parked for {@code pace.parkMaxMs} since its last turn gets one chunk out whatever the
- * others do, so parking never leaves a connection quiet for long (far inside the client's idle timeout). Parked chunks
- * go on, in order, on their own channel's event loop.
+ * Chunk pacing for one node: gives the disk to the apps the gate does not pace. The gate decides
+ * per request when work starts; a heavy app's admitted requests still put their chunk reads in the
+ * disk's queue one after another, and every read of a light neighbour waits behind them. Here each
+ * chunk fetch of a paced app ({@link ThrottleGate#paced}) goes through the gate core's {@link
+ * ChunkParking}, keyed by the channel's event loop and the channel: it is parked (without holding a
+ * server thread) while its event loop has chunks of unpaced apps queued or being sent or already
+ * has a paced one out ({@code pace.inFlight} 0), or, with {@code pace.inFlight} N, while any event
+ * loop has unpaced chunks or N paced ones are out on the node. Parked chunks go in turns between
+ * the channels of an event loop; a channel parked for {@code pace.parkMaxMs} since its last turn
+ * gets one chunk out whatever the others do, so parking never leaves a connection quiet for long
+ * (far inside the client's idle timeout). Parked chunks go on, in order, on their own channel's
+ * event loop.
  *
- * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link TimedStreamManager.Tracked} (paced or
- * not); {@link #chunkDone} takes one off when Spark reports it sent, {@link #streamGone} the rest when the stream
- * failed or its connection closed. One lock guards the books; everything is O(1) per chunk but the turn order.
- * Meter: {@code sluice.throttle.chunks.parked} (chunk fetches parked).
+ * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link
+ * TimedStreamManager.Tracked} (paced or not); {@link #chunkDone} takes one off when Spark reports
+ * it sent, {@link #streamGone} the rest when the stream failed or its connection closed. One lock
+ * guards the books; everything is O(1) per chunk but the turn order. Meter: {@code
+ * sluice.throttle.chunks.parked} (chunk fetches parked).
  */
 final class ChunkPacer {
   private static final AttributeKey<ChunkParking.Channel<Parked>> PARKING =
       AttributeKey.valueOf("sluice.throttle.chunkParking");
 
   private final ThrottleGate gate;
+
   /** The books (guarded by this). */
   private final ChunkParking<Parked> parking;
+
   /** One per event loop (guarded by this). */
   private final Map<EventExecutor, ChunkParking.Loop> loops = new HashMap<>();
-  /** Where the wake-up for the next due turn runs (the event loop of the last chunk parked; guarded by this). */
+
+  /**
+   * Where the wake-up for the next due turn runs (the event loop of the last chunk parked; guarded
+   * by this).
+   */
   private EventExecutor timerLoop;
+
   private boolean timerArmed;
   private final Counter parkedTotal;
 
   ChunkPacer(ThrottleGate gate) {
     this.gate = gate;
-    this.parkedTotal = Counter.builder("sluice.throttle.chunks.parked")
-        .description("Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
-        .register(gate.meters().registry());
-    this.parking = new ChunkParking<>((int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT),
-        gate.config().nanos(GateConfig.PACE_PARK_MAX_MS));
+    this.parkedTotal =
+        Counter.builder("sluice.throttle.chunks.parked")
+            .description(
+                "Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
+            .register(gate.meters().registry());
+    this.parking =
+        new ChunkParking<>(
+            (int) (long) gate.config().get(GateConfig.PACE_IN_FLIGHT),
+            gate.config().nanos(GateConfig.PACE_PARK_MAX_MS));
   }
 
   /** Whether chunk pacing is on for {@code gate} (ENFORCE and pace.lingerMs &gt; 0). */
@@ -64,11 +77,12 @@ final class ChunkPacer {
   }
 
   /**
-   * A chunk fetch {@code msg} of stream {@code t} arrived on {@code ctx}. True: pass it on now (counted); false: it
-   * was parked and will be fired on {@code ctx} later.
+   * A chunk fetch {@code msg} of stream {@code t} arrived on {@code ctx}. True: pass it on now
+   * (counted); false: it was parked and will be fired on {@code ctx} later.
    */
   boolean onChunk(ChannelHandlerContext ctx, Object msg, TimedStreamManager.Tracked t) {
-    // Spark serves a stream's chunks only in order: behind a parked chunk of its stream a chunk parks too
+    // Spark serves a stream's chunks only in order: behind a parked chunk of its stream a chunk
+    // parks too
     boolean paced = t.parkedNow.get() > 0 || gate.paced(t.appId);
     synchronized (this) {
       ChunkParking.Loop loop = loop(t);
@@ -112,7 +126,9 @@ final class ChunkPacer {
     }
   }
 
-  /** Stream {@code t} ended (failed, or its connection closed): what it had out is no longer out. */
+  /**
+   * Stream {@code t} ended (failed, or its connection closed): what it had out is no longer out.
+   */
   void streamGone(TimedStreamManager.Tracked t) {
     int p = t.pacedOut.getAndSet(0);
     int u = t.unpacedOut.getAndSet(0);
@@ -128,7 +144,10 @@ final class ChunkPacer {
     }
   }
 
-  /** Chunks passed on and not yet reported sent, paced and not (0 once the node is quiet: nothing leaks). */
+  /**
+   * Chunks passed on and not yet reported sent, paced and not (0 once the node is quiet: nothing
+   * leaks).
+   */
   synchronized int outstanding() {
     return parking.pacedOut() + parking.unpaced();
   }
@@ -148,25 +167,33 @@ final class ChunkPacer {
     List<Parked> refused = new ArrayList<>(0);
     synchronized (this) {
       long now = System.nanoTime();
-      parking.pump(now, p -> {
-        if (!p.ctx.channel().isActive()) {
-          p.t.parkedNow.decrementAndGet();
-          return false; // its connection closed: the stream manager finishes its ticket
-        }
-        p.t.pacedOut.incrementAndGet();
-        // handed to the channel's event loop under the lock: a stream's chunks reach it in the order they were
-        // parked (Spark serves a stream's chunks only in order)
-        try {
-          p.ctx.executor().execute(() -> {
-            p.t.parkedNow.decrementAndGet(); // on the channel's event loop: no later chunk is read in between
-            p.ctx.fireChannelRead(p.msg);
+      parking.pump(
+          now,
+          p -> {
+            if (!p.ctx.channel().isActive()) {
+              p.t.parkedNow.decrementAndGet();
+              return false; // its connection closed: the stream manager finishes its ticket
+            }
+            p.t.pacedOut.incrementAndGet();
+            // handed to the channel's event loop under the lock: a stream's chunks reach it in the
+            // order they were
+            // parked (Spark serves a stream's chunks only in order)
+            try {
+              p.ctx
+                  .executor()
+                  .execute(
+                      () -> {
+                        p.t.parkedNow
+                            .decrementAndGet(); // on the channel's event loop: no later chunk is
+                        // read in between
+                        p.ctx.fireChannelRead(p.msg);
+                      });
+            } catch (RejectedExecutionException e) {
+              p.t.parkedNow.decrementAndGet();
+              refused.add(p); // shutting down
+            }
+            return true;
           });
-        } catch (RejectedExecutionException e) {
-          p.t.parkedNow.decrementAndGet();
-          refused.add(p); // shutting down
-        }
-        return true;
-      });
       long due = parking.nextDue();
       if (due != Long.MAX_VALUE && !timerArmed && timerLoop != null) {
         timerArmed = true;

@@ -1,13 +1,12 @@
 package io.sluice.throttle.ess;
 
+import io.sluice.throttle.gate.TestDisk;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.ReentrantLock;
 
-import io.sluice.throttle.gate.TestDisk;
-
 /**
- * Test mode only ({@code test.ioDelayMs} &gt; 0): a slow disk that every chunk read goes through, on the thread that
- * serves the chunk, where a real disk read would stall it.
+ * Test mode only ({@code test.ioDelayMs} &gt; 0): a slow disk that every chunk read goes through,
+ * on the thread that serves the chunk, where a real disk read would stall it.
  */
 interface EmulatedDisk {
   /** One random read; returns when it is done. */
@@ -34,8 +33,8 @@ interface EmulatedDisk {
   }
 
   /**
-   * One device for every server thread, as one spindle serves its seeks: a read waits for the reads queued before
-   * it (first come first served: a fair lock), then takes the delay.
+   * One device for every server thread, as one spindle serves its seeks: a read waits for the reads
+   * queued before it (first come first served: a fair lock), then takes the delay.
    */
   final class SharedDisk implements EmulatedDisk {
     private final ReentrantLock device = new ReentrantLock(true);

@@ -1,16 +1,16 @@
 package io.sluice.throttle.ess;
 
-import java.util.concurrent.atomic.AtomicBoolean;
-
 import io.sluice.throttle.gate.Decision;
 import io.sluice.throttle.gate.GateMeters;
 import io.sluice.throttle.gate.Ticket;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A gate ticket whose progress reports can never fail a fetch: an exception from the gate is counted
- * ({@code sluice.throttle.failopen{reason=gate-error}}), logged once per handler, and swallowed; serving goes on.
+ * A gate ticket whose progress reports can never fail a fetch: an exception from the gate is
+ * counted ({@code sluice.throttle.failopen{reason=gate-error}}), logged once per handler, and
+ * swallowed; serving goes on.
  */
 final class FailSafeTicket implements Ticket {
   private static final Logger LOG = LoggerFactory.getLogger(FailSafeTicket.class);
@@ -34,8 +34,10 @@ final class FailSafeTicket implements Ticket {
       // the meters themselves failing must not fail the fetch either
     }
     if (logged.compareAndSet(false, true)) {
-      LOG.error("The throttle gate failed in {}; the request is served ungated (further failures are only counted)",
-          where, e);
+      LOG.error(
+          "The throttle gate failed in {}; the request is served ungated (further failures are only counted)",
+          where,
+          e);
     }
   }
 

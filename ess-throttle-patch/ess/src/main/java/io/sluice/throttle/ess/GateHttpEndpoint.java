@@ -1,5 +1,9 @@
 package io.sluice.throttle.ess;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.sun.net.httpserver.HttpExchange;
+import com.sun.net.httpserver.HttpServer;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -8,15 +12,10 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
-
 /**
- * The ESS host's metrics endpoint (JDK HTTP server, one thread of its own, never the shuffle server's):
- * {@code GET /metrics} is the Prometheus text exposition of the registry, {@code GET /gate} the gate's snapshot as
- * JSON.
+ * The ESS host's metrics endpoint (JDK HTTP server, one thread of its own, never the shuffle
+ * server's): {@code GET /metrics} is the Prometheus text exposition of the registry, {@code GET
+ * /gate} the gate's snapshot as JSON.
  */
 public final class GateHttpEndpoint implements AutoCloseable {
   private static final ObjectMapper JSON = new ObjectMapper();
@@ -24,18 +23,31 @@ public final class GateHttpEndpoint implements AutoCloseable {
   private final HttpServer server;
   private final ExecutorService executor;
 
-  public GateHttpEndpoint(String host, int port, PrometheusMeterRegistry registry, Supplier<Object> snapshot)
+  public GateHttpEndpoint(
+      String host, int port, PrometheusMeterRegistry registry, Supplier<Object> snapshot)
       throws IOException {
     server = HttpServer.create(new InetSocketAddress(host, port), 16);
-    server.createContext("/metrics", ex -> respond(ex, "text/plain; version=0.0.4; charset=utf-8",
-        () -> registry.scrape().getBytes(StandardCharsets.UTF_8)));
-    server.createContext("/gate", ex -> respond(ex, "application/json",
-        () -> JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(snapshot.get())));
-    executor = Executors.newSingleThreadExecutor(r -> {
-      Thread t = new Thread(r, "sluice-gate-http");
-      t.setDaemon(true);
-      return t;
-    });
+    server.createContext(
+        "/metrics",
+        ex ->
+            respond(
+                ex,
+                "text/plain; version=0.0.4; charset=utf-8",
+                () -> registry.scrape().getBytes(StandardCharsets.UTF_8)));
+    server.createContext(
+        "/gate",
+        ex ->
+            respond(
+                ex,
+                "application/json",
+                () -> JSON.writerWithDefaultPrettyPrinter().writeValueAsBytes(snapshot.get())));
+    executor =
+        Executors.newSingleThreadExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-gate-http");
+              t.setDaemon(true);
+              return t;
+            });
     server.setExecutor(executor);
     server.start();
   }

@@ -1,11 +1,5 @@
 package io.sluice.throttle.ess;
 
-import java.io.IOException;
-import java.util.Map;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
-
 import io.micrometer.core.instrument.FunctionCounter;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -14,21 +8,27 @@ import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.GateEvents;
 import io.sluice.throttle.gate.HttpPrioritySource;
 import io.sluice.throttle.gate.LayeredPrioritySource;
-import io.sluice.throttle.gate.PrioritySource;
 import io.sluice.throttle.gate.NodeState;
 import io.sluice.throttle.gate.PriorityMap;
+import io.sluice.throttle.gate.PrioritySource;
 import io.sluice.throttle.gate.StaticPriorityMap;
 import io.sluice.throttle.gate.SystemClock;
 import io.sluice.throttle.gate.ThrottleGate;
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Everything a gate needs around it on an ESS host: the gate built from configuration, its priority map (pulled from
- * the tuner-service when {@code sluice.throttle.priority.url} is set), the single scheduler thread that calls
- * {@link ThrottleGate#tick()} (node state, releases, idle cleanup of applications: a standalone ESS is never told an
- * application ended), the Prometheus registry and HTTP endpoint, and the Kafka event publisher. Any of the optional
- * parts that cannot start (a busy port) is logged and left out: the ESS itself always runs.
+ * Everything a gate needs around it on an ESS host: the gate built from configuration, its priority
+ * map (pulled from the tuner-service when {@code sluice.throttle.priority.url} is set), the single
+ * scheduler thread that calls {@link ThrottleGate#tick()} (node state, releases, idle cleanup of
+ * applications: a standalone ESS is never told an application ended), the Prometheus registry and
+ * HTTP endpoint, and the Kafka event publisher. Any of the optional parts that cannot start (a busy
+ * port) is logged and left out: the ESS itself always runs.
  */
 public final class GateRuntime implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(GateRuntime.class);
@@ -48,43 +48,62 @@ public final class GateRuntime implements AutoCloseable {
     this.config = GateConfig.fromMap(EssSettings.gateProperties(props));
     this.registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     String url = config.get(GateConfig.PRIORITY_URL);
-    PrioritySource source = url.isEmpty() ? fallback
-        : fallback == null ? HttpPrioritySource.fromConfig(config)
-        : new LayeredPrioritySource(HttpPrioritySource.fromConfig(config), fallback);
+    PrioritySource source =
+        url.isEmpty()
+            ? fallback
+            : fallback == null
+                ? HttpPrioritySource.fromConfig(config)
+                : new LayeredPrioritySource(HttpPrioritySource.fromConfig(config), fallback);
     PriorityMap priorities;
     if (source == null) {
       this.cachedPriorities = null;
       priorities = StaticPriorityMap.allDefault(config.defaultPriority());
     } else {
-      this.cachedPriorities = CachingPriorityMap.fromConfig(config, source, SystemClock.INSTANCE, null).start();
+      this.cachedPriorities =
+          CachingPriorityMap.fromConfig(config, source, SystemClock.INSTANCE, null).start();
       priorities = cachedPriorities;
     }
     this.prioritySource = source;
     this.kafka = settings.kafkaBootstrap().isEmpty() ? null : kafkaOrNull(settings);
     if (kafka != null) {
       FunctionCounter.builder("sluice.throttle.events.dropped", kafka, KafkaGateEvents::dropped)
-          .description("Gate events not published (queue full or Kafka unavailable)").register(registry);
+          .description("Gate events not published (queue full or Kafka unavailable)")
+          .register(registry);
       FunctionCounter.builder("sluice.throttle.events.sent", kafka, KafkaGateEvents::sent)
-          .description("Gate events acknowledged by Kafka").register(registry);
+          .description("Gate events acknowledged by Kafka")
+          .register(registry);
     }
-    this.gate = ThrottleGate.builder().config(config).priorities(priorities)
-        .events(new LoggedEvents(kafka != null ? kafka : GateEvents.NONE)).meterRegistry(registry).build();
-    this.ticker = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-gate-tick");
-      t.setDaemon(true);
-      return t;
-    });
+    this.gate =
+        ThrottleGate.builder()
+            .config(config)
+            .priorities(priorities)
+            .events(new LoggedEvents(kafka != null ? kafka : GateEvents.NONE))
+            .meterRegistry(registry)
+            .build();
+    this.ticker =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-gate-tick");
+              t.setDaemon(true);
+              return t;
+            });
     long tick = config.get(GateConfig.TICK_MS);
     ticker.scheduleWithFixedDelay(this::tick, tick, tick, TimeUnit.MILLISECONDS);
   }
 
   private static KafkaGateEvents kafkaOrNull(EssSettings settings) {
     try {
-      return new KafkaGateEvents(settings.kafkaBootstrap(), settings.kafkaTopic(), settings.cluster(),
-          settings.node(), settings.kafkaQueue());
+      return new KafkaGateEvents(
+          settings.kafkaBootstrap(),
+          settings.kafkaTopic(),
+          settings.cluster(),
+          settings.node(),
+          settings.kafkaQueue());
     } catch (RuntimeException e) {
-      LOG.warn("Sluice gate events not published: Kafka producer for {} not created ({}); the ESS runs without them",
-          settings.kafkaBootstrap(), e.toString());
+      LOG.warn(
+          "Sluice gate events not published: Kafka producer for {} not created ({}); the ESS runs without them",
+          settings.kafkaBootstrap(),
+          e.toString());
       return null;
     }
   }
@@ -95,17 +114,20 @@ public final class GateRuntime implements AutoCloseable {
   }
 
   /**
-   * Starts a gate whose priorities come from the tuner-service ({@code sluice.throttle.priority.url}, when set) over
-   * {@code fallback} (e.g. the YARN ResourceManager's application priorities; null: none). Either source down fails
-   * open to the default priority.
+   * Starts a gate whose priorities come from the tuner-service ({@code
+   * sluice.throttle.priority.url}, when set) over {@code fallback} (e.g. the YARN ResourceManager's
+   * application priorities; null: none). Either source down fails open to the default priority.
    */
   public static GateRuntime start(Map<String, String> props, PrioritySource fallback) {
     GateRuntime rt = new GateRuntime(props, fallback);
     rt.startHttp();
-    LOG.info("Sluice throttle gate started: mode={}, http={}, kafka={}, priorities={} ({})", rt.config.mode(),
+    LOG.info(
+        "Sluice throttle gate started: mode={}, http={}, kafka={}, priorities={} ({})",
+        rt.config.mode(),
         rt.http != null ? rt.settings.httpHost() + ":" + rt.http.port() : "off",
         rt.kafka != null ? rt.settings.kafkaBootstrap() : "off",
-        rt.prioritySource != null ? rt.prioritySource : "default only", rt.config);
+        rt.prioritySource != null ? rt.prioritySource : "default only",
+        rt.config);
     return rt;
   }
 
@@ -117,8 +139,11 @@ public final class GateRuntime implements AutoCloseable {
     try {
       http = new GateHttpEndpoint(settings.httpHost(), port, registry, gate::snapshot);
     } catch (IOException | RuntimeException e) {
-      LOG.warn("Sluice gate metrics endpoint not started on {}:{} ({}); the ESS runs without it",
-          settings.httpHost(), port, e.toString());
+      LOG.warn(
+          "Sluice gate metrics endpoint not started on {}:{} ({}); the ESS runs without it",
+          settings.httpHost(),
+          port,
+          e.toString());
     }
   }
 
@@ -182,7 +207,8 @@ public final class GateRuntime implements AutoCloseable {
 
     @Override
     public void stateChanged(NodeState from, NodeState to, long p99Millis, long samples) {
-      LOG.info("Sluice gate: node {} -> {} (p99 {} ms over {} samples)", from, to, p99Millis, samples);
+      LOG.info(
+          "Sluice gate: node {} -> {} (p99 {} ms over {} samples)", from, to, p99Millis, samples);
       next.stateChanged(from, to, p99Millis, samples);
     }
 

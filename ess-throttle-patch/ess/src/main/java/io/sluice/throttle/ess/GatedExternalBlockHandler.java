@@ -1,9 +1,8 @@
 package io.sluice.throttle.ess;
 
-import java.nio.ByteBuffer;
-
 import com.codahale.metrics.MetricSet;
 import io.sluice.throttle.gate.ThrottleGate;
+import java.nio.ByteBuffer;
 import org.apache.spark.network.client.MergedBlockMetaResponseCallback;
 import org.apache.spark.network.client.RpcResponseCallback;
 import org.apache.spark.network.client.StreamCallbackWithID;
@@ -15,10 +14,11 @@ import org.apache.spark.network.shuffle.ExternalBlockHandler;
 import org.apache.spark.network.shuffle.ExternalShuffleBlockResolver;
 
 /**
- * What the standalone ESS's {@code newShuffleBlockHandler} returns: it must be an {@link ExternalBlockHandler}
- * (the service also calls {@code applicationRemoved}, {@code executorRemoved}, {@code getAllMetrics} and
- * {@code close} on it). It serves nothing itself: RPCs and streams go through the {@link GatedRpcHandler}, every
- * other call to the stock handler Spark built (with its registered-executors DB and all).
+ * What the standalone ESS's {@code newShuffleBlockHandler} returns: it must be an {@link
+ * ExternalBlockHandler} (the service also calls {@code applicationRemoved}, {@code
+ * executorRemoved}, {@code getAllMetrics} and {@code close} on it). It serves nothing itself: RPCs
+ * and streams go through the {@link GatedRpcHandler}, every other call to the stock handler Spark
+ * built (with its registered-executors DB and all).
  */
 final class GatedExternalBlockHandler extends ExternalBlockHandler {
   private final ExternalBlockHandler stock;
@@ -51,8 +51,8 @@ final class GatedExternalBlockHandler extends ExternalBlockHandler {
   }
 
   @Override
-  public StreamCallbackWithID receiveStream(TransportClient client, ByteBuffer messageHeader,
-      RpcResponseCallback callback) {
+  public StreamCallbackWithID receiveStream(
+      TransportClient client, ByteBuffer messageHeader, RpcResponseCallback callback) {
     return gated.receiveStream(client, messageHeader, callback);
   }
 
@@ -62,7 +62,9 @@ final class GatedExternalBlockHandler extends ExternalBlockHandler {
   }
 
   @Override
-  public void receiveMergeBlockMetaReq(TransportClient client, MergedBlockMetaRequest metaRequest,
+  public void receiveMergeBlockMetaReq(
+      TransportClient client,
+      MergedBlockMetaRequest metaRequest,
       MergedBlockMetaResponseCallback callback) {
     stock.receiveMergeBlockMetaReq(client, metaRequest, callback);
   }

@@ -1,5 +1,10 @@
 package io.sluice.throttle.ess;
 
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.sluice.kafka.security.KafkaClientSecurity;
+import io.sluice.throttle.gate.GateEvents;
+import io.sluice.throttle.gate.NodeState;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
@@ -7,12 +12,6 @@ import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
-
-import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import io.sluice.throttle.gate.GateEvents;
-import io.sluice.kafka.security.KafkaClientSecurity;
-import io.sluice.throttle.gate.NodeState;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
@@ -21,18 +20,19 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Publishes gate events as JSON to Kafka topic {@code sluice.throttle-events} (key: the application id, or the node
- * for node-level events). The gate calls it from event-loop threads, so a call only offers the event to a bounded
- * queue; one daemon thread drains it into the producer. That thread hands a record to the producer only once the
- * producer knows the topic's partitions (the first metadata fetch at start-up, or again after Kafka was lost), so no
- * event is lost while the fetch is pending: until then events wait in the queue. When Kafka is slow or down long
- * enough for the queue to fill, further events are dropped and counted ({@link #dropped()}, of which
- * {@link #overflowed()} for a full queue): the ESS never waits for Kafka.
+ * Publishes gate events as JSON to Kafka topic {@code sluice.throttle-events} (key: the application
+ * id, or the node for node-level events). The gate calls it from event-loop threads, so a call only
+ * offers the event to a bounded queue; one daemon thread drains it into the producer. That thread
+ * hands a record to the producer only once the producer knows the topic's partitions (the first
+ * metadata fetch at start-up, or again after Kafka was lost), so no event is lost while the fetch
+ * is pending: until then events wait in the queue. When Kafka is slow or down long enough for the
+ * queue to fill, further events are dropped and counted ({@link #dropped()}, of which {@link
+ * #overflowed()} for a full queue): the ESS never waits for Kafka.
  *
- * <p>Event fields: {@code type} (stateChanged | held | released | directive | degraded), {@code cluster},
- * {@code node}, {@code at} (epoch ms), and per type: {@code from, to, p99Millis, samples} / {@code appId, priority,
- * blocks} / {@code appId, priority, heldMillis, reason} / {@code appId, priority, sleepMillis} / {@code what,
- * detail}.
+ * <p>Event fields: {@code type} (stateChanged | held | released | directive | degraded), {@code
+ * cluster}, {@code node}, {@code at} (epoch ms), and per type: {@code from, to, p99Millis, samples}
+ * / {@code appId, priority, blocks} / {@code appId, priority, heldMillis, reason} / {@code appId,
+ * priority, sleepMillis} / {@code what, detail}.
  */
 public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(KafkaGateEvents.class);
@@ -51,7 +51,8 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   private volatile boolean awaitingMetadata = true;
   private volatile boolean running = true;
 
-  public KafkaGateEvents(String bootstrap, String topic, String cluster, String node, int queueCapacity) {
+  public KafkaGateEvents(
+      String bootstrap, String topic, String cluster, String node, int queueCapacity) {
     this.topic = topic;
     this.cluster = cluster;
     this.node = node;
@@ -61,14 +62,18 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
     p.put(ProducerConfig.CLIENT_ID_CONFIG, "sluice-ess-gate-" + node);
     p.put(ProducerConfig.ACKS_CONFIG, "1");
     p.put(ProducerConfig.LINGER_MS_CONFIG, "50");
-    // Bounded waits on the publisher thread only: metadata and a full buffer give up after a second.
+    // Bounded waits on the publisher thread only: metadata and a full buffer give up after a
+    // second.
     p.put(ProducerConfig.MAX_BLOCK_MS_CONFIG, "1000");
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, "30000");
     p.put(ProducerConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
     p.put(ProducerConfig.ENABLE_METRICS_PUSH_CONFIG, "false");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, "false");
-    // SASL/SSL from the ESS's environment or -Dsluice.kafka.client-properties; Kafka is relocated in the ESS jar
-    p.putAll(KafkaClientSecurity.relocated(KafkaClientSecurity.fromProcess(), ProducerConfig.class.getName()));
+    // SASL/SSL from the ESS's environment or -Dsluice.kafka.client-properties; Kafka is relocated
+    // in the ESS jar
+    p.putAll(
+        KafkaClientSecurity.relocated(
+            KafkaClientSecurity.fromProcess(), ProducerConfig.class.getName()));
     this.producer = new KafkaProducer<>(p, new StringSerializer(), new StringSerializer());
     this.publisher = new Thread(this::drain, "sluice-gate-events");
     publisher.setDaemon(true);
@@ -85,7 +90,9 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
     return overflowed.get();
   }
 
-  /** Whether the publisher is waiting for the topic's metadata (events wait in the queue meanwhile). */
+  /**
+   * Whether the publisher is waiting for the topic's metadata (events wait in the queue meanwhile).
+   */
   public boolean awaitingMetadata() {
     return awaitingMetadata;
   }
@@ -102,8 +109,12 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
 
   @Override
   public void stateChanged(NodeState from, NodeState to, long p99Millis, long samples) {
-    ObjectNode e = event("stateChanged").put("from", from.name()).put("to", to.name()).put("p99Millis", p99Millis)
-        .put("samples", samples);
+    ObjectNode e =
+        event("stateChanged")
+            .put("from", from.name())
+            .put("to", to.name())
+            .put("p99Millis", p99Millis)
+            .put("samples", samples);
     offer(node, e);
   }
 
@@ -114,13 +125,23 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
 
   @Override
   public void released(String appId, int priority, long heldMillis, ReleaseReason reason) {
-    offer(appId, event("released").put("appId", appId).put("priority", priority).put("heldMillis", heldMillis)
-        .put("reason", reason.name()));
+    offer(
+        appId,
+        event("released")
+            .put("appId", appId)
+            .put("priority", priority)
+            .put("heldMillis", heldMillis)
+            .put("reason", reason.name()));
   }
 
   @Override
   public void directive(String appId, int priority, long sleepMillis) {
-    offer(appId, event("directive").put("appId", appId).put("priority", priority).put("sleepMillis", sleepMillis));
+    offer(
+        appId,
+        event("directive")
+            .put("appId", appId)
+            .put("priority", priority)
+            .put("sleepMillis", sleepMillis));
   }
 
   @Override
@@ -129,7 +150,10 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   }
 
   private ObjectNode event(String type) {
-    return JSON.createObjectNode().put("type", type).put("cluster", cluster).put("node", node)
+    return JSON.createObjectNode()
+        .put("type", type)
+        .put("cluster", cluster)
+        .put("node", node)
         .put("at", System.currentTimeMillis());
   }
 
@@ -143,7 +167,8 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   }
 
   private void drain() {
-    ProducerRecord<String, String> next = null; // taken from the queue, not handed to the producer yet
+    ProducerRecord<String, String> next =
+        null; // taken from the queue, not handed to the producer yet
     while (running || next != null || !queue.isEmpty()) {
       if (next == null) {
         try {
@@ -167,13 +192,15 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
       ProducerRecord<String, String> r = next;
       next = null;
       try {
-        producer.send(r, (md, ex) -> {
-          if (ex == null) {
-            sent.incrementAndGet();
-          } else {
-            dropped.incrementAndGet();
-          }
-        });
+        producer.send(
+            r,
+            (md, ex) -> {
+              if (ex == null) {
+                sent.incrementAndGet();
+              } else {
+                dropped.incrementAndGet();
+              }
+            });
       } catch (RuntimeException e) {
         dropped.incrementAndGet();
         LOG.debug("gate event dropped: {}", e.toString());
@@ -182,8 +209,8 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
   }
 
   /**
-   * True once the producer knows the topic's partitions; else waits for them at most {@code max.block.ms} (the wait is
-   * the producer's own, on this thread only) and answers false.
+   * True once the producer knows the topic's partitions; else waits for them at most {@code
+   * max.block.ms} (the wait is the producer's own, on this thread only) and answers false.
    */
   private boolean metadataReady() {
     try {
@@ -196,8 +223,11 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
     } catch (RuntimeException e) {
       awaitingMetadata = true;
       if (metadataWaits.incrementAndGet() == 1) {
-        LOG.warn("gate events: no metadata for topic {} yet ({}); events wait in the queue (capacity {})", topic,
-            e.toString(), queue.size() + queue.remainingCapacity());
+        LOG.warn(
+            "gate events: no metadata for topic {} yet ({}); events wait in the queue (capacity {})",
+            topic,
+            e.toString(),
+            queue.size() + queue.remainingCapacity());
       }
       if (!(e instanceof org.apache.kafka.common.errors.TimeoutException)) {
         pause(); // a failure that did not wait (e.g. not authorised): do not spin
@@ -219,8 +249,17 @@ public final class KafkaGateEvents implements GateEvents, AutoCloseable {
 
   /** A snapshot of the counters for the HTTP endpoint. */
   public Map<String, Long> counters() {
-    return Map.of("sent", sent.get(), "dropped", dropped.get(), "overflowed", overflowed.get(), "queued",
-        (long) queue.size(), "metadataWaits", metadataWaits.get());
+    return Map.of(
+        "sent",
+        sent.get(),
+        "dropped",
+        dropped.get(),
+        "overflowed",
+        overflowed.get(),
+        "queued",
+        (long) queue.size(),
+        "metadataWaits",
+        metadataWaits.get());
   }
 
   @Override

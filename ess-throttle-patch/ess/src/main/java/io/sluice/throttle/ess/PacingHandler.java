@@ -9,10 +9,10 @@ import org.apache.spark.network.protocol.ChunkFetchRequest;
 import org.apache.spark.network.server.TransportChannelHandler;
 
 /**
- * Sits in each server channel's pipeline right after Spark's decoder, before its {@link TransportChannelHandler}: a
- * chunk fetch of a stream the gate follows goes through the {@link ChunkPacer}, which passes it on at once or parks
- * it (the event loop returns at once and serves the channel's other messages and the other channels). Everything
- * else passes untouched.
+ * Sits in each server channel's pipeline right after Spark's decoder, before its {@link
+ * TransportChannelHandler}: a chunk fetch of a stream the gate follows goes through the {@link
+ * ChunkPacer}, which passes it on at once or parks it (the event loop returns at once and serves
+ * the channel's other messages and the other channels). Everything else passes untouched.
  */
 @ChannelHandler.Sharable
 final class PacingHandler extends ChannelInboundHandlerAdapter {
@@ -27,8 +27,9 @@ final class PacingHandler extends ChannelInboundHandlerAdapter {
   }
 
   /**
-   * Puts this handler in front of the channel's {@link TransportChannelHandler} (called when the channel turns active,
-   * before anything was read from it). False if the pipeline has no such handler (nothing is paced on it).
+   * Puts this handler in front of the channel's {@link TransportChannelHandler} (called when the
+   * channel turns active, before anything was read from it). False if the pipeline has no such
+   * handler (nothing is paced on it).
    */
   boolean install(Channel channel) {
     ChannelPipeline pipeline = channel.pipeline();

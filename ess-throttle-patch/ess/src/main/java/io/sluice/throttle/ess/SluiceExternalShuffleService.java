@@ -1,8 +1,7 @@
 package io.sluice.throttle.ess;
 
-import java.util.Objects;
-
 import io.sluice.throttle.gate.ThrottleGate;
+import java.util.Objects;
 import org.apache.spark.SecurityManager;
 import org.apache.spark.SparkConf;
 import org.apache.spark.deploy.ExternalShuffleService;
@@ -12,10 +11,10 @@ import org.apache.spark.network.util.TransportConf;
 /**
  * Spark's standalone External Shuffle Service with the gate in front of its block handler.
  *
- * <p>{@link #newShuffleBlockHandler} runs inside the superclass constructor, before any field of this class is
- * assigned, so the gate reaches it through a thread-local hand-off set around the constructor call
- * ({@link #create}); the stock handler is built by the superclass's own method (registered-executors DB included)
- * and wrapped.
+ * <p>{@link #newShuffleBlockHandler} runs inside the superclass constructor, before any field of
+ * this class is assigned, so the gate reaches it through a thread-local hand-off set around the
+ * constructor call ({@link #create}); the stock handler is built by the superclass's own method
+ * (registered-executors DB included) and wrapped.
  */
 public class SluiceExternalShuffleService extends ExternalShuffleService {
   private static final ThreadLocal<Wiring> HANDOFF = new ThreadLocal<>();
@@ -28,8 +27,8 @@ public class SluiceExternalShuffleService extends ExternalShuffleService {
   }
 
   /** A service whose block handler is gated by {@code gate}. */
-  public static SluiceExternalShuffleService create(SparkConf conf, SecurityManager securityManager,
-      ThrottleGate gate, long ioDelayMillis) {
+  public static SluiceExternalShuffleService create(
+      SparkConf conf, SecurityManager securityManager, ThrottleGate gate, long ioDelayMillis) {
     HANDOFF.set(new Wiring(Objects.requireNonNull(gate, "gate"), ioDelayMillis));
     try {
       return new SluiceExternalShuffleService(conf, securityManager);
@@ -43,7 +42,8 @@ public class SluiceExternalShuffleService extends ExternalShuffleService {
     ExternalBlockHandler stock = super.newShuffleBlockHandler(conf);
     Wiring w = HANDOFF.get();
     if (w == null) {
-      throw new IllegalStateException("SluiceExternalShuffleService must be built with create(...)");
+      throw new IllegalStateException(
+          "SluiceExternalShuffleService must be built with create(...)");
     }
     return new GatedExternalBlockHandler(stock, w.gate(), w.ioDelayMillis());
   }

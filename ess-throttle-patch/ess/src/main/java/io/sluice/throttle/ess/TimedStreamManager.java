@@ -1,38 +1,43 @@
 package io.sluice.throttle.ess;
 
+import io.netty.channel.Channel;
+import io.sluice.throttle.gate.Ticket;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
-
-import io.netty.channel.Channel;
-import io.sluice.throttle.gate.Ticket;
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.server.StreamManager;
 
 /**
- * Wraps the block handler's {@link StreamManager} to see each fetch request through to its last chunk.
+ * Wraps the block handler's {@link StreamManager} to see each fetch request through to its last
+ * chunk.
  *
- * <p>What Spark 3.5 calls, and where: for a chunk fetch ({@code ChunkFetchRequestHandler}, on the channel's event loop
- * unless {@code spark.shuffle.server.chunkFetchHandlerThreadsPercent} gives it its own pool) {@code checkAuthorization},
- * {@code getChunk}, {@code chunkBeingSent}, then {@code chunkSent} from the write future's listener (on the event loop,
- * whether the write succeeded or not; a failed write also closes the channel). For a fetch-to-disk stream
- * ({@code TransportRequestHandler}): {@code openStream("<streamId>_<chunk>")}, {@code streamBeingSent},
- * {@code streamSent}. When the channel goes inactive: {@code connectionTerminated(channel)}. Streams are registered
- * inside the block handler (which keeps its own reference to the real manager); the gate's handler tells this class
- * about a stream with {@link #track} when the handler answers the StreamHandle, before the client can ask for a chunk.
+ * <p>What Spark 3.5 calls, and where: for a chunk fetch ({@code ChunkFetchRequestHandler}, on the
+ * channel's event loop unless {@code spark.shuffle.server.chunkFetchHandlerThreadsPercent} gives it
+ * its own pool) {@code checkAuthorization}, {@code getChunk}, {@code chunkBeingSent}, then {@code
+ * chunkSent} from the write future's listener (on the event loop, whether the write succeeded or
+ * not; a failed write also closes the channel). For a fetch-to-disk stream ({@code
+ * TransportRequestHandler}): {@code openStream("<streamId>_<chunk>")}, {@code streamBeingSent},
+ * {@code streamSent}. When the channel goes inactive: {@code connectionTerminated(channel)}.
+ * Streams are registered inside the block handler (which keeps its own reference to the real
+ * manager); the gate's handler tells this class about a stream with {@link #track} when the handler
+ * answers the StreamHandle, before the client can ask for a chunk.
  *
- * <p>A tracked stream reports {@link Ticket#chunkSent()} per chunk and {@link Ticket#finished(boolean)} after its last
- * chunk was sent ({@code true}) or when fetching a chunk failed or its connection closed ({@code false}).
+ * <p>A tracked stream reports {@link Ticket#chunkSent()} per chunk and {@link
+ * Ticket#finished(boolean)} after its last chunk was sent ({@code true}) or when fetching a chunk
+ * failed or its connection closed ({@code false}).
  *
- * <p>Test mode: {@code getChunk} / {@code openStream} read through an {@link EmulatedDisk} (one device shared by
- * every server thread, or a sleep per thread), on the serving thread, where a slow disk would stall it.
+ * <p>Test mode: {@code getChunk} / {@code openStream} read through an {@link EmulatedDisk} (one
+ * device shared by every server thread, or a sleep per thread), on the serving thread, where a slow
+ * disk would stall it.
  */
 final class TimedStreamManager extends StreamManager {
   private final StreamManager delegate;
   private final EmulatedDisk disk;
   private final Map<Long, Tracked> tracked = new ConcurrentHashMap<>();
+
   /** Chunk pacing, told about chunks sent and streams gone; null: off. */
   private volatile ChunkPacer pacer;
 
@@ -46,7 +51,10 @@ final class TimedStreamManager extends StreamManager {
     this.pacer = p;
   }
 
-  /** Follows stream {@code streamId} of {@code chunks} chunks of {@code appId} on {@code channel} for {@code ticket}. */
+  /**
+   * Follows stream {@code streamId} of {@code chunks} chunks of {@code appId} on {@code channel}
+   * for {@code ticket}.
+   */
   void track(long streamId, int chunks, Channel channel, String appId, Ticket ticket) {
     if (chunks <= 0) {
       ticket.finished(true);
@@ -166,7 +174,9 @@ final class TimedStreamManager extends StreamManager {
     }
   }
 
-  /** The stream id of Spark's {@code "<streamId>_<chunkIndex>"} stream names; -1 if it is not one. */
+  /**
+   * The stream id of Spark's {@code "<streamId>_<chunkIndex>"} stream names; -1 if it is not one.
+   */
   static long streamIdOf(String streamChunkId) {
     int sep = streamChunkId == null ? -1 : streamChunkId.indexOf('_');
     if (sep <= 0) {
@@ -186,10 +196,16 @@ final class TimedStreamManager extends StreamManager {
     final int chunks;
     final String appId;
     final AtomicInteger sent = new AtomicInteger();
+
     /** Chunk pacing's count of this stream's chunks passed on and not yet sent, paced and not. */
     final AtomicInteger pacedOut = new AtomicInteger();
+
     final AtomicInteger unpacedOut = new AtomicInteger();
-    /** Chunks of this stream parked and not yet fired on (its later chunks park behind them: Spark wants order). */
+
+    /**
+     * Chunks of this stream parked and not yet fired on (its later chunks park behind them: Spark
+     * wants order).
+     */
     final AtomicInteger parkedNow = new AtomicInteger();
 
     Tracked(Ticket ticket, Channel channel, int chunks, String appId) {

@@ -2,12 +2,6 @@ package io.sluice.throttle.ess;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.file.Path;
-import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.Map;
-
 import io.sluice.throttle.ess.testing.Await;
 import io.sluice.throttle.ess.testing.BlockCheck;
 import io.sluice.throttle.ess.testing.GatedNode;
@@ -17,66 +11,94 @@ import io.sluice.throttle.gate.AppInfo;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.NodeState;
 import io.sluice.throttle.gate.StaticPriorityMap;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * Chunk pacing through {@link GatedRpcHandler} on Spark's real shuffle server, fetched by Spark's own
- * {@link ExternalBlockStoreClient}: a heavy low-priority app (three executors, 40-block requests) and a light
- * high-priority one (8-block requests) share a node whose emulated disk is one device for both server threads
- * ({@code test.ioModel=SHARED_DISK}). The heavy app's waits turn the node ABNORMAL; with the budget at a few blocks
- * the heavy app is over its range next to the light one, so the gate paces it: its chunk fetches are parked while the
- * light app's chunks are served. Every block of both apps arrives once with the right bytes, and pacing's books are
- * empty at the end. The counter-case (pace.lingerMs=0) holds requests but never parks a chunk.
+ * Chunk pacing through {@link GatedRpcHandler} on Spark's real shuffle server, fetched by Spark's
+ * own {@link ExternalBlockStoreClient}: a heavy low-priority app (three executors, 40-block
+ * requests) and a light high-priority one (8-block requests) share a node whose emulated disk is
+ * one device for both server threads ({@code test.ioModel=SHARED_DISK}). The heavy app's waits turn
+ * the node ABNORMAL; with the budget at a few blocks the heavy app is over its range next to the
+ * light one, so the gate paces it: its chunk fetches are parked while the light app's chunks are
+ * served. Every block of both apps arrives once with the right bytes, and pacing's books are empty
+ * at the end. The counter-case (pace.lingerMs=0) holds requests but never parks a chunk.
  */
 class ChunkPacingITCase {
   private static final String HEAVY = "app-heavy";
   private static final String LIGHT = "app-light";
-  private static final StaticPriorityMap PRIORITIES = new StaticPriorityMap(
-      Map.of(HEAVY, new AppInfo(HEAVY, 1, "batch", false), LIGHT, new AppInfo(LIGHT, 4, "online", false)), 2);
+  private static final StaticPriorityMap PRIORITIES =
+      new StaticPriorityMap(
+          Map.of(
+              HEAVY,
+              new AppInfo(HEAVY, 1, "batch", false),
+              LIGHT,
+              new AppInfo(LIGHT, 4, "online", false)),
+          2);
   private static final Map<String, String> SERVER = Map.of("spark.shuffle.io.serverThreads", "2");
 
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
 
   private static GateConfig config(long lingerMs) {
-    return GateConfig.fromMap(Map.ofEntries(
-        Map.entry("sluice.throttle.mode", "ENFORCE"),
-        Map.entry("sluice.throttle.test.ioDelayMs", "10"),
-        Map.entry("sluice.throttle.test.ioModel", "SHARED_DISK"),
-        Map.entry("sluice.throttle.abnormal.p99Ms", "200"),
-        Map.entry("sluice.throttle.normal.p99Ms", "100"),
-        Map.entry("sluice.throttle.queue.minMs", "20"),
-        // a long window: once ABNORMAL the node stays so for the test
-        Map.entry("sluice.throttle.window.ms", "600000"),
-        Map.entry("sluice.throttle.window.minSamples", "3"),
-        Map.entry("sluice.throttle.tick.ms", "20"),
-        Map.entry("sluice.throttle.budget.targetMs", "0"),
-        Map.entry("sluice.throttle.budget.minBlocks", "4"),
-        Map.entry("sluice.throttle.budget.adaptMs", "600000"),
-        Map.entry("sluice.throttle.pace.lingerMs", Long.toString(lingerMs))));
+    return GateConfig.fromMap(
+        Map.ofEntries(
+            Map.entry("sluice.throttle.mode", "ENFORCE"),
+            Map.entry("sluice.throttle.test.ioDelayMs", "10"),
+            Map.entry("sluice.throttle.test.ioModel", "SHARED_DISK"),
+            Map.entry("sluice.throttle.abnormal.p99Ms", "200"),
+            Map.entry("sluice.throttle.normal.p99Ms", "100"),
+            Map.entry("sluice.throttle.queue.minMs", "20"),
+            // a long window: once ABNORMAL the node stays so for the test
+            Map.entry("sluice.throttle.window.ms", "600000"),
+            Map.entry("sluice.throttle.window.minSamples", "3"),
+            Map.entry("sluice.throttle.tick.ms", "20"),
+            Map.entry("sluice.throttle.budget.targetMs", "0"),
+            Map.entry("sluice.throttle.budget.minBlocks", "4"),
+            Map.entry("sluice.throttle.budget.adaptMs", "600000"),
+            Map.entry("sluice.throttle.pace.lingerMs", Long.toString(lingerMs))));
   }
 
   @Test
-  void theLowPriorityAppsChunksWaitWhileTheHighPriorityAppIsServedAndEveryBlockArrives() throws Exception {
-    run(600_000, node -> {
-      Await.until(() -> node.handler.parkedChunksTotal() > 20, Duration.ofSeconds(120),
-          () -> "heavy chunks parked: " + node.handler.parkedChunksTotal() + ", state " + node.gate.state()
-              + ", paced heavy " + node.gate.paced(HEAVY));
-      assertThat(node.gate.paced(HEAVY)).as("the low-priority app is paced").isTrue();
-      assertThat(node.gate.paced(LIGHT)).as("the high-priority app is never paced").isFalse();
-    });
+  void theLowPriorityAppsChunksWaitWhileTheHighPriorityAppIsServedAndEveryBlockArrives()
+      throws Exception {
+    run(
+        600_000,
+        node -> {
+          Await.until(
+              () -> node.handler.parkedChunksTotal() > 20,
+              Duration.ofSeconds(120),
+              () ->
+                  "heavy chunks parked: "
+                      + node.handler.parkedChunksTotal()
+                      + ", state "
+                      + node.gate.state()
+                      + ", paced heavy "
+                      + node.gate.paced(HEAVY));
+          assertThat(node.gate.paced(HEAVY)).as("the low-priority app is paced").isTrue();
+          assertThat(node.gate.paced(LIGHT)).as("the high-priority app is never paced").isFalse();
+        });
   }
 
   @Test
   void withoutPacingRequestsAreHeldButNoChunkIsParked() throws Exception {
-    run(0, node -> {
-      Await.until(() -> node.gate.snapshot().app(HEAVY) != null && node.gate.snapshot().app(HEAVY).heldTotal() > 10,
-          Duration.ofSeconds(120), () -> "heavy requests held: " + node.gate.snapshot().app(HEAVY));
-      assertThat(node.gate.paced(HEAVY)).isFalse();
-      assertThat(node.handler.parkedChunksTotal()).isZero();
-    });
+    run(
+        0,
+        node -> {
+          Await.until(
+              () ->
+                  node.gate.snapshot().app(HEAVY) != null
+                      && node.gate.snapshot().app(HEAVY).heldTotal() > 10,
+              Duration.ofSeconds(120),
+              () -> "heavy requests held: " + node.gate.snapshot().app(HEAVY));
+          assertThat(node.gate.paced(HEAVY)).isFalse();
+          assertThat(node.handler.parkedChunksTotal()).isZero();
+        });
   }
 
   /** What a test checks while both apps fetch. */
@@ -98,7 +120,9 @@ class ChunkPacingITCase {
         heavy.register(heavyClients.get(0), node.port());
         light.register(lightClient, node.port());
         try (Load heavyLoad = new Load(heavy, heavyClients, node.port(), 1, 40, 100_000)) {
-          Await.until(() -> node.gate.state() == NodeState.ABNORMAL, Duration.ofSeconds(120),
+          Await.until(
+              () -> node.gate.state() == NodeState.ABNORMAL,
+              Duration.ofSeconds(120),
               () -> "the heavy app turns the node ABNORMAL: " + node.gate.snapshot());
           try (Load lightLoad = new Load(light, List.of(lightClient), node.port(), 1, 8, 100_000)) {
             check.check(node);
@@ -108,7 +132,8 @@ class ChunkPacingITCase {
             heavyLoad.join(120);
             for (Load l : List.of(heavyLoad, lightLoad)) {
               assertThat(l.errors()).isEmpty();
-              // a request cut short by stop() is simply not awaited; every answered block is right and none failed
+              // a request cut short by stop() is simply not awaited; every answered block is right
+              // and none failed
               for (BlockCheck c : l.checks()) {
                 assertThat(c.failed()).as(c.toString()).isEmpty();
                 assertThat(c.wrongBytes()).as(c.toString()).isEmpty();
@@ -119,10 +144,19 @@ class ChunkPacingITCase {
             assertThat(last.allGood()).as(last.toString()).isTrue();
           }
         }
-        Await.until(() -> node.handler.parkedChunks() == 0 && node.handler.pacingOutstanding() == 0
-                && node.handler.trackedStreams() == 0, Duration.ofSeconds(120),
-            () -> "pacing's books empty: parked " + node.handler.parkedChunks() + ", out "
-                + node.handler.pacingOutstanding() + ", streams " + node.handler.trackedStreams());
+        Await.until(
+            () ->
+                node.handler.parkedChunks() == 0
+                    && node.handler.pacingOutstanding() == 0
+                    && node.handler.trackedStreams() == 0,
+            Duration.ofSeconds(120),
+            () ->
+                "pacing's books empty: parked "
+                    + node.handler.parkedChunks()
+                    + ", out "
+                    + node.handler.pacingOutstanding()
+                    + ", streams "
+                    + node.handler.trackedStreams());
       } finally {
         heavyClients.forEach(ExternalBlockStoreClient::close);
         lightClient.close();

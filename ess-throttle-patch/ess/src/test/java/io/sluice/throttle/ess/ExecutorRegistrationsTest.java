@@ -12,7 +12,8 @@ import org.junit.jupiter.api.Test;
 
 class ExecutorRegistrationsTest {
   private static ByteBuffer register(String manager) {
-    return new RegisterExecutor("app-1", "1", new ExecutorShuffleInfo(new String[] {"/tmp/a"}, 4, manager))
+    return new RegisterExecutor(
+            "app-1", "1", new ExecutorShuffleInfo(new String[] {"/tmp/a"}, 4, manager))
         .toByteBuffer();
   }
 
@@ -31,7 +32,9 @@ class ExecutorRegistrationsTest {
     reg.observe(register("org.apache.spark.shuffle.sort.SortShuffleManager"));
     reg.observe(register("io.sluice.fallback.SluiceShuffleManager"));
     reg.observe(new OpenBlocks("app-1", "1", new String[] {"shuffle_0_0_0"}).toByteBuffer());
-    reg.observe(ByteBuffer.wrap(new byte[] {BlockTransferMessage.Type.REGISTER_EXECUTOR.id()})); // does not decode
+    reg.observe(
+        ByteBuffer.wrap(
+            new byte[] {BlockTransferMessage.Type.REGISTER_EXECUTOR.id()})); // does not decode
     assertThat(sort.position()).isEqualTo(position);
     assertThat(count(r, "org.apache.spark.shuffle.sort.SortShuffleManager")).isEqualTo(2);
     assertThat(count(r, "io.sluice.fallback.SluiceShuffleManager")).isEqualTo(1);

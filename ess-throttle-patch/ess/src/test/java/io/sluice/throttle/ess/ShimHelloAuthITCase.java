@@ -3,10 +3,6 @@ package io.sluice.throttle.ess;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.nio.ByteBuffer;
-import java.util.List;
-import java.util.Map;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.throttle.ess.testing.ShuffleServer;
 import io.sluice.throttle.gate.GateConfig;
@@ -14,6 +10,9 @@ import io.sluice.throttle.gate.GateSnapshot;
 import io.sluice.throttle.gate.StaticPriorityMap;
 import io.sluice.throttle.gate.ThrottleGate;
 import io.sluice.throttle.protocol.SluiceHello;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.Map;
 import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.client.TransportClient;
 import org.apache.spark.network.client.TransportClientFactory;
@@ -29,10 +28,11 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * HELLO under {@code spark.authenticate=true}: Spark's own auth bootstrap on a real {@code TransportServer} in front
- * of the gated handler, each application with its own secret (as the YARN shuffle service keeps them), and Spark's own
- * client factory authenticating as one application. A HELLO is believed only for the application the connection
- * proved; a spoofed one is refused, counted, and marks nothing.
+ * HELLO under {@code spark.authenticate=true}: Spark's own auth bootstrap on a real {@code
+ * TransportServer} in front of the gated handler, each application with its own secret (as the YARN
+ * shuffle service keeps them), and Spark's own client factory authenticating as one application. A
+ * HELLO is believed only for the application the connection proved; a spoofed one is refused,
+ * counted, and marks nothing.
  */
 class ShimHelloAuthITCase {
   private static final String HONEST = "app-honest";
@@ -54,11 +54,18 @@ class ShimHelloAuthITCase {
     secrets.registerApp(VICTIM, "secret-of-victim");
     blockHandler = new ExternalBlockHandler(conf, null);
     meters = new SimpleMeterRegistry();
-    gate = ThrottleGate.builder().config(GateConfig.defaults()).priorities(new StaticPriorityMap(Map.of(), 2))
-        .meterRegistry(meters).build();
+    gate =
+        ThrottleGate.builder()
+            .config(GateConfig.defaults())
+            .priorities(new StaticPriorityMap(Map.of(), 2))
+            .meterRegistry(meters)
+            .build();
     serverContext = new TransportContext(conf, new GatedRpcHandler(blockHandler, gate, 0), false);
-    server = serverContext.createServer(ShuffleServer.HOST, 0, List.of(new AuthServerBootstrap(conf, secrets)));
-    clientContext = new TransportContext(conf, new org.apache.spark.network.server.NoOpRpcHandler(), false);
+    server =
+        serverContext.createServer(
+            ShuffleServer.HOST, 0, List.of(new AuthServerBootstrap(conf, secrets)));
+    clientContext =
+        new TransportContext(conf, new org.apache.spark.network.server.NoOpRpcHandler(), false);
   }
 
   @AfterEach
@@ -69,21 +76,25 @@ class ShimHelloAuthITCase {
     blockHandler.close();
   }
 
-  /** A connection that authenticated with {@code appId}'s secret, made by Spark's own client factory. */
+  /**
+   * A connection that authenticated with {@code appId}'s secret, made by Spark's own client
+   * factory.
+   */
   private TransportClient connectAs(String appId, String secret) throws Exception {
-    SecretKeyHolder holder = new SecretKeyHolder() {
-      @Override
-      public String getSaslUser(String id) {
-        return id;
-      }
+    SecretKeyHolder holder =
+        new SecretKeyHolder() {
+          @Override
+          public String getSaslUser(String id) {
+            return id;
+          }
 
-      @Override
-      public String getSecretKey(String id) {
-        return secret;
-      }
-    };
-    TransportClientFactory factory = clientContext.createClientFactory(
-        List.of(new AuthClientBootstrap(conf, appId, holder)));
+          @Override
+          public String getSecretKey(String id) {
+            return secret;
+          }
+        };
+    TransportClientFactory factory =
+        clientContext.createClientFactory(List.of(new AuthClientBootstrap(conf, appId, holder)));
     return factory.createClient(ShuffleServer.HOST, server.getPort());
   }
 
@@ -103,8 +114,9 @@ class ShimHelloAuthITCase {
 
     ByteBuffer spoof = new SluiceHello(VICTIM, "1", "0.1.0").encode();
     assertThatThrownBy(() -> honest.sendRpcSync(spoof, 10_000))
-        .hasStackTraceContaining("Sluice HELLO for app app-victim refused (identity-mismatch): "
-            + "the connection authenticated as app-honest");
+        .hasStackTraceContaining(
+            "Sluice HELLO for app app-victim refused (identity-mismatch): "
+                + "the connection authenticated as app-honest");
     assertThat(shim(gate.snapshot(), VICTIM)).isFalse();
     assertThat(hellos("refused", "identity-mismatch")).isEqualTo(1);
 
@@ -112,7 +124,9 @@ class ShimHelloAuthITCase {
     assertThat(honest.sendRpcSync(own, 10_000).remaining()).isZero();
     assertThat(shim(gate.snapshot(), HONEST)).isTrue();
     assertThat(hellos("accepted", "none")).isEqualTo(1);
-    assertThat(honest.isActive()).as("a refusal answers the RPC, it does not drop the connection").isTrue();
+    assertThat(honest.isActive())
+        .as("a refusal answers the RPC, it does not drop the connection")
+        .isTrue();
   }
 
   @Test

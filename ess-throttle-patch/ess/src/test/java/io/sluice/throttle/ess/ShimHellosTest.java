@@ -21,7 +21,8 @@ class ShimHellosTest {
   void anAuthenticatedConnectionMayOnlyAnnounceItsOwnApp() {
     ShimHellos h = new ShimHellos(meters, 10);
     assertThat(h.check(hello("a"), "a", "10.0.0.1")).isNull();
-    assertThat(h.check(hello("b"), "a", "10.0.0.1")).isEqualTo(ShimHellos.Refusal.IDENTITY_MISMATCH);
+    assertThat(h.check(hello("b"), "a", "10.0.0.1"))
+        .isEqualTo(ShimHellos.Refusal.IDENTITY_MISMATCH);
     // authentication decides alone: no first-use binding is consulted or made
     assertThat(h.check(hello("a"), "a", "10.0.0.9")).isNull();
     assertThat(count("accepted", "none")).isEqualTo(2);
@@ -38,6 +39,8 @@ class ShimHellosTest {
     // bounded: the oldest binding is forgotten once more than 2 apps are remembered
     h.check(hello("b"), null, "10.0.0.3");
     h.check(hello("c"), null, "10.0.0.3");
-    assertThat(h.check(hello("a"), null, "10.0.0.2")).as("a was forgotten; first use again").isNull();
+    assertThat(h.check(hello("a"), null, "10.0.0.2"))
+        .as("a was forgotten; first use again")
+        .isNull();
   }
 }

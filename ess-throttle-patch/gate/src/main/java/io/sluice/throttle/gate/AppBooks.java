@@ -4,9 +4,10 @@ import io.micrometer.core.instrument.Counter;
 import java.util.ArrayDeque;
 
 /**
- * One application's books at the gate: what it has in flight (requests and blocks admitted and not finished), what
- * it has held, its range and its priority. Counters and queues are guarded by this object's monitor; the volatile
- * fields are read without it. The methods here are called under that monitor.
+ * One application's books at the gate: what it has in flight (requests and blocks admitted and not
+ * finished), what it has held, its range and its priority. Counters and queues are guarded by this
+ * object's monitor; the volatile fields are read without it. The methods here are called under that
+ * monitor.
  */
 final class AppBooks {
   final String id;
@@ -15,13 +16,18 @@ final class AppBooks {
   volatile int priority;
   volatile double weight;
   volatile boolean shimMarked;
+
   /** The app's range in blocks while ranges are in effect; -1: unlimited. */
   volatile long allowed = -1;
+
   /** Chunk pacing on; until {@link #pacedUntil} (tick thread). */
   volatile boolean paced;
+
   long pacedUntil;
+
   /** Tick-thread scratch for the range split: outstanding plus held blocks, at least 1. */
   long demand;
+
   long outstandingReq;
   long outstandingBlocks;
   int held;
@@ -31,12 +37,22 @@ final class AppBooks {
   long lastActivity;
   final SleepBudget sleeps = new SleepBudget();
   boolean removed;
+
   /** Held requests in arrival order (released ones are skipped lazily). */
   final ArrayDeque<GateTicket> heldQ = new ArrayDeque<>();
-  /** With activity-aware holds on: the held requests that have no connection (fixed deadlines, in order). */
+
+  /**
+   * With activity-aware holds on: the held requests that have no connection (fixed deadlines, in
+   * order).
+   */
   final ArrayDeque<GateTicket> plainQ = new ArrayDeque<>();
-  /** Admitted requests, oldest first (finished ones are skipped lazily); for the lost-request expiry. */
+
+  /**
+   * Admitted requests, oldest first (finished ones are skipped lazily); for the lost-request
+   * expiry.
+   */
   final ArrayDeque<GateTicket> live = new ArrayDeque<>();
+
   private volatile Counter directiveCounter;
 
   AppBooks(String id, long now, GateMeters meters) {
@@ -64,13 +80,15 @@ final class AppBooks {
   }
 
   /**
-   * Whether a request of {@code blocks} blocks is within the app's range: the app has nothing in flight, ranges are
-   * off, or its outstanding blocks are below the range ({@code below}, {@link RangeRule#BELOW}) or, with the
-   * request's, fit in it ({@link RangeRule#FIT}).
+   * Whether a request of {@code blocks} blocks is within the app's range: the app has nothing in
+   * flight, ranges are off, or its outstanding blocks are below the range ({@code below}, {@link
+   * RangeRule#BELOW}) or, with the request's, fit in it ({@link RangeRule#FIT}).
    */
   boolean fits(int blocks, boolean below) {
     long a = allowed;
-    return outstandingReq == 0 || a < 0 || (below ? outstandingBlocks < a : outstandingBlocks + blocks <= a);
+    return outstandingReq == 0
+        || a < 0
+        || (below ? outstandingBlocks < a : outstandingBlocks + blocks <= a);
   }
 
   /** Puts {@code r} in flight at {@code now} (from arrival or from a hold). */
@@ -79,9 +97,12 @@ final class AppBooks {
       r.startedAt = now; // its wait for the server counts from its release
     }
     r.state = GateTicket.ADMITTED;
-    // its wait is distress only when spent behind other clients' work: it started alone on its connection (without
-    // one: its app had nothing in flight), and its app was not throttled (other requests held, or chunks paced) — a
-    // throttled app queueing behind its own work is the gate's doing and must not keep the node ABNORMAL
+    // its wait is distress only when spent behind other clients' work: it started alone on its
+    // connection (without
+    // one: its app had nothing in flight), and its app was not throttled (other requests held, or
+    // chunks paced) — a
+    // throttled app queueing behind its own work is the gate's doing and must not keep the node
+    // ABNORMAL
     boolean throttled = held > 0 || paced;
     if (r.conn != null) {
       r.alone = r.conn.inFlight.getAndIncrement() == 0 && !throttled;
@@ -102,7 +123,8 @@ final class AppBooks {
   }
 
   /**
-   * Takes requests admitted at least {@code maxAgeNanos} ago and never finished off the books; returns how many.
+   * Takes requests admitted at least {@code maxAgeNanos} ago and never finished off the books;
+   * returns how many.
    */
   long expireLost(long now, long maxAgeNanos) {
     long lost = 0;

@@ -7,11 +7,12 @@ import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * The apps the gate knows, by id, and the tick's pass over them ({@link #sweep}). An app is created on its first
- * request (or shim announcement) with its priority read from the {@link PriorityMap} (unknown, or a failing lookup:
- * {@code priority.default}); a housekeeping sweep re-reads every app's priority, takes requests admitted more than
- * {@code request.maxAgeMs} ago and never finished off the books (lost), and forgets apps idle (nothing in flight,
- * nothing held) for {@code app.idleTimeoutMs}.
+ * The apps the gate knows, by id, and the tick's pass over them ({@link #sweep}). An app is created
+ * on its first request (or shim announcement) with its priority read from the {@link PriorityMap}
+ * (unknown, or a failing lookup: {@code priority.default}); a housekeeping sweep re-reads every
+ * app's priority, takes requests admitted more than {@code request.maxAgeMs} ago and never finished
+ * off the books (lost), and forgets apps idle (nothing in flight, nothing held) for {@code
+ * app.idleTimeoutMs}.
  */
 final class AppRegistry {
   private final GateConfig cfg;
@@ -20,12 +21,21 @@ final class AppRegistry {
   private final NodeBudget node;
   private final long idleNanos;
   private final long maxAgeNanos;
-  /** An app that was active this recently counts as a neighbour chunk pacing protects (window.ms). */
+
+  /**
+   * An app that was active this recently counts as a neighbour chunk pacing protects (window.ms).
+   */
   private final long recentNanos;
+
   private final ConcurrentHashMap<String, AppBooks> apps = new ConcurrentHashMap<>();
   private final Sweep sweep = new Sweep();
-  /** Blocks in flight over all apps as of the last sweep (written by the tick thread, read anywhere). */
+
+  /**
+   * Blocks in flight over all apps as of the last sweep (written by the tick thread, read
+   * anywhere).
+   */
   private volatile long inFlightBlocks;
+
   /** Whether the priority source was fresh at the last check (tick thread). */
   private boolean priorityFresh = true;
 
@@ -33,12 +43,21 @@ final class AppRegistry {
   static final class Sweep {
     /** Blocks and requests in flight over all apps. */
     long blocks;
+
     long requests;
-    /** The highest weight of the apps active now or within window.ms: those chunk pacing protects. */
+
+    /**
+     * The highest weight of the apps active now or within window.ms: those chunk pacing protects.
+     */
     double topWeight;
+
     /** Apps with something in flight or held. */
     final List<AppBooks> active = new ArrayList<>();
-    /** Apps with something held (on a housekeeping sweep also those whose held queue is not yet compacted). */
+
+    /**
+     * Apps with something held (on a housekeeping sweep also those whose held queue is not yet
+     * compacted).
+     */
     final List<AppBooks> holding = new ArrayList<>();
   }
 
@@ -52,7 +71,10 @@ final class AppRegistry {
     this.recentNanos = cfg.nanos(GateConfig.WINDOW_MS);
   }
 
-  /** The app, created now if it is new (its range: none while NORMAL, 0 until the next split while ABNORMAL). */
+  /**
+   * The app, created now if it is new (its range: none while NORMAL, 0 until the next split while
+   * ABNORMAL).
+   */
   AppBooks get(String appId, long now) {
     AppBooks a = apps.get(appId);
     if (a == null) {
@@ -66,7 +88,10 @@ final class AppRegistry {
     return apps.get(appId);
   }
 
-  /** Forgets the app; returns it (the caller releases what it holds and forgets its meters), or null. */
+  /**
+   * Forgets the app; returns it (the caller releases what it holds and forgets its meters), or
+   * null.
+   */
   AppBooks remove(String appId) {
     return apps.remove(appId);
   }
@@ -85,8 +110,9 @@ final class AppRegistry {
   }
 
   /**
-   * The tick's pass over every app at {@code now}: totals, demand, who is active and who holds, chunk pacing's
-   * expiry; with {@code housekeeping} also priorities, lost requests (metered) and idle apps (forgotten).
+   * The tick's pass over every app at {@code now}: totals, demand, who is active and who holds,
+   * chunk pacing's expiry; with {@code housekeeping} also priorities, lost requests (metered) and
+   * idle apps (forgotten).
    */
   Sweep sweep(long now, boolean housekeeping) {
     Sweep s = none();
@@ -131,13 +157,19 @@ final class AppRegistry {
     return s;
   }
 
-  /** Reports, once per outage, that a caching priority source has no fresh priorities (every app gets the default). */
+  /**
+   * Reports, once per outage, that a caching priority source has no fresh priorities (every app
+   * gets the default).
+   */
   void checkPriorities(GateEvents events) {
     if (priorities instanceof CachingPriorityMap c) {
       boolean fresh = c.fresh();
       if (!fresh && priorityFresh) {
-        events.degraded("priority-source", "no fresh priorities; every app gets priority " + cfg.defaultPriority()
-            + (c.lastError() != null ? " (" + c.lastError() + ")" : ""));
+        events.degraded(
+            "priority-source",
+            "no fresh priorities; every app gets priority "
+                + cfg.defaultPriority()
+                + (c.lastError() != null ? " (" + c.lastError() + ")" : ""));
       }
       priorityFresh = fresh;
     }
@@ -154,13 +186,27 @@ final class AppRegistry {
     return s;
   }
 
-  /** Each app's figures, each consistent under its app's lock, sorted by id (ranges shown while in effect). */
+  /**
+   * Each app's figures, each consistent under its app's lock, sorted by id (ranges shown while in
+   * effect).
+   */
   List<GateSnapshot.App> snapshot(NodeBudget budget) {
     List<GateSnapshot.App> list = new ArrayList<>();
     for (AppBooks a : apps.values()) {
       synchronized (a) {
-        list.add(new GateSnapshot.App(a.id, a.priority, a.info.queue(), a.shim(), a.outstandingReq,
-            a.outstandingBlocks, a.held, budget.ranged() ? a.allowed : -1, a.heldTotal, a.directives, a.paced));
+        list.add(
+            new GateSnapshot.App(
+                a.id,
+                a.priority,
+                a.info.queue(),
+                a.shim(),
+                a.outstandingReq,
+                a.outstandingBlocks,
+                a.held,
+                budget.ranged() ? a.allowed : -1,
+                a.heldTotal,
+                a.directives,
+                a.paced));
       }
     }
     list.sort(Comparator.comparing(GateSnapshot.App::appId));

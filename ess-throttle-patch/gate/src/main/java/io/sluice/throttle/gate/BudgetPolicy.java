@@ -1,17 +1,17 @@
 package io.sluice.throttle.gate;
 
 /**
- * How large the node's in-flight budget (blocks) is while ranges are in force. The gate asks for the first value
- * when the node turns ABNORMAL and for a new one every {@code budget.adaptMs} after that. Implementations are used
- * from the tick thread only.
+ * How large the node's in-flight budget (blocks) is while ranges are in force. The gate asks for
+ * the first value when the node turns ABNORMAL and for a new one every {@code budget.adaptMs} after
+ * that. Implementations are used from the tick thread only.
  */
 interface BudgetPolicy {
   /** The budget when the node turns ABNORMAL with {@code inFlightBlocks} blocks in flight. */
   long onset(long inFlightBlocks);
 
   /**
-   * The next budget after {@code current}; {@code distressed} says whether the node's signal is still at or above
-   * its ABNORMAL threshold (null: too few samples to tell).
+   * The next budget after {@code current}; {@code distressed} says whether the node's signal is
+   * still at or above its ABNORMAL threshold (null: too few samples to tell).
    */
   long adapt(long current, Boolean distressed);
 
@@ -22,7 +22,10 @@ interface BudgetPolicy {
     if (target > 0) {
       return new LittleBudget(min, target, throughput);
     }
-    return new MultiplicativeBudget(min, cfg.get(GateConfig.BUDGET_FRACTION), cfg.get(GateConfig.BUDGET_DECREASE),
+    return new MultiplicativeBudget(
+        min,
+        cfg.get(GateConfig.BUDGET_FRACTION),
+        cfg.get(GateConfig.BUDGET_DECREASE),
         cfg.get(GateConfig.BUDGET_INCREASE));
   }
 }

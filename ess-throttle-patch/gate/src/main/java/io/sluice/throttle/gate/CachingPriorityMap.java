@@ -12,13 +12,15 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * A {@link PriorityMap} over a {@link PrioritySource}, refreshed in the background every {@code refresh}; lookups
- * only read the last good snapshot (a hash lookup, never I/O). Fail-open: before the first successful fetch, and
- * once the last good snapshot is older than {@code ttl} (the source has been failing), every app gets the default
- * priority; such lookups and the failed fetches are counted ({@link #failOpenLookups()}, {@link #failures()}).
+ * A {@link PriorityMap} over a {@link PrioritySource}, refreshed in the background every {@code
+ * refresh}; lookups only read the last good snapshot (a hash lookup, never I/O). Fail-open: before
+ * the first successful fetch, and once the last good snapshot is older than {@code ttl} (the source
+ * has been failing), every app gets the default priority; such lookups and the failed fetches are
+ * counted ({@link #failOpenLookups()}, {@link #failures()}).
  *
- * <p>The refresh runs on an injected {@link ScheduledExecutorService} (the simulator passes its own, or none and
- * calls {@link #refreshNow()}), or on a daemon thread of its own that {@link #close()} stops.
+ * <p>The refresh runs on an injected {@link ScheduledExecutorService} (the simulator passes its
+ * own, or none and calls {@link #refreshNow()}), or on a daemon thread of its own that {@link
+ * #close()} stops.
  */
 public final class CachingPriorityMap implements PriorityMap, AutoCloseable {
   private static final System.Logger LOG = System.getLogger(CachingPriorityMap.class.getName());
@@ -40,34 +42,50 @@ public final class CachingPriorityMap implements PriorityMap, AutoCloseable {
   private record Snapshot(Map<String, AppInfo> apps, int defaultPriority, long fetchedAt) {}
 
   /**
-   * @param executor where the background refresh runs; null: a daemon thread of its own (stopped by close)
+   * @param executor where the background refresh runs; null: a daemon thread of its own (stopped by
+   *     close)
    */
-  public CachingPriorityMap(PrioritySource source, int defaultPriority, long refreshMillis, long ttlMillis,
-      Clock clock, ScheduledExecutorService executor) {
+  public CachingPriorityMap(
+      PrioritySource source,
+      int defaultPriority,
+      long refreshMillis,
+      long ttlMillis,
+      Clock clock,
+      ScheduledExecutorService executor) {
     this.source = Objects.requireNonNull(source, "source");
     this.configuredDefault = defaultPriority;
     this.refreshNanos = TimeUnit.MILLISECONDS.toNanos(refreshMillis);
     this.ttlNanos = TimeUnit.MILLISECONDS.toNanos(ttlMillis);
     this.clock = Objects.requireNonNull(clock, "clock");
     this.ownExecutor = executor == null;
-    this.executor = executor != null ? executor : Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-priority-refresh");
-      t.setDaemon(true);
-      return t;
-    });
+    this.executor =
+        executor != null
+            ? executor
+            : Executors.newSingleThreadScheduledExecutor(
+                r -> {
+                  Thread t = new Thread(r, "sluice-priority-refresh");
+                  t.setDaemon(true);
+                  return t;
+                });
   }
 
   /** With the gate's configuration (priority.default, priority.refreshMs, priority.ttlMs). */
-  public static CachingPriorityMap fromConfig(GateConfig cfg, PrioritySource source, Clock clock,
-      ScheduledExecutorService executor) {
-    return new CachingPriorityMap(source, cfg.defaultPriority(), cfg.get(GateConfig.PRIORITY_REFRESH_MS),
-        cfg.get(GateConfig.PRIORITY_TTL_MS), clock, executor);
+  public static CachingPriorityMap fromConfig(
+      GateConfig cfg, PrioritySource source, Clock clock, ScheduledExecutorService executor) {
+    return new CachingPriorityMap(
+        source,
+        cfg.defaultPriority(),
+        cfg.get(GateConfig.PRIORITY_REFRESH_MS),
+        cfg.get(GateConfig.PRIORITY_TTL_MS),
+        clock,
+        executor);
   }
 
   /** Starts the background refresh (first fetch at once, then every refresh interval). */
   public synchronized CachingPriorityMap start() {
     if (task == null) {
-      task = executor.scheduleWithFixedDelay(this::refreshNow, 0, refreshNanos, TimeUnit.NANOSECONDS);
+      task =
+          executor.scheduleWithFixedDelay(this::refreshNow, 0, refreshNanos, TimeUnit.NANOSECONDS);
     }
     return this;
   }
@@ -77,7 +95,9 @@ public final class CachingPriorityMap implements PriorityMap, AutoCloseable {
     try {
       Map<String, AppInfo> apps = source.fetch();
       OptionalInt d = source.defaultPriority();
-      snapshot = new Snapshot(Map.copyOf(apps), d.isPresent() ? d.getAsInt() : configuredDefault, clock.nanoTime());
+      snapshot =
+          new Snapshot(
+              Map.copyOf(apps), d.isPresent() ? d.getAsInt() : configuredDefault, clock.nanoTime());
       successes.incrementAndGet();
       lastError = null;
       return true;
@@ -85,8 +105,14 @@ public final class CachingPriorityMap implements PriorityMap, AutoCloseable {
       long n = failures.incrementAndGet();
       String msg = e.getClass().getSimpleName() + ": " + e.getMessage();
       if (!msg.equals(lastError) || n % 100 == 1) {
-        LOG.log(Level.WARNING, "priority source failed (" + n + " failures so far; apps get priority "
-            + configuredDefault + " once the last snapshot is older than the TTL): " + msg);
+        LOG.log(
+            Level.WARNING,
+            "priority source failed ("
+                + n
+                + " failures so far; apps get priority "
+                + configuredDefault
+                + " once the last snapshot is older than the TTL): "
+                + msg);
       }
       lastError = msg;
       return false;

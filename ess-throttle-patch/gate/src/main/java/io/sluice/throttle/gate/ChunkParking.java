@@ -4,23 +4,25 @@ import java.util.ArrayDeque;
 import java.util.function.Predicate;
 
 /**
- * Where chunk pacing keeps the chunk fetches of paced apps, and the rule for when they go. Pure bookkeeping on a clock
- * the caller passes in (nanoseconds); not thread-safe: the caller serialises every call (the ESS adapter under one
- * lock, the fleet simulation on its single thread).
+ * Where chunk pacing keeps the chunk fetches of paced apps, and the rule for when they go. Pure
+ * bookkeeping on a clock the caller passes in (nanoseconds); not thread-safe: the caller serialises
+ * every call (the ESS adapter under one lock, the fleet simulation on its single thread).
  *
  * <p>The node has server threads ({@link Loop}: a Netty event loop) and connections pinned to them
- * ({@link Channel}). A paced chunk may go only while no thread has chunks of unpaced apps queued or being read (the
- * threads share the disks: a paced read on one thread delays an unpaced read on another), and then at most
- * {@code nodeMax} paced chunks are out on the node, or with {@code nodeMax} 0 at most one per thread (spread over the
- * threads, so the paced app keeps every thread busy when nobody else needs the node).
- * Parked chunks go one at a time in turns between the connections of a thread (round robin, oldest parked first
- * within a connection, so a stream's chunks keep their order), never all of one connection before the next.
+ * ({@link Channel}). A paced chunk may go only while no thread has chunks of unpaced apps queued or
+ * being read (the threads share the disks: a paced read on one thread delays an unpaced read on
+ * another), and then at most {@code nodeMax} paced chunks are out on the node, or with {@code
+ * nodeMax} 0 at most one per thread (spread over the threads, so the paced app keeps every thread
+ * busy when nobody else needs the node). Parked chunks go one at a time in turns between the
+ * connections of a thread (round robin, oldest parked first within a connection, so a stream's
+ * chunks keep their order), never all of one connection before the next.
  *
- * <p><b>A bound per connection.</b> A connection whose chunks stay parked gets a turn whatever the others do and
- * whatever is in flight once {@code parkMaxNanos} has passed since it last had one (or since its first chunk parked):
- * one chunk goes, and its clock starts again. So parking never leaves a connection without a byte for longer than
- * that (plus the time its chunk takes to read), far inside the client's idle timeout, and without flooding its
- * thread with a whole request's chunks at once.
+ * <p><b>A bound per connection.</b> A connection whose chunks stay parked gets a turn whatever the
+ * others do and whatever is in flight once {@code parkMaxNanos} has passed since it last had one
+ * (or since its first chunk parked): one chunk goes, and its clock starts again. So parking never
+ * leaves a connection without a byte for longer than that (plus the time its chunk takes to read),
+ * far inside the client's idle timeout, and without flooding its thread with a whole request's
+ * chunks at once.
  *
  * @param <T> what the caller parks (a chunk fetch message, or a simulated request's chunks)
  */
@@ -28,20 +30,27 @@ public final class ChunkParking<T> {
   private final int nodeMax;
   private final long parkMaxNanos;
   private final ArrayDeque<Loop> loops = new ArrayDeque<>();
-  /** Turn deadlines: (channel, stamp) in stamp order; an entry whose stamp is not its channel's is stale. */
+
+  /**
+   * Turn deadlines: (channel, stamp) in stamp order; an entry whose stamp is not its channel's is
+   * stale.
+   */
   private final ArrayDeque<Due> due = new ArrayDeque<>();
+
   private int pacedOut;
   private int unpaced;
   private int parked;
 
   /**
-   * @param nodeMax {@code pace.inFlight}: 0 for one paced chunk per thread, else the node-wide number
-   * @param parkMaxNanos {@code pace.parkMaxMs} in nanoseconds: the longest a connection waits for its next turn
+   * @param nodeMax {@code pace.inFlight}: 0 for one paced chunk per thread, else the node-wide
+   *     number
+   * @param parkMaxNanos {@code pace.parkMaxMs} in nanoseconds: the longest a connection waits for
+   *     its next turn
    */
   public ChunkParking(int nodeMax, long parkMaxNanos) {
     if (nodeMax < 0 || parkMaxNanos <= 0) {
-      throw new IllegalArgumentException("nodeMax must be >= 0 and parkMaxNanos > 0, got " + nodeMax + ", "
-          + parkMaxNanos);
+      throw new IllegalArgumentException(
+          "nodeMax must be >= 0 and parkMaxNanos > 0, got " + nodeMax + ", " + parkMaxNanos);
     }
     this.nodeMax = nodeMax;
     this.parkMaxNanos = parkMaxNanos;
@@ -58,7 +67,7 @@ public final class ChunkParking<T> {
       return pacedOut;
     }
 
-      /** Unpaced chunks queued or being read on this thread. */
+    /** Unpaced chunks queued or being read on this thread. */
     public int unpaced() {
       return unpaced;
     }
@@ -68,6 +77,7 @@ public final class ChunkParking<T> {
   public static final class Channel<T> {
     private final Loop loop;
     private final ArrayDeque<Entry<T>> parked = new ArrayDeque<>();
+
     /** When its wait for a turn started (first chunk parked, or its last turn). */
     private long since;
 
@@ -109,16 +119,20 @@ public final class ChunkParking<T> {
     return new Channel<>(loop);
   }
 
-  /** {@code n} unpaced chunks were queued on {@code loop} (negative: that many were read, or dropped). */
+  /**
+   * {@code n} unpaced chunks were queued on {@code loop} (negative: that many were read, or
+   * dropped).
+   */
   public void unpaced(Loop loop, int n) {
     loop.unpaced += n;
     unpaced += n;
   }
 
   /**
-   * A paced chunk on {@code c} arrived: true if it may go now (counted as out: report {@link #done} when it was
-   * sent), false if it must be parked ({@link #park}). It goes now only when nothing that could take its place is
-   * parked (nothing on its thread; with a node-wide cap, nothing on the node), so turns stay fair, and there is room.
+   * A paced chunk on {@code c} arrived: true if it may go now (counted as out: report {@link #done}
+   * when it was sent), false if it must be parked ({@link #park}). It goes now only when nothing
+   * that could take its place is parked (nothing on its thread; with a node-wide cap, nothing on
+   * the node), so turns stay fair, and there is room.
    */
   public boolean tryGo(Channel<T> c) {
     if ((nodeMax == 0 ? c.loop.ring.isEmpty() : parked == 0) && room(c.loop)) {
@@ -128,7 +142,10 @@ public final class ChunkParking<T> {
     return false;
   }
 
-  /** Parks {@code chunks} chunks of {@code item} on {@code c} at {@code now}, behind what it has parked already. */
+  /**
+   * Parks {@code chunks} chunks of {@code item} on {@code c} at {@code now}, behind what it has
+   * parked already.
+   */
   public void park(Channel<T> c, T item, int chunks, long now) {
     if (chunks <= 0) {
       return;
@@ -151,10 +168,10 @@ public final class ChunkParking<T> {
   }
 
   /**
-   * Lets out what may go at {@code now}: first one chunk of every connection whose turn is due, then chunks in turns
-   * while threads have room. {@code go} is called once per chunk let out (the chunk's item); it returns false when
-   * the item's connection is gone (nothing is counted and that item's chunks are dropped), true when the chunk went
-   * (counted as out until {@link #done}).
+   * Lets out what may go at {@code now}: first one chunk of every connection whose turn is due,
+   * then chunks in turns while threads have room. {@code go} is called once per chunk let out (the
+   * chunk's item); it returns false when the item's connection is gone (nothing is counted and that
+   * item's chunks are dropped), true when the chunk went (counted as out until {@link #done}).
    */
   public void pump(long now, Predicate<T> go) {
     while (!due.isEmpty()) {
@@ -172,7 +189,9 @@ public final class ChunkParking<T> {
       turn(c, now, go);
     }
     if (loops.size() > 1) {
-      loops.addLast(loops.pollFirst()); // the thread served first rotates: turns between threads under a node cap
+      loops.addLast(
+          loops.pollFirst()); // the thread served first rotates: turns between threads under a node
+      // cap
     }
     for (Loop l : loops) {
       while (!l.ring.isEmpty() && room(l)) {

@@ -4,8 +4,14 @@ package io.sluice.throttle.gate;
 public enum Decision {
   /** Serve the request now. */
   ADMIT,
-  /** The gate parked the request; it runs the request's {@code proceed} exactly once later from {@code tick()}. */
+  /**
+   * The gate parked the request; it runs the request's {@code proceed} exactly once later from
+   * {@code tick()}.
+   */
   HOLD,
-  /** Reply with a SLEEP directive ({@code Ticket.sleepMillis()}) instead of serving; only ever for shim apps. */
+  /**
+   * Reply with a SLEEP directive ({@code Ticket.sleepMillis()}) instead of serving; only ever for
+   * shim apps.
+   */
   SLEEP
 }

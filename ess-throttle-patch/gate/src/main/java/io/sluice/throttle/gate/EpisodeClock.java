@@ -4,8 +4,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * ABNORMAL episodes: when the current one began and how many requests were held during it; at its end its length
- * and holds go to the meters and the events. Holds are counted from any thread, the rest from the tick thread.
+ * ABNORMAL episodes: when the current one began and how many requests were held during it; at its
+ * end its length and holds go to the meters and the events. Holds are counted from any thread, the
+ * rest from the tick thread.
  */
 final class EpisodeClock {
   private final GateMeters meters;
@@ -24,10 +25,14 @@ final class EpisodeClock {
     holds.increment();
   }
 
-  /** The node went from {@code from} to {@code to} at {@code now}, its signal as shown: meters, events, episode. */
+  /**
+   * The node went from {@code from} to {@code to} at {@code now}, its signal as shown: meters,
+   * events, episode.
+   */
   void changed(NodeState from, NodeState to, LatencyWindow.Stats shown, long now) {
     meters.stateChanged();
-    events.stateChanged(from, to, shown.p99Micros() < 0 ? -1 : shown.p99Micros() / 1_000, shown.samples());
+    events.stateChanged(
+        from, to, shown.p99Micros() < 0 ? -1 : shown.p99Micros() / 1_000, shown.samples());
     if (to == NodeState.ABNORMAL) {
       began(now);
     } else {

@@ -4,6 +4,9 @@ package io.sluice.throttle.gate;
 public enum GateMode {
   /** Decisions are enforced: requests over range are held or sent a SLEEP directive. */
   ENFORCE,
-  /** Everything is admitted; timing, node state and would-be decisions are still computed and counted. */
+  /**
+   * Everything is admitted; timing, node state and would-be decisions are still computed and
+   * counted.
+   */
   MONITOR_ONLY
 }

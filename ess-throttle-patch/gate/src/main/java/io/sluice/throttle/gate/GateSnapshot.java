@@ -3,8 +3,8 @@ package io.sluice.throttle.gate;
 import java.util.List;
 
 /**
- * A point-in-time view of the gate for the HTTP endpoint and the demo (as of the last {@code tick()} for the
- * computed figures, live for the counters).
+ * A point-in-time view of the gate for the HTTP endpoint and the demo (as of the last {@code
+ * tick()} for the computed figures, live for the counters).
  *
  * @param state node state
  * @param mode ENFORCE or MONITOR_ONLY
@@ -16,8 +16,16 @@ import java.util.List;
  * @param held requests held, over all apps
  * @param apps per-app figures, sorted by appId
  */
-public record GateSnapshot(NodeState state, GateMode mode, long p50Millis, long p99Millis, long samples,
-    long budgetBlocks, long inFlightBlocks, long held, List<App> apps) {
+public record GateSnapshot(
+    NodeState state,
+    GateMode mode,
+    long p50Millis,
+    long p99Millis,
+    long samples,
+    long budgetBlocks,
+    long inFlightBlocks,
+    long held,
+    List<App> apps) {
 
   public GateSnapshot {
     apps = List.copyOf(apps);
@@ -33,8 +41,18 @@ public record GateSnapshot(NodeState state, GateMode mode, long p50Millis, long 
    * @param heldTotal requests of it held since it appeared
    * @param paced whether its chunk fetches are paced right now
    */
-  public record App(String appId, int priority, String queue, boolean shim, long outstandingRequests,
-      long outstandingBlocks, long held, long allowedBlocks, long heldTotal, long directives, boolean paced) {}
+  public record App(
+      String appId,
+      int priority,
+      String queue,
+      boolean shim,
+      long outstandingRequests,
+      long outstandingBlocks,
+      long held,
+      long allowedBlocks,
+      long heldTotal,
+      long directives,
+      boolean paced) {}
 
   /** The app with this id, or null. */
   public App app(String appId) {

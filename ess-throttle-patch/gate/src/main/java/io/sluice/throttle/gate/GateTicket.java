@@ -1,8 +1,8 @@
 package io.sluice.throttle.gate;
 
 /**
- * One fetch request at the gate and the {@link Ticket} its adapter reports on. Its state is guarded by its app's
- * monitor ({@link AppBooks}); the timestamps the adapter's threads write are volatile.
+ * One fetch request at the gate and the {@link Ticket} its adapter reports on. Its state is guarded
+ * by its app's monitor ({@link AppBooks}); the timestamps the adapter's threads write are volatile.
  */
 final class GateTicket implements Ticket {
   static final int HELD = 0;
@@ -12,8 +12,15 @@ final class GateTicket implements Ticket {
   static final int SLEPT = 4;
   static final int LOST = 5;
 
-  /** Where a ticket's reports go: the gate's clock, throughput meter, hold scheduler, detector and meters. */
-  record Sink(Clock clock, ThroughputMeter throughput, HoldScheduler holds, NodeStateDetector detector,
+  /**
+   * Where a ticket's reports go: the gate's clock, throughput meter, hold scheduler, detector and
+   * meters.
+   */
+  record Sink(
+      Clock clock,
+      ThroughputMeter throughput,
+      HoldScheduler holds,
+      NodeStateDetector detector,
       GateMeters meters) {}
 
   private final Sink sink;
@@ -21,24 +28,35 @@ final class GateTicket implements Ticket {
   final int blocks;
   final long arrival;
   final Connection conn;
+
   /** The size of its request message (what holding it keeps in memory). */
   int bytes;
+
   volatile Decision decision;
   long sleepMillis;
   Runnable proceed;
   int state;
   long admittedAt;
+
   /** When the server could start on it: its arrival, or its release from a hold. */
   long startedAt;
+
   /**
-   * Whether its wait feeds the queueing signal: its connection (without one: its app) had nothing else in flight when
-   * it started, and its app was not being throttled (nothing else held, not paced).
+   * Whether its wait feeds the queueing signal: its connection (without one: its app) had nothing
+   * else in flight when it started, and its app was not being throttled (nothing else held, not
+   * paced).
    */
   boolean alone;
+
   volatile long servedAt = -1;
   volatile long firstChunkAt = -1;
-  /** A chunk of it was parked by chunk pacing: its wait is the gate's doing, not the node's distress. */
+
+  /**
+   * A chunk of it was parked by chunk pacing: its wait is the gate's doing, not the node's
+   * distress.
+   */
   volatile boolean parked;
+
   int remaining;
 
   GateTicket(Sink sink, AppBooks app, int blocks, long arrival, Runnable proceed, Connection conn) {
@@ -95,7 +113,8 @@ final class GateTicket implements Ticket {
         sink.throughput().sent(1);
       }
     }
-    // activity on the connection: a counter only (no clock read on the per-chunk path); the tick turns a change of
+    // activity on the connection: a counter only (no clock read on the per-chunk path); the tick
+    // turns a change of
     // it into "active now" when it looks at the connection's held requests
     if (conn != null) {
       conn.chunks++;
@@ -124,7 +143,8 @@ final class GateTicket implements Ticket {
         }
         remaining = 0;
         app.lastActivity = now;
-        // keep the admitted list short without a scan in the common orders (first-in or last-in finishes first)
+        // keep the admitted list short without a scan in the common orders (first-in or last-in
+        // finishes first)
         if (app.live.peekLast() == this) {
           app.live.pollLast();
         } else if (app.live.peekFirst() == this) {
@@ -144,7 +164,8 @@ final class GateTicket implements Ticket {
       long served = servedAt;
       if (served >= 0 && !parked) {
         long first = firstChunkAt;
-        sink.detector().record((first >= 0 ? first : now) - started, now - served, blocks, wasAlone);
+        sink.detector()
+            .record((first >= 0 ? first : now) - started, now - served, blocks, wasAlone);
       }
       sink.meters().finished(now - arrival, served >= 0 ? now - served : -1);
     }

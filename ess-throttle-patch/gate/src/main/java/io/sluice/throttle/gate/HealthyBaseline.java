@@ -1,10 +1,11 @@
 package io.sluice.throttle.gate;
 
 /**
- * The node's own healthy per-block service time: the lowest p50 of per-block service time seen over the last
- * {@code baseline.ms} (a ring of {@link #SLOTS} slots, each remembering the lowest p50 observed during it). A node
- * that has been healthy at any time in that span remembers how fast it was then, whatever its disks; a node busy
- * the whole time gets its least busy figure. Tick thread only.
+ * The node's own healthy per-block service time: the lowest p50 of per-block service time seen over
+ * the last {@code baseline.ms} (a ring of {@link #SLOTS} slots, each remembering the lowest p50
+ * observed during it). A node that has been healthy at any time in that span remembers how fast it
+ * was then, whatever its disks; a node busy the whole time gets its least busy figure. Tick thread
+ * only.
  */
 final class HealthyBaseline {
   static final int SLOTS = 10;
@@ -20,7 +21,10 @@ final class HealthyBaseline {
     java.util.Arrays.fill(minMicros, Long.MAX_VALUE);
   }
 
-  /** The p50 per-block service time (µs) observed at {@code now} (ignored when negative: no samples). */
+  /**
+   * The p50 per-block service time (µs) observed at {@code now} (ignored when negative: no
+   * samples).
+   */
   void observe(long p50Micros, long now) {
     if (!started) {
       started = true;

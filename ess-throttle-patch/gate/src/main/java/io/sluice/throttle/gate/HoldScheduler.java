@@ -8,34 +8,43 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
- * The held requests and their releases, per app in arrival order (FIFO per app), plus work conservation per server
- * thread ({@link #conserveLanes}: a {@link Lane} with fewer than {@code lane.minInFlight} requests in flight gets its
- * oldest held requests released, whatever the ranges).
+ * The held requests and their releases, per app in arrival order (FIFO per app), plus work
+ * conservation per server thread ({@link #conserveLanes}: a {@link Lane} with fewer than {@code
+ * lane.minInFlight} requests in flight gets its oldest held requests released, whatever the
+ * ranges).
  *
- * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs} (default 20 s, well
- * inside Spark's 120 s {@code spark.network.timeout}). When the adapter names the request's {@link Connection}
- * (activity-aware holds, {@code hold.connectionIdleMs} &gt; 0, the default) the deadline is instead the moment that
- * connection will have carried no byte for {@code hold.connectionIdleMs} (100 s), at most arrival +
- * {@code hold.connectionMaxMs} (300 s): Spark's client closes a connection only after its idle timeout without a read
- * or a write, so a request may wait as long as its connection is not left silent that long, and a heavy app's requests
- * can be kept off the node's threads for longer than a fixed 20 s (which only delays them: the client re-issues at
- * once). Releasing a request because its connection went quiet counts as activity on that connection, so a quiet
- * connection gets one release per interval. Each {@link ThrottleGate#tick()} releases, per app in FIFO order, held
- * requests that are in range and then every one whose deadline would pass before the next tick (deadline &lt; now +
- * tick.ms); requests on a connection whose deadline comes before that of an earlier request are found by a scan once a
- * second with a second's look-ahead. So with ticks on time every held request is released at or before its deadline,
- * whatever the load. Released requests run their {@code proceed} exactly once, from {@link ThrottleGate#tick()},
- * outside any lock.
+ * <p><b>Holds and starvation freedom.</b> A held request's deadline is arrival + {@code hold.maxMs}
+ * (default 20 s, well inside Spark's 120 s {@code spark.network.timeout}). When the adapter names
+ * the request's {@link Connection} (activity-aware holds, {@code hold.connectionIdleMs} &gt; 0, the
+ * default) the deadline is instead the moment that connection will have carried no byte for {@code
+ * hold.connectionIdleMs} (100 s), at most arrival + {@code hold.connectionMaxMs} (300 s): Spark's
+ * client closes a connection only after its idle timeout without a read or a write, so a request
+ * may wait as long as its connection is not left silent that long, and a heavy app's requests can
+ * be kept off the node's threads for longer than a fixed 20 s (which only delays them: the client
+ * re-issues at once). Releasing a request because its connection went quiet counts as activity on
+ * that connection, so a quiet connection gets one release per interval. Each {@link
+ * ThrottleGate#tick()} releases, per app in FIFO order, held requests that are in range and then
+ * every one whose deadline would pass before the next tick (deadline &lt; now + tick.ms); requests
+ * on a connection whose deadline comes before that of an earlier request are found by a scan once a
+ * second with a second's look-ahead. So with ticks on time every held request is released at or
+ * before its deadline, whatever the load. Released requests run their {@code proceed} exactly once,
+ * from {@link ThrottleGate#tick()}, outside any lock.
  *
- * <p>Also the memory caps: {@code held.max}, {@code held.maxBytes} and {@code held.maxPerApp} ({@link #capReason}).
- * Released requests run their {@code proceed} exactly once, from the caller's thread, outside any lock. The methods
- * named {@code ...Locked} and {@link #hold}/{@link #unhold} are called under the app's monitor.
+ * <p>Also the memory caps: {@code held.max}, {@code held.maxBytes} and {@code held.maxPerApp}
+ * ({@link #capReason}). Released requests run their {@code proceed} exactly once, from the caller's
+ * thread, outside any lock. The methods named {@code ...Locked} and {@link #hold}/{@link #unhold}
+ * are called under the app's monitor.
  */
 final class HoldScheduler {
   private final HoldDeadlines deadlines;
   private final long tickNanos;
-  /** The look-ahead of the scan for deadlines behind a request on a connection (the housekeeping interval). */
+
+  /**
+   * The look-ahead of the scan for deadlines behind a request on a connection (the housekeeping
+   * interval).
+   */
   private final long scanNanos;
+
   private final long laneMin;
   private final long heldMax;
   private final long heldMaxPerApp;
@@ -43,11 +52,14 @@ final class HoldScheduler {
   private final boolean below;
   private final GateMeters meters;
   private final GateEvents events;
+
   /**
-   * Server threads seen on requests, in the order first seen (adapters have a handful: one per event loop; a list, so
-   * the visiting order does not depend on identity hash codes and a simulated run is a function of its seed).
+   * Server threads seen on requests, in the order first seen (adapters have a handful: one per
+   * event loop; a list, so the visiting order does not depend on identity hash codes and a
+   * simulated run is a function of its seed).
    */
   private final List<Lane> lanes = new CopyOnWriteArrayList<>();
+
   private final AtomicInteger heldCount = new AtomicInteger();
   private final AtomicLong heldBytes = new AtomicLong();
 
@@ -64,12 +76,16 @@ final class HoldScheduler {
     this.events = events;
   }
 
-  /** Whether the app's request of {@code blocks} blocks is in its range (see {@link AppBooks#fits}). */
+  /**
+   * Whether the app's request of {@code blocks} blocks is in its range (see {@link AppBooks#fits}).
+   */
   boolean fits(AppBooks a, int blocks) {
     return a.fits(blocks, below);
   }
 
-  /** Notes the lane of a connection a request arrived on, so that {@link #conserveLanes} visits it. */
+  /**
+   * Notes the lane of a connection a request arrived on, so that {@link #conserveLanes} visits it.
+   */
   void seen(Connection conn) {
     Lane lane = conn.lane;
     if (lane != null && !lane.listed) {
@@ -82,7 +98,10 @@ final class HoldScheduler {
     }
   }
 
-  /** Why holding {@code bytes} more for {@code a} would break a memory cap (a fail-open reason), or null. */
+  /**
+   * Why holding {@code bytes} more for {@code a} would break a memory cap (a fail-open reason), or
+   * null.
+   */
   String capReason(AppBooks a, int bytes) {
     if (heldCount.get() >= heldMax) {
       return "held-cap";
@@ -99,7 +118,8 @@ final class HoldScheduler {
     r.state = GateTicket.HELD;
     a.heldQ.addLast(r);
     if (r.conn == null && deadlines.activityAware()) {
-      a.plainQ.addLast(r); // its fixed deadline may come before those of earlier requests on a connection
+      a.plainQ.addLast(
+          r); // its fixed deadline may come before those of earlier requests on a connection
     }
     Lane lane = r.conn != null ? r.conn.lane : null;
     if (lane != null && laneMin > 0) {
@@ -123,14 +143,17 @@ final class HoldScheduler {
   }
 
   /**
-   * The tick's releases at {@code now}: each app of {@code holding} in turn ({@link #release}; in-range releases
-   * after the node turned NORMAL with ranges ended are reported as NODE_NORMAL), with the scan on a
-   * {@code housekeeping} tick; then idle lanes ({@link #conserveLanes}).
+   * The tick's releases at {@code now}: each app of {@code holding} in turn ({@link #release};
+   * in-range releases after the node turned NORMAL with ranges ended are reported as NODE_NORMAL),
+   * with the scan on a {@code housekeeping} tick; then idle lanes ({@link #conserveLanes}).
    */
-  void releaseDue(List<AppBooks> holding, boolean ranged, NodeState state, boolean housekeeping, long now) {
+  void releaseDue(
+      List<AppBooks> holding, boolean ranged, NodeState state, boolean housekeeping, long now) {
     boolean scan = housekeeping && deadlines.activityAware();
-    GateEvents.ReleaseReason inRangeReason = state == NodeState.NORMAL && !ranged
-        ? GateEvents.ReleaseReason.NODE_NORMAL : GateEvents.ReleaseReason.IN_RANGE;
+    GateEvents.ReleaseReason inRangeReason =
+        state == NodeState.NORMAL && !ranged
+            ? GateEvents.ReleaseReason.NODE_NORMAL
+            : GateEvents.ReleaseReason.IN_RANGE;
     for (AppBooks a : holding) {
       release(a, ranged, inRangeReason, scan, now);
     }
@@ -138,11 +161,13 @@ final class HoldScheduler {
   }
 
   /**
-   * One app's release pass at {@code now}: in FIFO order the held requests in range (every one when not
-   * {@code ranged}), released with {@code inRangeReason}, then those due by their deadlines; with {@code scan}, also
-   * requests on a connection whose deadline comes within the scan's look-ahead behind the first one held.
+   * One app's release pass at {@code now}: in FIFO order the held requests in range (every one when
+   * not {@code ranged}), released with {@code inRangeReason}, then those due by their deadlines;
+   * with {@code scan}, also requests on a connection whose deadline comes within the scan's
+   * look-ahead behind the first one held.
    */
-  void release(AppBooks a, boolean ranged, GateEvents.ReleaseReason inRangeReason, boolean scan, long now) {
+  void release(
+      AppBooks a, boolean ranged, GateEvents.ReleaseReason inRangeReason, boolean scan, long now) {
     List<GateTicket> inRange = null;
     List<GateTicket> deadline = null;
     List<GateTicket> quiet = null;
@@ -179,7 +204,8 @@ final class HoldScheduler {
           deadline = add(deadline, r);
         }
       }
-      // fixed deadlines behind requests on a connection (left in heldQ, popped there later as no longer HELD)
+      // fixed deadlines behind requests on a connection (left in heldQ, popped there later as no
+      // longer HELD)
       while (!a.plainQ.isEmpty()) {
         GateTicket r = a.plainQ.peekFirst();
         if (r.state != GateTicket.HELD) {
@@ -196,11 +222,14 @@ final class HoldScheduler {
         long horizon = now + scanNanos + tickNanos;
         boolean any = false;
         for (GateTicket r : a.heldQ) {
-          if (r.state == GateTicket.HELD && r.conn != null && deadlines.deadline(r.conn, r.arrival, now) < horizon) {
+          if (r.state == GateTicket.HELD
+              && r.conn != null
+              && deadlines.deadline(r.conn, r.arrival, now) < horizon) {
             releaseLocked(a, r, now);
             any = true;
             if (deadlines.quiet(r.conn, r.arrival)) {
-              r.conn.lastActivity = now; // one release per quiet connection: the others on it wait again
+              r.conn.lastActivity =
+                  now; // one release per quiet connection: the others on it wait again
               quiet = add(quiet, r);
             } else {
               deadline = add(deadline, r);
@@ -224,8 +253,9 @@ final class HoldScheduler {
   }
 
   /**
-   * Work conservation per server thread: a lane with fewer than lane.minInFlight requests in flight gets its oldest
-   * held requests released, whatever the ranges. Nothing to do with the knob off or nothing held.
+   * Work conservation per server thread: a lane with fewer than lane.minInFlight requests in flight
+   * gets its oldest held requests released, whatever the ranges. Nothing to do with the knob off or
+   * nothing held.
    */
   void conserveLanes(long now, boolean compact) {
     if (laneMin <= 0 || heldCount.get() <= 0) {
@@ -279,7 +309,9 @@ final class HoldScheduler {
     return out;
   }
 
-  /** Meters and reports the released requests and runs their proceed, once each, outside any lock. */
+  /**
+   * Meters and reports the released requests and runs their proceed, once each, outside any lock.
+   */
   void run(List<GateTicket> released, GateEvents.ReleaseReason reason, long now) {
     for (GateTicket r : released) {
       long heldNanos = now - r.arrival;

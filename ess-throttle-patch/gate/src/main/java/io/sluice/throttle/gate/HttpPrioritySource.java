@@ -16,14 +16,16 @@ import java.util.OptionalInt;
 
 /**
  * Pulls the tuner-service's priority map: {@code GET <base>/api/v1/throttle/priorities} returning
- * {@code {"defaultPriority":N,"apps":[{"appId":..,"priority":N,"queue":..,"shim":bool}]}}. Any non-200 status, a
- * body that is not that JSON, a missing appId or a timeout makes {@link #fetch()} throw (the caching map fails open).
+ * {@code {"defaultPriority":N,"apps":[{"appId":..,"priority":N,"queue":..,"shim":bool}]}}. Any
+ * non-200 status, a body that is not that JSON, a missing appId or a timeout makes {@link #fetch()}
+ * throw (the caching map fails open).
  */
 public final class HttpPrioritySource implements PrioritySource {
   /** The path under the tuner-service base URL. */
   public static final String PATH = "/api/v1/throttle/priorities";
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
+
+  private static final ObjectMapper JSON =
+      new ObjectMapper().configure(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES, false);
 
   private final URI uri;
   private final Duration timeout;
@@ -34,7 +36,11 @@ public final class HttpPrioritySource implements PrioritySource {
     String base = baseUrl.endsWith("/") ? baseUrl.substring(0, baseUrl.length() - 1) : baseUrl;
     this.uri = URI.create(base + PATH);
     this.timeout = timeout;
-    this.client = HttpClient.newBuilder().connectTimeout(timeout).followRedirects(HttpClient.Redirect.NEVER).build();
+    this.client =
+        HttpClient.newBuilder()
+            .connectTimeout(timeout)
+            .followRedirects(HttpClient.Redirect.NEVER)
+            .build();
   }
 
   /** From priority.url and priority.timeoutMs. */
@@ -51,16 +57,18 @@ public final class HttpPrioritySource implements PrioritySource {
   }
 
   /**
-   * The bearer token for tuner-service, provided by the platform: {@code SLUICE_TUNER_TOKEN}, else the file named by
-   * {@code SLUICE_TUNER_TOKEN_FILE}, else the file named by the system property {@code sluice.tuner.token-file}
-   * (read at each pull, so a rotated token is picked up). None: the pull goes without credentials.
+   * The bearer token for tuner-service, provided by the platform: {@code SLUICE_TUNER_TOKEN}, else
+   * the file named by {@code SLUICE_TUNER_TOKEN_FILE}, else the file named by the system property
+   * {@code sluice.tuner.token-file} (read at each pull, so a rotated token is picked up). None: the
+   * pull goes without credentials.
    */
   static java.util.Optional<String> token(Map<String, String> env, java.util.Properties system) {
     String direct = env.get("SLUICE_TUNER_TOKEN");
     if (direct != null && !direct.isBlank()) {
       return java.util.Optional.of(direct.strip());
     }
-    String file = env.getOrDefault("SLUICE_TUNER_TOKEN_FILE", system.getProperty("sluice.tuner.token-file"));
+    String file =
+        env.getOrDefault("SLUICE_TUNER_TOKEN_FILE", system.getProperty("sluice.tuner.token-file"));
     if (file == null || file.isBlank()) {
       return java.util.Optional.empty();
     }
@@ -80,8 +88,10 @@ public final class HttpPrioritySource implements PrioritySource {
 
   @Override
   public Map<String, AppInfo> fetch() throws IOException, InterruptedException {
-    HttpRequest.Builder b = HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
-    token(System.getenv(), System.getProperties()).ifPresent(t -> b.header("Authorization", "Bearer " + t));
+    HttpRequest.Builder b =
+        HttpRequest.newBuilder(uri).timeout(timeout).header("Accept", "application/json").GET();
+    token(System.getenv(), System.getProperties())
+        .ifPresent(t -> b.header("Authorization", "Bearer " + t));
     HttpRequest req = b.build();
     HttpResponse<byte[]> resp = client.send(req, HttpResponse.BodyHandlers.ofByteArray());
     if (resp.statusCode() != 200) {
@@ -91,7 +101,8 @@ public final class HttpPrioritySource implements PrioritySource {
     try {
       body = JSON.readValue(resp.body(), Body.class);
     } catch (IOException e) {
-      throw new IOException("GET " + uri + " returned a body that is not the priorities JSON: " + e.getMessage(), e);
+      throw new IOException(
+          "GET " + uri + " returned a body that is not the priorities JSON: " + e.getMessage(), e);
     }
     if (body == null || body.apps() == null) {
       throw new IOException("GET " + uri + " returned no \"apps\" array");
@@ -101,9 +112,14 @@ public final class HttpPrioritySource implements PrioritySource {
       if (e == null || e.appId() == null || e.appId().isEmpty() || e.priority() == null) {
         throw new IOException("GET " + uri + " returned an app without appId or priority: " + e);
       }
-      apps.put(e.appId(), new AppInfo(e.appId(), e.priority(), e.queue(), Boolean.TRUE.equals(e.shim())));
+      apps.put(
+          e.appId(),
+          new AppInfo(e.appId(), e.priority(), e.queue(), Boolean.TRUE.equals(e.shim())));
     }
-    defaultPriority = body.defaultPriority() == null ? OptionalInt.empty() : OptionalInt.of(body.defaultPriority());
+    defaultPriority =
+        body.defaultPriority() == null
+            ? OptionalInt.empty()
+            : OptionalInt.of(body.defaultPriority());
     return apps;
   }
 

@@ -5,19 +5,21 @@ import java.util.concurrent.atomic.AtomicLongArray;
 /**
  * A sliding time window of service times with percentiles, in bounded memory and O(1) per sample.
  *
- * <p>Why this structure: the signal must forget old samples by <em>time</em> (a ring of the last N samples keeps a
- * burst from an hour ago when the node goes quiet, and over-weights busy periods), must take samples from several
- * event-loop threads without locks or allocation, and must stay bounded whatever the request rate. So the window is
- * a ring of {@code slots} time slots; each slot is a fixed log-linear histogram (like HdrHistogram with 5 significant
- * bits): values below 64 µs have their own bucket, above that each power of two is split into 32 buckets, so a
- * bucket's width is at most 1/32 (≈3%) of its value; 1,184 buckets cover 0 to 2^41 µs (25 days). Recording is an
- * atomic increment in the current slot. {@link #advance} (called from {@code tick()}, the only place that reads the
- * clock for this) drops slots that fell out of the window; {@link #compute()} merges the slots (slots × 1,184 adds)
- * and reads p50/p99 (reported as the bucket's upper bound, so never below the true value by more than 3%).
- * Memory: slots × 1,184 × 8 bytes (57 KB at the default 6 slots).
+ * <p>Why this structure: the signal must forget old samples by <em>time</em> (a ring of the last N
+ * samples keeps a burst from an hour ago when the node goes quiet, and over-weights busy periods),
+ * must take samples from several event-loop threads without locks or allocation, and must stay
+ * bounded whatever the request rate. So the window is a ring of {@code slots} time slots; each slot
+ * is a fixed log-linear histogram (like HdrHistogram with 5 significant bits): values below 64 µs
+ * have their own bucket, above that each power of two is split into 32 buckets, so a bucket's width
+ * is at most 1/32 (≈3%) of its value; 1,184 buckets cover 0 to 2^41 µs (25 days). Recording is an
+ * atomic increment in the current slot. {@link #advance} (called from {@code tick()}, the only
+ * place that reads the clock for this) drops slots that fell out of the window; {@link #compute()}
+ * merges the slots (slots × 1,184 adds) and reads p50/p99 (reported as the bucket's upper bound, so
+ * never below the true value by more than 3%). Memory: slots × 1,184 × 8 bytes (57 KB at the
+ * default 6 slots).
  *
- * <p>The window covers the current, partly filled slot plus the {@code slots - 1} before it: between
- * {@code (slots - 1)/slots} and all of the configured length.
+ * <p>The window covers the current, partly filled slot plus the {@code slots - 1} before it:
+ * between {@code (slots - 1)/slots} and all of the configured length.
  */
 final class LatencyWindow {
   static final int LINEAR = 64;
@@ -68,7 +70,9 @@ final class LatencyWindow {
     slots[current].incrementAndGet(index(Math.max(0, nanos) / 1_000));
   }
 
-  /** Moves the window to {@code now}, clearing slots that left it. Only the tick thread calls this. */
+  /**
+   * Moves the window to {@code now}, clearing slots that left it. Only the tick thread calls this.
+   */
   void advance(long now) {
     if (!started) {
       started = true;

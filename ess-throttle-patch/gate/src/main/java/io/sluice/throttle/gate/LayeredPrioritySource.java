@@ -4,11 +4,11 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.OptionalInt;
 
-
 /**
- * A primary priority source over a fallback (on YARN: the tuner-service's priorities over the ResourceManager's): an
- * app the primary source knows gets its entry, any other app the fallback's. Fails only when both sources fail (then {@code CachingPriorityMap} fails open to the default priority);
- * one source down means its layer is simply missing from this snapshot.
+ * A primary priority source over a fallback (on YARN: the tuner-service's priorities over the
+ * ResourceManager's): an app the primary source knows gets its entry, any other app the fallback's.
+ * Fails only when both sources fail (then {@code CachingPriorityMap} fails open to the default
+ * priority); one source down means its layer is simply missing from this snapshot.
  */
 public final class LayeredPrioritySource implements PrioritySource {
   private final PrioritySource primary;

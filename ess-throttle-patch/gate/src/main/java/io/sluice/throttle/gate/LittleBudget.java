@@ -1,8 +1,9 @@
 package io.sluice.throttle.gate;
 
 /**
- * Little's law: admit about as much work as the node can send in the target service time. B = max(min, peak
- * throughput × target), re-computed at every adaptation from the {@link ThroughputMeter}.
+ * Little's law: admit about as much work as the node can send in the target service time. B =
+ * max(min, peak throughput × target), re-computed at every adaptation from the {@link
+ * ThroughputMeter}.
  */
 final class LittleBudget implements BudgetPolicy {
   private final long minBlocks;

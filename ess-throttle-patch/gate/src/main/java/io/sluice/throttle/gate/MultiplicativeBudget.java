@@ -1,9 +1,10 @@
 package io.sluice.throttle.gate;
 
 /**
- * The first policy: B starts at {@code fraction} × the blocks in flight when the node turns ABNORMAL, then is
- * multiplied by {@code decrease} while the node is still distressed and by {@code increase} once it is not, kept
- * within [min, max(min, blocks in flight at onset)]. With too few samples to tell it stays where it is.
+ * The first policy: B starts at {@code fraction} × the blocks in flight when the node turns
+ * ABNORMAL, then is multiplied by {@code decrease} while the node is still distressed and by {@code
+ * increase} once it is not, kept within [min, max(min, blocks in flight at onset)]. With too few
+ * samples to tell it stays where it is.
  */
 final class MultiplicativeBudget implements BudgetPolicy {
   private final long minBlocks;
@@ -31,7 +32,8 @@ final class MultiplicativeBudget implements BudgetPolicy {
     if (distressed == null) {
       return current;
     }
-    long b = distressed ? (long) Math.floor(current * decrease) : (long) Math.ceil(current * increase);
+    long b =
+        distressed ? (long) Math.floor(current * decrease) : (long) Math.ceil(current * increase);
     return Math.min(ceiling, Math.max(minBlocks, b));
   }
 }

@@ -4,52 +4,61 @@ import java.util.Collection;
 import java.util.List;
 
 /**
- * The node state and the in-flight budget, and the ranges they give the active apps (tick thread; the state and the
- * budget are read anywhere).
+ * The node state and the in-flight budget, and the ranges they give the active apps (tick thread;
+ * the state and the budget are read anywhere).
  *
- * <p><b>Allowed ranges (concretely).</b> Work is counted in blocks; an app's outstanding work is the blocks of its
- * admitted requests not yet sent (each {@link Ticket#chunkSent} takes one off, {@link Ticket#finished} the rest).
- * While ABNORMAL the node has an in-flight budget B (blocks):
+ * <p><b>Allowed ranges (concretely).</b> Work is counted in blocks; an app's outstanding work is
+ * the blocks of its admitted requests not yet sent (each {@link Ticket#chunkSent} takes one off,
+ * {@link Ticket#finished} the rest). While ABNORMAL the node has an in-flight budget B (blocks):
+ *
  * <ul>
- *   <li>default ({@code budget.targetMs} &gt; 0), Little's law: B = max({@code budget.minBlocks}, peak throughput ×
- *       {@code budget.targetMs}), computed on turning ABNORMAL and every {@code budget.adaptMs} after. Throughput is
- *       the blocks sent (chunks sent, plus the rest of a request finished ok) per second over the last
- *       {@code budget.adaptMs}, measured by {@link ThrottleGate#tick()} whatever the state; the peak is the larger of
- *       the latest interval's rate and the previous peak × {@code budget.peakDecay}, so a budget that holds the node
- *       below its capacity does not shrink itself with the throughput it suppresses. Meaning: admit about as much work
- *       as the node can send in the target service time;</li>
- *   <li>with {@code budget.targetMs} = 0 (the first policy): on turning ABNORMAL, B = max({@code budget.minBlocks},
- *       {@code budget.fraction} × blocks in flight at that moment); every {@code budget.adaptMs} while ABNORMAL:
- *       B ×= {@code budget.decrease} while the p99 is still ≥ the abnormal threshold, B ×= {@code budget.increase}
- *       once it is below, B kept within [minBlocks, max(minBlocks, blocks in flight at onset)];</li>
- *   <li>B is split over the <em>active</em> apps (something in flight or held) by priority weight w(app)
- *       ({@code priority.weights}; unknown apps get {@code priority.default}): app i's weighted share is
- *       B × w(i) / Σw. Shares that apps with less demand (outstanding + held blocks) do not use are redistributed to
- *       the others by weight (water-filling); an app's range is the larger of its weighted share and its
- *       water-filled allocation, so an app whose demand grows between ticks is never held below its guaranteed
- *       share (the cost: in-flight blocks may overshoot B by the unused shares until the next tick).</li>
+ *   <li>default ({@code budget.targetMs} &gt; 0), Little's law: B = max({@code budget.minBlocks},
+ *       peak throughput × {@code budget.targetMs}), computed on turning ABNORMAL and every {@code
+ *       budget.adaptMs} after. Throughput is the blocks sent (chunks sent, plus the rest of a
+ *       request finished ok) per second over the last {@code budget.adaptMs}, measured by {@link
+ *       ThrottleGate#tick()} whatever the state; the peak is the larger of the latest interval's
+ *       rate and the previous peak × {@code budget.peakDecay}, so a budget that holds the node
+ *       below its capacity does not shrink itself with the throughput it suppresses. Meaning: admit
+ *       about as much work as the node can send in the target service time;
+ *   <li>with {@code budget.targetMs} = 0 (the first policy): on turning ABNORMAL, B = max({@code
+ *       budget.minBlocks}, {@code budget.fraction} × blocks in flight at that moment); every {@code
+ *       budget.adaptMs} while ABNORMAL: B ×= {@code budget.decrease} while the p99 is still ≥ the
+ *       abnormal threshold, B ×= {@code budget.increase} once it is below, B kept within
+ *       [minBlocks, max(minBlocks, blocks in flight at onset)];
+ *   <li>B is split over the <em>active</em> apps (something in flight or held) by priority weight
+ *       w(app) ({@code priority.weights}; unknown apps get {@code priority.default}): app i's
+ *       weighted share is B × w(i) / Σw. Shares that apps with less demand (outstanding + held
+ *       blocks) do not use are redistributed to the others by weight (water-filling); an app's
+ *       range is the larger of its weighted share and its water-filled allocation, so an app whose
+ *       demand grows between ticks is never held below its guaranteed share (the cost: in-flight
+ *       blocks may overshoot B by the unused shares until the next tick).
  * </ul>
- * A request is in range if its app has nothing in flight (every app always keeps at least one request in flight,
- * whatever its size) or — {@code range.rule} BELOW, the default — the app's outstanding blocks are below its range
- * (so one request may overshoot the range: a request larger than the range is served once the app's earlier work
- * has drained instead of always waiting for its deadline), or — FIT — its outstanding blocks plus the request's fit
- * in the range; and no earlier request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
- * <p><b>Turning NORMAL.</b> With {@code release.onNormal} BUDGET (default) the requests still held keep being
- * released within the in-flight budget (re-computed as while ABNORMAL) and by their deadlines until none is held,
- * then ranges end; an app with nothing held is admitted freely meanwhile. Releasing them all at once (ALL, the first
- * policy) refills the node that has just recovered.
+ * A request is in range if its app has nothing in flight (every app always keeps at least one
+ * request in flight, whatever its size) or — {@code range.rule} BELOW, the default — the app's
+ * outstanding blocks are below its range (so one request may overshoot the range: a request larger
+ * than the range is served once the app's earlier work has drained instead of always waiting for
+ * its deadline), or — FIT — its outstanding blocks plus the request's fit in the range; and no
+ * earlier request of the app is held (FIFO per app). While NORMAL every request is in range.
  *
- * <p>Chunk pacing: while ABNORMAL, the active apps over their range next to an app of higher weight (active now or
- * within {@code window.ms}) are paced for {@code pace.lingerMs} from now.
+ * <p><b>Turning NORMAL.</b> With {@code release.onNormal} BUDGET (default) the requests still held
+ * keep being released within the in-flight budget (re-computed as while ABNORMAL) and by their
+ * deadlines until none is held, then ranges end; an app with nothing held is admitted freely
+ * meanwhile. Releasing them all at once (ALL, the first policy) refills the node that has just
+ * recovered.
+ *
+ * <p>Chunk pacing: while ABNORMAL, the active apps over their range next to an app of higher weight
+ * (active now or within {@code window.ms}) are paced for {@code pace.lingerMs} from now.
  */
 final class NodeBudget {
   private final NodeStateDetector detector;
   private final BudgetPolicy policy;
   private final long adaptNanos;
   private final boolean drainOnNormal;
+
   /** How long an app stays paced after it was last over range; 0: no chunk pacing. */
   private final long paceLingerNanos;
+
   private final RangeAllocator allocator = new RangeAllocator();
   private double[] weightBuf = new double[64];
   private long[] demandBuf = new long[64];
@@ -75,22 +84,34 @@ final class NodeBudget {
     return budget;
   }
 
-  /** Whether ranges are in effect (ABNORMAL, or NORMAL while the episode's held requests drain by budget). */
+  /**
+   * Whether ranges are in effect (ABNORMAL, or NORMAL while the episode's held requests drain by
+   * budget).
+   */
   boolean ranged() {
     return budget >= 0;
   }
 
-  /** Whether the node, NORMAL now, turns ABNORMAL at this tick (ask once per tick, before {@link #step}). */
+  /**
+   * Whether the node, NORMAL now, turns ABNORMAL at this tick (ask once per tick, before {@link
+   * #step}).
+   */
   boolean goingAbnormal() {
-    return state == NodeState.NORMAL && detector.next(NodeState.NORMAL, false) == NodeState.ABNORMAL;
+    return state == NodeState.NORMAL
+        && detector.next(NodeState.NORMAL, false) == NodeState.ABNORMAL;
   }
 
   /**
-   * Moves the node state and the budget on by one tick at {@code now}, given the blocks and requests in flight and
-   * the requests held; {@code apps} are all the apps (their ranges end when the budget does). Returns the state
-   * before.
+   * Moves the node state and the budget on by one tick at {@code now}, given the blocks and
+   * requests in flight and the requests held; {@code apps} are all the apps (their ranges end when
+   * the budget does). Returns the state before.
    */
-  NodeState step(long now, boolean goingAbnormal, long totalBlocks, long totalReq, int held,
+  NodeState step(
+      long now,
+      boolean goingAbnormal,
+      long totalBlocks,
+      long totalReq,
+      int held,
       Collection<AppBooks> apps) {
     NodeState before = state;
     if (before == NodeState.NORMAL) {
@@ -119,10 +140,16 @@ final class NodeBudget {
   }
 
   /**
-   * Gives the active apps their ranges (and marks chunk pacing, {@code topWeight} being the highest weight of the
-   * apps active now or recently), or, if ranges ended at this tick coming from {@code before} ABNORMAL, lifts them.
+   * Gives the active apps their ranges (and marks chunk pacing, {@code topWeight} being the highest
+   * weight of the apps active now or recently), or, if ranges ended at this tick coming from {@code
+   * before} ABNORMAL, lifts them.
    */
-  void assign(List<AppBooks> active, double topWeight, NodeState before, long now, Collection<AppBooks> apps) {
+  void assign(
+      List<AppBooks> active,
+      double topWeight,
+      NodeState before,
+      long now,
+      Collection<AppBooks> apps) {
     if (budget >= 0) {
       split(active, budget);
       if (state == NodeState.ABNORMAL && paceLingerNanos > 0) {
@@ -153,7 +180,10 @@ final class NodeBudget {
     }
   }
 
-  /** Splits the budget over the active apps by weight and unused demand (see {@link RangeAllocator}). */
+  /**
+   * Splits the budget over the active apps by weight and unused demand (see {@link
+   * RangeAllocator}).
+   */
   private void split(List<AppBooks> active, long budget) {
     int n = active.size();
     if (weightBuf.length < n) {

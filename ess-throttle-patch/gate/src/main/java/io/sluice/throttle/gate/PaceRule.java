@@ -5,8 +5,8 @@ final class PaceRule {
   private PaceRule() {}
 
   /**
-   * Over range: the app has a range ({@code allowed} ≥ 0) and either requests held at the gate or more blocks
-   * outstanding than the range allows.
+   * Over range: the app has a range ({@code allowed} ≥ 0) and either requests held at the gate or
+   * more blocks outstanding than the range allows.
    */
   static boolean overRange(long allowed, long outstandingBlocks, int held) {
     return allowed >= 0 && (held > 0 || outstandingBlocks > allowed);

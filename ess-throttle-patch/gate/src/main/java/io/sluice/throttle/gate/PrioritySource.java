@@ -4,8 +4,8 @@ import java.util.Map;
 import java.util.OptionalInt;
 
 /**
- * Where priorities come from (the tuner-service, a file, a test): one full snapshot appId → {@link AppInfo} per call.
- * May throw; {@link CachingPriorityMap} turns failures into fail-open lookups.
+ * Where priorities come from (the tuner-service, a file, a test): one full snapshot appId → {@link
+ * AppInfo} per call. May throw; {@link CachingPriorityMap} turns failures into fail-open lookups.
  */
 @FunctionalInterface
 public interface PrioritySource {
@@ -13,8 +13,8 @@ public interface PrioritySource {
   Map<String, AppInfo> fetch() throws Exception;
 
   /**
-   * The default priority the last successful {@link #fetch()} carried, if the source has one (the tuner-service's
-   * JSON does); empty means "use the gate's configured default".
+   * The default priority the last successful {@link #fetch()} carried, if the source has one (the
+   * tuner-service's JSON does); empty means "use the gate's configured default".
    */
   default OptionalInt defaultPriority() {
     return OptionalInt.empty();

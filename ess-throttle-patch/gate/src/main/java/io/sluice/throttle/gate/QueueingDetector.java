@@ -1,25 +1,27 @@
 package io.sluice.throttle.gate;
 
 /**
- * The node's distress as its clients feel it: how long requests wait before the server starts on them, against the
- * node's own healthy speed.
+ * The node's distress as its clients feel it: how long requests wait before the server starts on
+ * them, against the node's own healthy speed.
  *
  * <ul>
- *   <li><b>Wait.</b> Per request, from when the server could start on it (its arrival as the adapter saw it, or its
- *       release from a hold) to its first chunk sent, recorded only for requests that started <em>alone</em> on
- *       their connection and whose app the gate was not throttling (nothing else of it held, its chunks not paced):
- *       their wait was spent behind other clients' work (other connections' turns on the server thread, other reads
- *       queued at the disk), not behind their own. A heavy app's large requests take long to serve but do not make
- *       anyone wait by being large; a node serving only them stays NORMAL. And once the gate holds a heavy app, that
- *       app queueing behind its own released work does not keep the node ABNORMAL: recovery means the held work no
- *       longer hurts the others.</li>
- *   <li><b>Baseline.</b> Per-block service time (served → last chunk, over the request's blocks) feeds
- *       {@link HealthyBaseline}: the lowest p50 seen over {@code baseline.ms}.</li>
- *   <li><b>Thresholds.</b> ABNORMAL when the window holds at least {@code window.minSamples} waits and their p99
- *       ≥ T = max({@code queue.minMs}, {@code queue.factor} × baseline), but never above {@code abnormal.p99Ms} (the
- *       absolute ceiling: a wait that long is distress on any hardware). NORMAL again when the p99 falls below
- *       {@code queue.normalFraction} × T (at most {@code normal.p99Ms}), when fewer than window.minSamples requests
- *       waited in the window (nobody left to protect), or when the node is idle.</li>
+ *   <li><b>Wait.</b> Per request, from when the server could start on it (its arrival as the
+ *       adapter saw it, or its release from a hold) to its first chunk sent, recorded only for
+ *       requests that started <em>alone</em> on their connection and whose app the gate was not
+ *       throttling (nothing else of it held, its chunks not paced): their wait was spent behind
+ *       other clients' work (other connections' turns on the server thread, other reads queued at
+ *       the disk), not behind their own. A heavy app's large requests take long to serve but do not
+ *       make anyone wait by being large; a node serving only them stays NORMAL. And once the gate
+ *       holds a heavy app, that app queueing behind its own released work does not keep the node
+ *       ABNORMAL: recovery means the held work no longer hurts the others.
+ *   <li><b>Baseline.</b> Per-block service time (served → last chunk, over the request's blocks)
+ *       feeds {@link HealthyBaseline}: the lowest p50 seen over {@code baseline.ms}.
+ *   <li><b>Thresholds.</b> ABNORMAL when the window holds at least {@code window.minSamples} waits
+ *       and their p99 ≥ T = max({@code queue.minMs}, {@code queue.factor} × baseline), but never
+ *       above {@code abnormal.p99Ms} (the absolute ceiling: a wait that long is distress on any
+ *       hardware). NORMAL again when the p99 falls below {@code queue.normalFraction} × T (at most
+ *       {@code normal.p99Ms}), when fewer than window.minSamples requests waited in the window
+ *       (nobody left to protect), or when the node is idle.
  * </ul>
  */
 final class QueueingDetector implements NodeStateDetector {
@@ -66,7 +68,8 @@ final class QueueingDetector implements NodeStateDetector {
   public void update(long now) {
     waits.advance(now);
     if (now - lastBaseline >= BASELINE_EVERY_NANOS) {
-      // the baseline moves by the minute: a look a second is plenty, and halves the tick's histogram merges
+      // the baseline moves by the minute: a look a second is plenty, and halves the tick's
+      // histogram merges
       lastBaseline = now;
       perBlock.advance(now);
       baseline.observe(perBlock.compute().p50Micros(), now);
@@ -85,10 +88,13 @@ final class QueueingDetector implements NodeStateDetector {
     LatencyWindow.Stats s = stats;
     long t = thresholdMicros;
     if (current == NodeState.NORMAL) {
-      return s.samples() >= minSamples && s.p99Micros() >= t ? NodeState.ABNORMAL : NodeState.NORMAL;
+      return s.samples() >= minSamples && s.p99Micros() >= t
+          ? NodeState.ABNORMAL
+          : NodeState.NORMAL;
     }
     long normal = Math.min(normalCeilingMicros, (long) (normalFraction * t));
-    // fewer waits than half of window.minSamples: nobody left to protect (half, not all: a window whose count
+    // fewer waits than half of window.minSamples: nobody left to protect (half, not all: a window
+    // whose count
     // hovers at minSamples as its slots turn over would flip the state back and forth)
     boolean calm = s.samples() < Math.max(1, minSamples / 2) || s.p99Micros() < normal;
     return calm || (idle && s.samples() == 0) ? NodeState.NORMAL : NodeState.ABNORMAL;

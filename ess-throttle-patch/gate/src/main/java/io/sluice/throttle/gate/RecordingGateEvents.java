@@ -8,7 +8,8 @@ public final class RecordingGateEvents implements GateEvents {
   private final List<String> events = new ArrayList<>();
 
   @Override
-  public synchronized void stateChanged(NodeState from, NodeState to, long p99Millis, long samples) {
+  public synchronized void stateChanged(
+      NodeState from, NodeState to, long p99Millis, long samples) {
     events.add("state " + from + "->" + to + " p99=" + p99Millis + " samples=" + samples);
   }
 
@@ -23,7 +24,8 @@ public final class RecordingGateEvents implements GateEvents {
   }
 
   @Override
-  public synchronized void released(String appId, int priority, long heldMillis, ReleaseReason reason) {
+  public synchronized void released(
+      String appId, int priority, long heldMillis, ReleaseReason reason) {
     events.add("released " + appId + " p" + priority + " after=" + heldMillis + " " + reason);
   }
 

@@ -3,11 +3,12 @@ package io.sluice.throttle.gate;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * The node's throughput in blocks sent per second and its decaying peak, which the Little's-law budget is computed
- * from. Blocks are counted on the decision path ({@link #sent}, a {@link LongAdder}); {@link #update} turns the
- * count into a rate once per interval, from the tick thread. The peak is the larger of the latest interval's rate and
- * the previous peak × {@code decay}, so a budget that holds the node below its capacity does not shrink itself with
- * the throughput it suppresses.
+ * The node's throughput in blocks sent per second and its decaying peak, which the Little's-law
+ * budget is computed from. Blocks are counted on the decision path ({@link #sent}, a {@link
+ * LongAdder}); {@link #update} turns the count into a rate once per interval, from the tick thread.
+ * The peak is the larger of the latest interval's rate and the previous peak × {@code decay}, so a
+ * budget that holds the node below its capacity does not shrink itself with the throughput it
+ * suppresses.
  */
 final class ThroughputMeter {
   private final long intervalNanos;

@@ -6,10 +6,11 @@ import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
 /**
- * The SLEEP directive: the gate's reply to a fetch RPC of a shim application that is over its range, carried as the
- * RpcFailure error string ({@code SLUICE-SLEEP ms=<n> app=<appId>}). Spark's client turns an RpcFailure into a
- * RuntimeException that RetryingBlockTransferor does not retry, so only the shim (which recognises the string
- * anywhere in an exception message chain) may ever receive it.
+ * The SLEEP directive: the gate's reply to a fetch RPC of a shim application that is over its
+ * range, carried as the RpcFailure error string ({@code SLUICE-SLEEP ms=<n> app=<appId>}). Spark's
+ * client turns an RpcFailure into a RuntimeException that RetryingBlockTransferor does not retry,
+ * so only the shim (which recognises the string anywhere in an exception message chain) may ever
+ * receive it.
  *
  * @param sleepMillis how long the app should pause its fetches from this node
  * @param appId the app the directive is for
@@ -26,7 +27,8 @@ public record SluiceDirective(long sleepMillis, String appId) {
       throw new IllegalArgumentException("sleepMillis must be >= 0, was " + sleepMillis);
     }
     if (appId.isEmpty() || appId.chars().anyMatch(Character::isWhitespace)) {
-      throw new IllegalArgumentException("appId must be non-empty without whitespace, was '" + appId + "'");
+      throw new IllegalArgumentException(
+          "appId must be non-empty without whitespace, was '" + appId + "'");
     }
   }
 
@@ -36,8 +38,8 @@ public record SluiceDirective(long sleepMillis, String appId) {
   }
 
   /**
-   * Finds a directive in an error message (Spark may wrap the server's string, e.g. "Failure while fetching ...:
-   * java.lang.RuntimeException: SLUICE-SLEEP ms=..."). Empty when there is none.
+   * Finds a directive in an error message (Spark may wrap the server's string, e.g. "Failure while
+   * fetching ...: java.lang.RuntimeException: SLUICE-SLEEP ms=..."). Empty when there is none.
    */
   public static Optional<SluiceDirective> parse(String message) {
     if (message == null || !message.contains(MARKER)) {

@@ -9,10 +9,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.Objects;
 
 /**
- * HELLO: the shim announces itself to an ESS with one RPC whose body is not a Spark BlockTransferMessage: the type
- * byte {@link #TYPE} (0x5A; Spark's ids are 0..~20), the ASCII magic {@code SLUICE}, then a UTF-8 JSON object
- * {@code {"appId":..,"execId":..,"shimVersion":..}}. A stock ESS fails to decode it (an RpcFailure the shim ignores);
- * the patched one marks the app as a shim app and replies with an empty body.
+ * HELLO: the shim announces itself to an ESS with one RPC whose body is not a Spark
+ * BlockTransferMessage: the type byte {@link #TYPE} (0x5A; Spark's ids are 0..~20), the ASCII magic
+ * {@code SLUICE}, then a UTF-8 JSON object {@code {"appId":..,"execId":..,"shimVersion":..}}. A
+ * stock ESS fails to decode it (an RpcFailure the shim ignores); the patched one marks the app as a
+ * shim app and replies with an empty body.
  */
 public record SluiceHello(String appId, String execId, String shimVersion) {
   /** The first byte of a HELLO body. */
@@ -20,6 +21,7 @@ public record SluiceHello(String appId, String execId, String shimVersion) {
 
   private static final byte[] MAGIC = "SLUICE".getBytes(StandardCharsets.US_ASCII);
   private static final ObjectMapper JSON = new ObjectMapper();
+
   /** Largest accepted JSON payload (a HELLO is tiny; anything larger is not one). */
   static final int MAX_PAYLOAD = 4096;
 
@@ -31,7 +33,11 @@ public record SluiceHello(String appId, String execId, String shimVersion) {
 
   /** The RPC body. */
   public ByteBuffer encode() {
-    ObjectNode o = JSON.createObjectNode().put("appId", appId).put("execId", execId).put("shimVersion", shimVersion);
+    ObjectNode o =
+        JSON.createObjectNode()
+            .put("appId", appId)
+            .put("execId", execId)
+            .put("shimVersion", shimVersion);
     byte[] json;
     try {
       json = JSON.writeValueAsBytes(o);
@@ -57,7 +63,10 @@ public record SluiceHello(String appId, String execId, String shimVersion) {
     return true;
   }
 
-  /** Decodes a HELLO body (does not move the buffer's position); fails with IllegalArgumentException otherwise. */
+  /**
+   * Decodes a HELLO body (does not move the buffer's position); fails with IllegalArgumentException
+   * otherwise.
+   */
   public static SluiceHello decode(ByteBuffer body) {
     if (!isHello(body)) {
       throw new IllegalArgumentException("not a SLUICE HELLO");
@@ -75,9 +84,13 @@ public record SluiceHello(String appId, String execId, String shimVersion) {
     } catch (IOException e) {
       throw new IllegalArgumentException("HELLO payload is not JSON: " + e.getMessage(), e);
     }
-    if (n == null || !n.isObject() || !n.path("appId").isTextual() || n.path("appId").asText().isEmpty()) {
+    if (n == null
+        || !n.isObject()
+        || !n.path("appId").isTextual()
+        || n.path("appId").asText().isEmpty()) {
       throw new IllegalArgumentException("HELLO payload lacks appId");
     }
-    return new SluiceHello(n.path("appId").asText(), n.path("execId").asText(""), n.path("shimVersion").asText(""));
+    return new SluiceHello(
+        n.path("appId").asText(), n.path("execId").asText(""), n.path("shimVersion").asText(""));
   }
 }

@@ -11,16 +11,26 @@ class AppRegistryTest {
   private static final long S = 1_000_000_000L;
 
   private final FakeClock clock = new FakeClock();
-  private final GateConfig cfg = GateConfig.defaults(); // idle timeout and request max age 600 s, window 30 s
+  private final GateConfig cfg =
+      GateConfig.defaults(); // idle timeout and request max age 600 s, window 30 s
   private final Map<String, AppInfo> known = new HashMap<>();
-  private final PriorityMap priorities = id -> {
-    if (id.startsWith("broken")) {
-      throw new IllegalStateException("lookup failed");
-    }
-    return known.get(id);
-  };
-  private final AppRegistry apps = new AppRegistry(cfg, priorities, GateMeters.none(),
-      new NodeBudget(cfg, NodeStateDetector.of(cfg, 0), BudgetPolicy.of(cfg, new ThroughputMeter(S, 0.9, 0)), false));
+  private final PriorityMap priorities =
+      id -> {
+        if (id.startsWith("broken")) {
+          throw new IllegalStateException("lookup failed");
+        }
+        return known.get(id);
+      };
+  private final AppRegistry apps =
+      new AppRegistry(
+          cfg,
+          priorities,
+          GateMeters.none(),
+          new NodeBudget(
+              cfg,
+              NodeStateDetector.of(cfg, 0),
+              BudgetPolicy.of(cfg, new ThroughputMeter(S, 0.9, 0)),
+              false));
 
   private GateTicket admit(AppBooks a, int blocks) {
     GateTicket r = new GateTicket(null, a, blocks, clock.nanoTime(), () -> {}, null);
@@ -57,7 +67,8 @@ class AppRegistryTest {
     admit(lo, 5);
     lo.held = 1;
     lo.heldBlocks = 7;
-    clock.advanceMillis(31_000); // quiet has been idle longer than window.ms: it no longer counts for pacing
+    clock.advanceMillis(
+        31_000); // quiet has been idle longer than window.ms: it no longer counts for pacing
 
     AppRegistry.Sweep s = apps.sweep(clock.nanoTime(), false);
     assertThat(s.blocks).isEqualTo(11);
@@ -81,7 +92,8 @@ class AppRegistryTest {
     admit(a, 2);
     known.put("a", new AppInfo("a", 1, "q", true));
 
-    clock.advanceMillis(599_000); // the first request is 600 s old, the second 599 s; idle was quiet for 600 s
+    clock.advanceMillis(
+        599_000); // the first request is 600 s old, the second 599 s; idle was quiet for 600 s
     AppRegistry.Sweep notHousekeeping = apps.sweep(clock.nanoTime(), false);
     assertThat(notHousekeeping.blocks).isEqualTo(5);
     assertThat(a.priority).as("priorities are re-read only when housekeeping").isNotEqualTo(1);

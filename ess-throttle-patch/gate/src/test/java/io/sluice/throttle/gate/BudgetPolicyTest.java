@@ -34,6 +34,7 @@ class BudgetPolicyTest {
     GateConfig c = GateConfig.defaults();
     ThroughputMeter t = new ThroughputMeter(1, 1, 0);
     assertThat(BudgetPolicy.of(c, t)).isInstanceOf(LittleBudget.class);
-    assertThat(BudgetPolicy.of(c.with(GateConfig.BUDGET_TARGET_MS, 0L), t)).isInstanceOf(MultiplicativeBudget.class);
+    assertThat(BudgetPolicy.of(c.with(GateConfig.BUDGET_TARGET_MS, 0L), t))
+        .isInstanceOf(MultiplicativeBudget.class);
   }
 }

@@ -49,7 +49,9 @@ class CachingPriorityMapTest {
       src.defaultPriority = 3;
       assertThat(m.refreshNow()).isTrue();
       assertThat(m.lookup("hi")).isEqualTo(new AppInfo("hi", 4, "prod", true));
-      assertThat(m.lookup("other")).as("the source's default").isEqualTo(new AppInfo("other", 3, null, false));
+      assertThat(m.lookup("other"))
+          .as("the source's default")
+          .isEqualTo(new AppInfo("other", 3, null, false));
       assertThat(m.failOpenLookups()).isEqualTo(1);
 
       src.next.set(new IOException("connection refused"));
@@ -61,7 +63,9 @@ class CachingPriorityMapTest {
       assertThat(m.fresh()).isTrue();
       clock.advanceMillis(1);
       assertThat(m.fresh()).isFalse();
-      assertThat(m.lookup("hi")).as("stale: the configured default").isEqualTo(new AppInfo("hi", 2, null, false));
+      assertThat(m.lookup("hi"))
+          .as("stale: the configured default")
+          .isEqualTo(new AppInfo("hi", 2, null, false));
       assertThat(m.failOpenLookups()).isEqualTo(2);
 
       src.next.set(APPS);
@@ -75,9 +79,16 @@ class CachingPriorityMapTest {
   @Test
   void aThrowingSourceOfAnyKindNeverEscapes() {
     FakeClock clock = new FakeClock();
-    try (CachingPriorityMap m = new CachingPriorityMap(() -> {
-      throw new IllegalStateException("bug");
-    }, 1, 1_000, 5_000, clock, null)) {
+    try (CachingPriorityMap m =
+        new CachingPriorityMap(
+            () -> {
+              throw new IllegalStateException("bug");
+            },
+            1,
+            1_000,
+            5_000,
+            clock,
+            null)) {
       assertThat(m.refreshNow()).isFalse();
       assertThat(m.lookup("a").priority()).isEqualTo(1);
     }
@@ -88,11 +99,13 @@ class CachingPriorityMapTest {
     ScheduledExecutorService ex = Executors.newSingleThreadScheduledExecutor();
     try {
       CountDownLatch fetched = new CountDownLatch(3);
-      PrioritySource src = () -> {
-        fetched.countDown();
-        return APPS;
-      };
-      CachingPriorityMap m = new CachingPriorityMap(src, 2, 100, 60_000, SystemClock.INSTANCE, ex).start();
+      PrioritySource src =
+          () -> {
+            fetched.countDown();
+            return APPS;
+          };
+      CachingPriorityMap m =
+          new CachingPriorityMap(src, 2, 100, 60_000, SystemClock.INSTANCE, ex).start();
       assertThat(fetched.await(10, TimeUnit.SECONDS)).isTrue();
       assertThat(m.lookup("hi").priority()).isEqualTo(4);
       m.close();
@@ -114,12 +127,20 @@ class CachingPriorityMapTest {
       assertThat(r.decision()).isEqualTo(Decision.ADMIT);
       h.gate.tick();
       assertThat(h.gate.snapshot().app("hi").priority()).isEqualTo(1);
-      assertThat(h.registry.get("sluice.throttle.failopen").tag("reason", "priority-source").functionCounter()
-          .count()).as("one lookup: the app's first request").isEqualTo(1);
-      assertThat(h.registry.get("sluice.throttle.priority.failures").functionCounter().count()).isEqualTo(1);
+      assertThat(
+              h.registry
+                  .get("sluice.throttle.failopen")
+                  .tag("reason", "priority-source")
+                  .functionCounter()
+                  .count())
+          .as("one lookup: the app's first request")
+          .isEqualTo(1);
+      assertThat(h.registry.get("sluice.throttle.priority.failures").functionCounter().count())
+          .isEqualTo(1);
 
-      assertThat(h.events.events("degraded")).containsExactly(
-          "degraded priority-source no fresh priorities; every app gets priority 1 (IOException: down)");
+      assertThat(h.events.events("degraded"))
+          .containsExactly(
+              "degraded priority-source no fresh priorities; every app gets priority 1 (IOException: down)");
 
       src.next.set(Map.of("hi", new AppInfo("hi", 2, "prod", false)));
       m.refreshNow();

@@ -7,8 +7,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
- * Which apps the gate paces at chunk level ({@link ThrottleGate#paced}), and that a paced request's parked chunks
- * do not feed the node state, on a fake clock.
+ * Which apps the gate paces at chunk level ({@link ThrottleGate#paced}), and that a paced request's
+ * parked chunks do not feed the node state, on a fake clock.
  */
 class ChunkPacingTest {
   static final GateConfig CFG = QueueingSignalTest.CFG.with(GateConfig.PACE_LINGER_MS, 30_000L);
@@ -17,7 +17,10 @@ class ChunkPacingTest {
   private final Connection lightConn = new Connection();
   private final Connection heavyConn = new Connection();
 
-  /** A one-block request of {@code app} on {@code g} that waits {@code waitMs} for its chunk; 100 ms of ticks after. */
+  /**
+   * A one-block request of {@code app} on {@code g} that waits {@code waitMs} for its chunk; 100 ms
+   * of ticks after.
+   */
   private static void oneBlock(GateHarness g, String app, Connection conn, long waitMs) {
     GateHarness.Req r = g.fetch(app, 1, conn);
     g.clock.advanceMillis(waitMs);
@@ -31,7 +34,10 @@ class ChunkPacingTest {
     oneBlock(h, "light", lightConn, waitMs);
   }
 
-  /** The node turned ABNORMAL by light requests queueing 800 ms behind 8 heavy requests of 100 blocks. */
+  /**
+   * The node turned ABNORMAL by light requests queueing 800 ms behind 8 heavy requests of 100
+   * blocks.
+   */
   private List<GateHarness.Req> abnormalBehindHeavy() {
     for (int i = 0; i < 30; i++) {
       light(5);
@@ -54,7 +60,8 @@ class ChunkPacingTest {
     assertThat(h.gate.paced("heavy")).as("over its range next to the light app").isTrue();
     assertThat(h.gate.paced("light")).as("the highest weight is never paced").isFalse();
 
-    // the heavy app's work drains: no longer over range, still paced for pace.lingerMs (30 s) after it last was
+    // the heavy app's work drains: no longer over range, still paced for pace.lingerMs (30 s) after
+    // it last was
     heavy.forEach(GateHarness.Req::finish);
     h.run(29_000);
     assertThat(h.gate.paced("heavy")).isTrue();
@@ -77,7 +84,9 @@ class ChunkPacingTest {
       oneBlock(g, "probe", probeConn, 800);
     }
     assertThat(g.gate.state()).isEqualTo(NodeState.ABNORMAL);
-    assertThat(g.fetch("heavy", 100, heavyConn).decision()).as("over its range").isEqualTo(Decision.HOLD);
+    assertThat(g.fetch("heavy", 100, heavyConn).decision())
+        .as("over its range")
+        .isEqualTo(Decision.HOLD);
     g.run(100);
     assertThat(g.gate.paced("heavy")).isFalse();
   }
@@ -87,7 +96,8 @@ class ChunkPacingTest {
     for (int i = 0; i < 30; i++) {
       light(5);
     }
-    // five requests alone on their connections wait 800 ms each: distress, unless the wait was pacing's
+    // five requests alone on their connections wait 800 ms each: distress, unless the wait was
+    // pacing's
     GateHarness paced = new GateHarness(CFG, QueueingSignalTest.PRIOS);
     for (GateHarness g : List.of(h, paced)) {
       for (int i = 0; i < 6; i++) {
@@ -112,7 +122,8 @@ class ChunkPacingTest {
 
   @Test
   void monitorOnlyPacesNothing() {
-    GateHarness monitor = new GateHarness(CFG.with(GateConfig.MODE, GateMode.MONITOR_ONLY), QueueingSignalTest.PRIOS);
+    GateHarness monitor =
+        new GateHarness(CFG.with(GateConfig.MODE, GateMode.MONITOR_ONLY), QueueingSignalTest.PRIOS);
     for (int i = 0; i < 30; i++) {
       oneBlock(monitor, "light", lightConn, 5);
     }

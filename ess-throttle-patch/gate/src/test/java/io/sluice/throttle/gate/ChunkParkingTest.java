@@ -86,7 +86,10 @@ class ChunkParkingTest {
     assertEquals(14_000 * MS, p.nextDue(), "b parked at 4 s");
     assertEquals(List.of("b"), pump(p, 14_000));
     assertEquals(List.of(), pump(p, 19_999));
-    assertEquals(List.of("a"), pump(p, 20_000), "ten seconds after a's last turn, not all its chunks at once");
+    assertEquals(
+        List.of("a"),
+        pump(p, 20_000),
+        "ten seconds after a's last turn, not all its chunks at once");
     assertEquals(7, p.parked());
     assertEquals(3, p.pacedOut());
   }

@@ -15,10 +15,14 @@ class GateConfigTest {
     assertThat(c.mode()).isEqualTo(GateMode.ENFORCE);
     assertThat(c.get(GateConfig.ABNORMAL_P99_MS)).isEqualTo(10_000L);
     assertThat(c.get(GateConfig.NORMAL_P99_MS)).isLessThan(c.get(GateConfig.ABNORMAL_P99_MS));
-    assertThat(c.get(GateConfig.HOLD_MAX_MS)).as("well inside spark.network.timeout=120s").isEqualTo(20_000L);
+    assertThat(c.get(GateConfig.HOLD_MAX_MS))
+        .as("well inside spark.network.timeout=120s")
+        .isEqualTo(20_000L);
     assertThat(c.defaultPriority()).isEqualTo(2);
     assertThat(c.get(GateConfig.TEST_IO_DELAY_MS)).isZero();
-    assertThat(c.asMap()).hasSize(GateConfig.KNOBS.size()).containsEntry("sluice.throttle.budget.fraction", "0.5");
+    assertThat(c.asMap())
+        .hasSize(GateConfig.KNOBS.size())
+        .containsEntry("sluice.throttle.budget.fraction", "0.5");
   }
 
   @Test
@@ -34,19 +38,25 @@ class GateConfigTest {
 
   @Test
   void fromMapOverridesAndIgnoresForeignKeys() {
-    GateConfig c = GateConfig.fromMap(Map.of(
-        "sluice.throttle.mode", "monitor_only",
-        "sluice.throttle.hold.maxMs", " 15000 ",
-        "sluice.throttle.budget.fraction", "0.25",
-        "sluice.throttle.priority.weights", "0:1, 5:10",
-        "spark.shuffle.service.port", "7337"));
+    GateConfig c =
+        GateConfig.fromMap(
+            Map.of(
+                "sluice.throttle.mode", "monitor_only",
+                "sluice.throttle.hold.maxMs", " 15000 ",
+                "sluice.throttle.budget.fraction", "0.25",
+                "sluice.throttle.priority.weights", "0:1, 5:10",
+                "spark.shuffle.service.port", "7337"));
     assertThat(c.mode()).isEqualTo(GateMode.MONITOR_ONLY);
     assertThat(c.get(GateConfig.HOLD_MAX_MS)).isEqualTo(15_000L);
     assertThat(c.nanos(GateConfig.HOLD_MAX_MS)).isEqualTo(15_000_000_000L);
     assertThat(c.get(GateConfig.BUDGET_FRACTION)).isEqualTo(0.25);
-    assertThat(c).isEqualTo(GateConfig.defaults().with(GateConfig.MODE, GateMode.MONITOR_ONLY)
-        .with(GateConfig.HOLD_MAX_MS, 15_000L).with(GateConfig.BUDGET_FRACTION, 0.25)
-        .with(GateConfig.PRIORITY_WEIGHTS, "0:1, 5:10"));
+    assertThat(c)
+        .isEqualTo(
+            GateConfig.defaults()
+                .with(GateConfig.MODE, GateMode.MONITOR_ONLY)
+                .with(GateConfig.HOLD_MAX_MS, 15_000L)
+                .with(GateConfig.BUDGET_FRACTION, 0.25)
+                .with(GateConfig.PRIORITY_WEIGHTS, "0:1, 5:10"));
   }
 
   @Test
@@ -70,26 +80,39 @@ class GateConfigTest {
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.hold.maxMs", "20s")))
         .hasMessage("sluice.throttle.hold.maxMs=20s is not a whole number (milliseconds)");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.hold.maxMs", "130000")))
-        .hasMessage("sluice.throttle.hold.maxMs=130000 is outside the valid range [1, 100000] (milliseconds)");
+        .hasMessage(
+            "sluice.throttle.hold.maxMs=130000 is outside the valid range [1, 100000] (milliseconds)");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.budget.fraction", "1.5")))
-        .hasMessage("sluice.throttle.budget.fraction=1.5 is outside the valid range [0.01, 1] (fraction)");
+        .hasMessage(
+            "sluice.throttle.budget.fraction=1.5 is outside the valid range [0.01, 1] (fraction)");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.mode", "off")))
         .hasMessage("sluice.throttle.mode=off is not one of ENFORCE, MONITOR_ONLY");
-    assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.priority.weights", "1:1,2:0")))
-        .hasMessage("sluice.throttle.priority.weights=1:1,2:0: weight of priority 2 must be positive, was 0.0");
+    assertThatThrownBy(
+            () -> GateConfig.fromMap(Map.of("sluice.throttle.priority.weights", "1:1,2:0")))
+        .hasMessage(
+            "sluice.throttle.priority.weights=1:1,2:0: weight of priority 2 must be positive, was 0.0");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.priority.weights", "high")))
         .hasMessage("sluice.throttle.priority.weights=high: 'high' is not priority:weight");
-    assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.priority.url", "tuner:8080")))
+    assertThatThrownBy(
+            () -> GateConfig.fromMap(Map.of("sluice.throttle.priority.url", "tuner:8080")))
         .hasMessage("sluice.throttle.priority.url=tuner:8080: not an http(s) URL with a host");
-    assertThat(GateConfig.fromMap(Map.of("sluice.throttle.priority.url", "http://127.0.0.1:8080"))
-        .get(GateConfig.PRIORITY_URL)).isEqualTo("http://127.0.0.1:8080");
+    assertThat(
+            GateConfig.fromMap(Map.of("sluice.throttle.priority.url", "http://127.0.0.1:8080"))
+                .get(GateConfig.PRIORITY_URL))
+        .isEqualTo("http://127.0.0.1:8080");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.normal.p99Ms", "10000")))
-        .hasMessage("sluice.throttle.normal.p99Ms=10000 must be lower than sluice.throttle.abnormal.p99Ms=10000 "
-            + "(hysteresis)");
+        .hasMessage(
+            "sluice.throttle.normal.p99Ms=10000 must be lower than sluice.throttle.abnormal.p99Ms=10000 "
+                + "(hysteresis)");
     assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.sleep.minMs", "6000")))
-        .hasMessageStartingWith("sluice.throttle.sleep.minMs=6000 must not exceed sluice.throttle.sleep.maxMs");
-    assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.tick.ms", "10000",
-        "sluice.throttle.hold.maxMs", "5000")))
-        .hasMessageStartingWith("sluice.throttle.hold.maxMs=5000 must be longer than sluice.throttle.tick.ms");
+        .hasMessageStartingWith(
+            "sluice.throttle.sleep.minMs=6000 must not exceed sluice.throttle.sleep.maxMs");
+    assertThatThrownBy(
+            () ->
+                GateConfig.fromMap(
+                    Map.of(
+                        "sluice.throttle.tick.ms", "10000", "sluice.throttle.hold.maxMs", "5000")))
+        .hasMessageStartingWith(
+            "sluice.throttle.hold.maxMs=5000 must be longer than sluice.throttle.tick.ms");
   }
 }

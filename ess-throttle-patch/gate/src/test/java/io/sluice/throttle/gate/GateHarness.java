@@ -4,14 +4,18 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.util.ArrayList;
 import java.util.List;
 
-/** A gate on a fake clock with recorded events and a simple meter registry, plus helpers to drive it. */
+/**
+ * A gate on a fake clock with recorded events and a simple meter registry, plus helpers to drive
+ * it.
+ */
 final class GateHarness {
   /**
-   * Small numbers so the expectations below are easy to compute by hand, on the first (service-time) signal, which
-   * these mechanics tests drive with {@link #feed}. The budget is the fraction-of-onset one
-   * with multiplicative adaptation and requests must fit their range (budget.targetMs=0, range.rule=FIT), so the
-   * split and release mechanics are tested without a throughput history; {@link #littleConfig()} has the defaults'
-   * Little's-law budget and the BELOW rule.
+   * Small numbers so the expectations below are easy to compute by hand, on the first
+   * (service-time) signal, which these mechanics tests drive with {@link #feed}. The budget is the
+   * fraction-of-onset one with multiplicative adaptation and requests must fit their range
+   * (budget.targetMs=0, range.rule=FIT), so the split and release mechanics are tested without a
+   * throughput history; {@link #littleConfig()} has the defaults' Little's-law budget and the BELOW
+   * rule.
    */
   static GateConfig testConfig() {
     return littleConfig()
@@ -47,8 +51,14 @@ final class GateHarness {
   final ThrottleGate gate;
 
   GateHarness(GateConfig cfg, PriorityMap priorities) {
-    this.gate = ThrottleGate.builder().config(cfg).clock(clock).priorities(priorities).events(events)
-        .meterRegistry(registry).build();
+    this.gate =
+        ThrottleGate.builder()
+            .config(cfg)
+            .clock(clock)
+            .priorities(priorities)
+            .events(events)
+            .meterRegistry(registry)
+            .build();
   }
 
   GateHarness(GateConfig cfg) {
@@ -87,11 +97,16 @@ final class GateHarness {
   /** As {@link #fetch(String, int)}, on {@code conn} (null: the adapter names no connection). */
   Req fetch(String app, int blocks, Connection conn) {
     Req r = new Req(app, blocks);
-    r.ticket = gate.onFetch(app, conn, blocks, () -> {
-      r.runs++;
-      r.proceededMs = clock.millis();
-      r.ticket.served(r.blocks);
-    });
+    r.ticket =
+        gate.onFetch(
+            app,
+            conn,
+            blocks,
+            () -> {
+              r.runs++;
+              r.proceededMs = clock.millis();
+              r.ticket.served(r.blocks);
+            });
     if (r.ticket.decision() == Decision.ADMIT) {
       r.ticket.served(blocks);
     }
@@ -107,9 +122,10 @@ final class GateHarness {
   }
 
   /**
-   * {@code n} one-block requests of apps "probe-0".."probe-(n-1)" (one each, so each is its app's only request and
-   * always admitted), all served now and finished {@code latencyMs} later (the clock advances without ticks), giving
-   * the window n samples of that service time. The probes are inactive again before the next tick.
+   * {@code n} one-block requests of apps "probe-0".."probe-(n-1)" (one each, so each is its app's
+   * only request and always admitted), all served now and finished {@code latencyMs} later (the
+   * clock advances without ticks), giving the window n samples of that service time. The probes are
+   * inactive again before the next tick.
    */
   void feed(int n, long latencyMs) {
     List<Req> l = new ArrayList<>();

@@ -6,13 +6,15 @@ import org.junit.jupiter.api.Test;
 
 class HoldDeadlinesTest {
   private static final long S = 1_000_000_000L;
-  private final HoldDeadlines d = new HoldDeadlines(GateConfig.defaults()); // 20 s; idle 100 s, at most 300 s
+  private final HoldDeadlines d =
+      new HoldDeadlines(GateConfig.defaults()); // 20 s; idle 100 s, at most 300 s
 
   @Test
   void withoutAConnectionTheDeadlineIsArrivalPlusHoldMax() {
     assertThat(d.deadline(null, 5 * S, 6 * S)).isEqualTo(25 * S);
     assertThat(d.quiet(null, 5 * S)).isFalse();
-    HoldDeadlines off = new HoldDeadlines(GateConfig.defaults().with(GateConfig.HOLD_CONNECTION_IDLE_MS, 0L));
+    HoldDeadlines off =
+        new HoldDeadlines(GateConfig.defaults().with(GateConfig.HOLD_CONNECTION_IDLE_MS, 0L));
     assertThat(off.activityAware()).isFalse();
     assertThat(off.deadline(new Connection(), 5 * S, 6 * S)).isEqualTo(25 * S);
   }

@@ -6,7 +6,10 @@ import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 
-/** The hold and release scheduler alone, on a fake clock: which held requests go out, in what order and why. */
+/**
+ * The hold and release scheduler alone, on a fake clock: which held requests go out, in what order
+ * and why.
+ */
 class HoldSchedulerTest {
   private static final long MS = 1_000_000L;
   private static final GateEvents.ReleaseReason IN_RANGE = GateEvents.ReleaseReason.IN_RANGE;
@@ -20,8 +23,13 @@ class HoldSchedulerTest {
   private HoldScheduler scheduler(GateConfig cfg) {
     holds = new HoldScheduler(cfg, ThrottleGate.HOUSEKEEPING_NANOS, GateMeters.none(), events);
     long now = clock.nanoTime();
-    sink = new GateTicket.Sink(clock, new ThroughputMeter(1_000 * MS, 0.9, now), holds,
-        NodeStateDetector.of(cfg, now), GateMeters.none());
+    sink =
+        new GateTicket.Sink(
+            clock,
+            new ThroughputMeter(1_000 * MS, 0.9, now),
+            holds,
+            NodeStateDetector.of(cfg, now),
+            GateMeters.none());
     return holds;
   }
 
@@ -66,16 +74,18 @@ class HoldSchedulerTest {
 
     clock.advanceMillis(500);
     holds.release(a, true, IN_RANGE, false, clock.nanoTime());
-    // r1: nothing in flight; r2: 3 outstanding < 4; r3: 5 outstanding is not below 4 and its deadline is far
+    // r1: nothing in flight; r2: 3 outstanding < 4; r3: 5 outstanding is not below 4 and its
+    // deadline is far
     assertThat(ran).containsExactly("r1", "r2");
     assertThat(a.outstandingReq).isEqualTo(2);
     assertThat(a.outstandingBlocks).isEqualTo(5);
     assertThat(holds.held()).isEqualTo(1);
     assertThat(holds.heldBytes()).isEqualTo(10);
-    assertThat(events.events("released")).containsExactly(
-        "released a p0 after=500 IN_RANGE", "released a p0 after=500 IN_RANGE");
+    assertThat(events.events("released"))
+        .containsExactly("released a p0 after=500 IN_RANGE", "released a p0 after=500 IN_RANGE");
 
-    clock.advanceMillis(20_000 - 500 - 101); // deadline (arrival + 20 s) 101 ms away: after the next tick
+    clock.advanceMillis(
+        20_000 - 500 - 101); // deadline (arrival + 20 s) 101 ms away: after the next tick
     holds.release(a, true, IN_RANGE, false, clock.nanoTime());
     assertThat(ran).containsExactly("r1", "r2");
     clock.advanceMillis(2); // 99 ms away: before the next tick
@@ -97,10 +107,11 @@ class HoldSchedulerTest {
     holds.release(a, true, IN_RANGE, false, clock.nanoTime());
     assertThat(ran).isEmpty();
 
-    holds.release(a, false, GateEvents.ReleaseReason.NODE_NORMAL, false, clock.nanoTime()); // ranges off
+    holds.release(
+        a, false, GateEvents.ReleaseReason.NODE_NORMAL, false, clock.nanoTime()); // ranges off
     assertThat(ran).containsExactly("big", "small");
-    assertThat(events.events("released")).containsExactly(
-        "released a p0 after=0 NODE_NORMAL", "released a p0 after=0 NODE_NORMAL");
+    assertThat(events.events("released"))
+        .containsExactly("released a p0 after=0 NODE_NORMAL", "released a p0 after=0 NODE_NORMAL");
     assertThat(a.outstandingBlocks).isEqualTo(8);
   }
 
@@ -120,8 +131,8 @@ class HoldSchedulerTest {
     assertThat(ran).containsExactly("b1");
     holds.releaseDue(List.of(a), false, NodeState.NORMAL, false, clock.nanoTime());
     assertThat(ran).containsExactly("b1", "a1");
-    assertThat(events.events("released")).containsExactly(
-        "released b p0 after=0 IN_RANGE", "released a p0 after=0 NODE_NORMAL");
+    assertThat(events.events("released"))
+        .containsExactly("released b p0 after=0 IN_RANGE", "released a p0 after=0 NODE_NORMAL");
   }
 
   @Test
@@ -137,7 +148,8 @@ class HoldSchedulerTest {
     clock.advanceMillis(100_000 - 50);
     holds.release(a, true, IN_RANGE, false, clock.nanoTime());
     assertThat(ran).containsExactly("q1");
-    assertThat(events.events("released")).containsExactly("released a p0 after=99950 CONNECTION_QUIET");
+    assertThat(events.events("released"))
+        .containsExactly("released a p0 after=99950 CONNECTION_QUIET");
     assertThat(conn.lastActivityNanos()).isEqualTo(clock.nanoTime());
 
     clock.advanceMillis(1_000);
@@ -177,13 +189,15 @@ class HoldSchedulerTest {
     silent.lastActivity = clock.nanoTime();
     held(a, "second", 1, silent, 0);
     clock.advanceMillis(100_000 - 500); // the silent connection's deadline is 500 ms away
-    busy.lastActivity = clock.nanoTime(); // the first one's connection stays busy: its deadline is 100 s away
+    busy.lastActivity =
+        clock.nanoTime(); // the first one's connection stays busy: its deadline is 100 s away
 
     holds.release(a, true, IN_RANGE, false, clock.nanoTime());
     assertThat(ran).as("without the scan the FIFO head keeps it waiting").isEmpty();
     holds.release(a, true, IN_RANGE, true, clock.nanoTime());
     assertThat(ran).containsExactly("second");
-    assertThat(events.events("released")).containsExactly("released a p0 after=99500 CONNECTION_QUIET");
+    assertThat(events.events("released"))
+        .containsExactly("released a p0 after=99500 CONNECTION_QUIET");
     assertThat(a.heldQ).hasSize(1);
     assertThat(a.held).isEqualTo(1);
   }
@@ -231,8 +245,11 @@ class HoldSchedulerTest {
 
   @Test
   void capsNameTheOneReached() {
-    scheduler(GateConfig.defaults().with(GateConfig.HELD_MAX, 3L).with(GateConfig.HELD_MAX_PER_APP, 2L)
-        .with(GateConfig.HELD_MAX_BYTES, 100L));
+    scheduler(
+        GateConfig.defaults()
+            .with(GateConfig.HELD_MAX, 3L)
+            .with(GateConfig.HELD_MAX_PER_APP, 2L)
+            .with(GateConfig.HELD_MAX_BYTES, 100L));
     AppBooks a = app("a", 0);
     AppBooks b = app("b", 0);
     assertThat(holds.capReason(a, 100)).isNull();

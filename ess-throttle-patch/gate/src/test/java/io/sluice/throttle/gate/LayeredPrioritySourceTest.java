@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import java.io.IOException;
 import java.util.Map;
 import java.util.OptionalInt;
-
 import org.junit.jupiter.api.Test;
 
 class LayeredPrioritySourceTest {
@@ -36,8 +35,9 @@ class LayeredPrioritySourceTest {
 
   @Test
   void primaryWinsForAppsItKnowsFallbackFillsTheRest() throws Exception {
-    LayeredPrioritySource s = new LayeredPrioritySource(of(Map.of("a", TUNER_A), 3),
-        of(Map.of("a", YARN_A, "b", YARN_B), 0));
+    LayeredPrioritySource s =
+        new LayeredPrioritySource(
+            of(Map.of("a", TUNER_A), 3), of(Map.of("a", YARN_A, "b", YARN_B), 0));
     assertThat(s.fetch()).containsOnly(Map.entry("a", TUNER_A), Map.entry("b", YARN_B));
     assertThat(s.defaultPriority()).hasValue(3);
   }
@@ -53,7 +53,11 @@ class LayeredPrioritySourceTest {
   @Test
   void bothDownFailsWithBothCauses() {
     assertThatThrownBy(() -> new LayeredPrioritySource(down("tuner"), down("rm")).fetch())
-        .hasMessage("tuner").satisfies(e -> assertThat(e.getSuppressed()).extracting(Throwable::getMessage)
-            .containsExactly("rm"));
+        .hasMessage("tuner")
+        .satisfies(
+            e ->
+                assertThat(e.getSuppressed())
+                    .extracting(Throwable::getMessage)
+                    .containsExactly("rm"));
   }
 }

@@ -25,7 +25,8 @@ class NodeBudgetTest {
 
   @Test
   void turnsAbnormalWithAnOnsetBudgetAndAdaptsItEveryAdaptInterval() {
-    NodeBudget node = new NodeBudget(GateConfig.defaults(), detector, policy, false); // budget.adaptMs 5 s
+    NodeBudget node =
+        new NodeBudget(GateConfig.defaults(), detector, policy, false); // budget.adaptMs 5 s
     assertThat(node.goingAbnormal()).isFalse();
     assertThat(node.step(T0, false, 200, 4, 0, List.of())).isEqualTo(NodeState.NORMAL);
     assertThat(node.budget()).isEqualTo(-1);
@@ -68,7 +69,8 @@ class NodeBudgetTest {
 
   @Test
   void withBudgetReleaseTheRangesLastUntilNothingIsHeld() {
-    NodeBudget node = new NodeBudget(GateConfig.defaults(), detector, policy, false); // release.onNormal BUDGET
+    NodeBudget node =
+        new NodeBudget(GateConfig.defaults(), detector, policy, false); // release.onNormal BUDGET
     detector.next = NodeState.ABNORMAL;
     node.step(T0, true, 200, 2, 5, List.of());
     AppBooks a = app("a", 1, 10, 20);

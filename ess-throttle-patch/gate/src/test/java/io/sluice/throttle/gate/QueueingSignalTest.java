@@ -8,34 +8,42 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /**
- * The QUEUEING signal on a fake clock: it follows how long requests wait for the server, relative to the node's own
- * healthy per-block time, not how large they are.
+ * The QUEUEING signal on a fake clock: it follows how long requests wait for the server, relative
+ * to the node's own healthy per-block time, not how large they are.
  */
 class QueueingSignalTest {
-  static final GateConfig CFG = GateConfig.defaults()
-      .with(GateConfig.SIGNAL, Signal.QUEUEING)
-      .with(GateConfig.WINDOW_MS, 10_000L)
-      .with(GateConfig.WINDOW_SLOTS, 10L)
-      .with(GateConfig.MIN_SAMPLES, 5L)
-      .with(GateConfig.TICK_MS, 100L)
-      .with(GateConfig.QUEUE_MIN_MS, 50L)
-      .with(GateConfig.QUEUE_FACTOR, 20.0)
-      .with(GateConfig.QUEUE_NORMAL_FRACTION, 0.5)
-      .with(GateConfig.BASELINE_MS, 60_000L)
-      .with(GateConfig.BUDGET_TARGET_MS, 0L)
-      .with(GateConfig.BUDGET_FRACTION, 0.1)
-      .with(GateConfig.BUDGET_MIN_BLOCKS, 1L)
-      .with(GateConfig.PRIORITY_WEIGHTS, "1:1,4:8");
-  static final PriorityMap PRIOS = new StaticPriorityMap(Map.of(
-      "heavy", new AppInfo("heavy", 1, "adhoc", false),
-      "light", new AppInfo("light", 4, "prod", false)), 2);
+  static final GateConfig CFG =
+      GateConfig.defaults()
+          .with(GateConfig.SIGNAL, Signal.QUEUEING)
+          .with(GateConfig.WINDOW_MS, 10_000L)
+          .with(GateConfig.WINDOW_SLOTS, 10L)
+          .with(GateConfig.MIN_SAMPLES, 5L)
+          .with(GateConfig.TICK_MS, 100L)
+          .with(GateConfig.QUEUE_MIN_MS, 50L)
+          .with(GateConfig.QUEUE_FACTOR, 20.0)
+          .with(GateConfig.QUEUE_NORMAL_FRACTION, 0.5)
+          .with(GateConfig.BASELINE_MS, 60_000L)
+          .with(GateConfig.BUDGET_TARGET_MS, 0L)
+          .with(GateConfig.BUDGET_FRACTION, 0.1)
+          .with(GateConfig.BUDGET_MIN_BLOCKS, 1L)
+          .with(GateConfig.PRIORITY_WEIGHTS, "1:1,4:8");
+  static final PriorityMap PRIOS =
+      new StaticPriorityMap(
+          Map.of(
+              "heavy", new AppInfo("heavy", 1, "adhoc", false),
+              "light", new AppInfo("light", 4, "prod", false)),
+          2);
 
   private final GateHarness h = new GateHarness(CFG, PRIOS);
   private final Connection lightConn = new Connection();
   private final Connection heavyConn = new Connection();
 
-  /** One request served start to end: it waits {@code waitMs} for its first chunk, then each block takes blockMs. */
-  private void serve(GateHarness harness, String app, Connection conn, int blocks, long waitMs, long blockMs) {
+  /**
+   * One request served start to end: it waits {@code waitMs} for its first chunk, then each block
+   * takes blockMs.
+   */
+  private void serve(
+      GateHarness harness, String app, Connection conn, int blocks, long waitMs, long blockMs) {
     GateHarness.Req r = harness.fetch(app, blocks, conn);
     assertThat(r.decision()).isEqualTo(Decision.ADMIT);
     harness.clock.advanceMillis(waitMs);
@@ -49,7 +57,9 @@ class QueueingSignalTest {
     r.finish();
   }
 
-  /** {@code seconds} of light traffic: ten one-block requests a second, each waiting {@code waitMs}. */
+  /**
+   * {@code seconds} of light traffic: ten one-block requests a second, each waiting {@code waitMs}.
+   */
   private void light(int seconds, long waitMs) {
     for (int i = 0; i < seconds * 10; i++) {
       serve(h, "light", lightConn, 1, waitMs, 10);
@@ -59,9 +69,13 @@ class QueueingSignalTest {
 
   @Test
   void aNodeServingOnlyLargeHealthyRequestsStaysNormal() {
-    GateHarness stock = new GateHarness(CFG.with(GateConfig.SIGNAL, Signal.SERVICE_TIME)
-        .with(GateConfig.NORMAL_P99_MS, 500L).with(GateConfig.ABNORMAL_P99_MS, 1_000L)
-        .with(GateConfig.MIN_SAMPLES, 2L), PRIOS);
+    GateHarness stock =
+        new GateHarness(
+            CFG.with(GateConfig.SIGNAL, Signal.SERVICE_TIME)
+                .with(GateConfig.NORMAL_P99_MS, 500L)
+                .with(GateConfig.ABNORMAL_P99_MS, 1_000L)
+                .with(GateConfig.MIN_SAMPLES, 2L),
+            PRIOS);
     for (int i = 0; i < 30; i++) {
       serve(h, "heavy", heavyConn, 300, 10, 10);
       h.gate.tick();
@@ -69,22 +83,26 @@ class QueueingSignalTest {
       serve(stock, "heavy", heavyConn, 300, 10, 10);
       stock.gate.tick();
     }
-    // the requests waited 10 ms for their first chunk; the baseline is 10 ms a block (10.239 ms: the histogram
+    // the requests waited 10 ms for their first chunk; the baseline is 10 ms a block (10.239 ms:
+    // the histogram
     // reports its bucket's upper bound), so the threshold is 20 × 10.239 = 204 ms
     assertThat(h.gate.p99Millis()).isEqualTo(10);
     assertThat(h.gate.abnormalThresholdMillis()).isEqualTo(204);
-    assertThat(stock.gate.state()).as("the service-time signal calls 3 s requests distress")
+    assertThat(stock.gate.state())
+        .as("the service-time signal calls 3 s requests distress")
         .isEqualTo(NodeState.ABNORMAL);
   }
 
   @Test
   void queueingBehindAHeavyAppTurnsItAbnormalAndHoldingTheHeavyAppEndsTheEpisodeWhileItStillRuns() {
-    // healthy: 15 ms per block (a 5 ms wait plus a 10 ms read; bucket bound 15.103 ms), threshold 20 × that = 302 ms
+    // healthy: 15 ms per block (a 5 ms wait plus a 10 ms read; bucket bound 15.103 ms), threshold
+    // 20 × that = 302 ms
     light(3, 5);
     assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
     assertThat(h.gate.abnormalThresholdMillis()).isEqualTo(302);
 
-    // the heavy app has 8 requests of 100 blocks in flight; light requests now queue 800 ms behind them
+    // the heavy app has 8 requests of 100 blocks in flight; light requests now queue 800 ms behind
+    // them
     List<GateHarness.Req> heavy = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       heavy.add(h.fetch("heavy", 100, heavyConn));
@@ -94,9 +112,11 @@ class QueueingSignalTest {
     serve(h, "light", lightConn, 1, 800, 10);
     h.gate.tick();
     assertThat(h.gate.state()).as("p99 802 ms ≥ 302 ms").isEqualTo(NodeState.ABNORMAL);
-    assertThat(h.events.events("state")).containsExactly("state NORMAL->ABNORMAL p99=802 samples=32");
+    assertThat(h.events.events("state"))
+        .containsExactly("state NORMAL->ABNORMAL p99=802 samples=32");
 
-    // the heavy app keeps asking: over its range, held; the light app's requests no longer queue behind it
+    // the heavy app keeps asking: over its range, held; the light app's requests no longer queue
+    // behind it
     GateHarness.Req more = h.fetch("heavy", 100, heavyConn);
     assertThat(more.decision()).isEqualTo(Decision.HOLD);
     long start = h.clock.millis();
@@ -106,15 +126,21 @@ class QueueingSignalTest {
     }
     long episodeMs = h.clock.millis() - start;
     assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
-    // the 800 ms waits leave the 10 s window (the oldest of its 10 slots is dropped as time advances: 8-10 s after
-    // them), then the p99 is 20 ms < 151 ms; the episode held the heavy request asked for each second (7), the
+    // the 800 ms waits leave the 10 s window (the oldest of its 10 slots is dropped as time
+    // advances: 8-10 s after
+    // them), then the p99 is 20 ms < 151 ms; the episode held the heavy request asked for each
+    // second (7), the
     // one asked for after the last second's tick is held too but after the episode
     assertThat(episodeMs).isBetween(8_000L, 10_000L);
-    assertThat(h.events.events("episode")).singleElement().asString().matches("episode 79\\d\\dms held=7");
+    assertThat(h.events.events("episode"))
+        .singleElement()
+        .asString()
+        .matches("episode 79\\d\\dms held=7");
     assertThat(h.gate.heldCount()).isEqualTo(8);
     assertThat(h.registry.get("sluice.throttle.episode.duration").timer().count()).isEqualTo(1);
 
-    // the heavy app still runs: its requests are still held (ranges stay while it has held work) and the node
+    // the heavy app still runs: its requests are still held (ranges stay while it has held work)
+    // and the node
     // stays NORMAL while the light app keeps being served without queueing
     assertThat(h.gate.budgetBlocks()).isPositive();
     light(5, 20);
@@ -135,7 +161,8 @@ class QueueingSignalTest {
     h.gate.tick();
     assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
 
-    // the heavy app asks on 60 more connections: over its range, held; the light app is gone, and the heavy app's
+    // the heavy app asks on 60 more connections: over its range, held; the light app is gone, and
+    // the heavy app's
     // first requests end
     List<GateHarness.Req> more = new ArrayList<>();
     for (int i = 0; i < 60; i++) {
@@ -144,7 +171,8 @@ class QueueingSignalTest {
     assertThat(more).allMatch(r -> r.decision() == Decision.HOLD);
     first.forEach(GateHarness.Req::finish);
 
-    // each request the gate releases waits 800 ms behind the heavy app's own work (alone on its connection), then
+    // each request the gate releases waits 800 ms behind the heavy app's own work (alone on its
+    // connection), then
     // is served; those waits are the throttled app's own and do not count
     List<GateHarness.Req> done = new ArrayList<>();
     long start = h.clock.millis();
@@ -164,30 +192,41 @@ class QueueingSignalTest {
     // the light app's 800 ms waits leave the 10 s window; nothing else was recorded as a wait
     assertThat(h.clock.millis() - start).isBetween(8_000L, 10_100L);
     assertThat(done).as("the heavy app kept running through the episode").isNotEmpty();
-    assertThat(h.gate.heldCount()).as("and still has work held when the node turns NORMAL").isPositive();
+    assertThat(h.gate.heldCount())
+        .as("and still has work held when the node turns NORMAL")
+        .isPositive();
   }
 
   @Test
   void theThresholdFollowsTheNodesOwnSpeedUpToTheCeiling() {
-    GateHarness slow = new GateHarness(CFG.with(GateConfig.NORMAL_P99_MS, 1_000L)
-        .with(GateConfig.ABNORMAL_P99_MS, 2_000L), PRIOS);
+    GateHarness slow =
+        new GateHarness(
+            CFG.with(GateConfig.NORMAL_P99_MS, 1_000L).with(GateConfig.ABNORMAL_P99_MS, 2_000L),
+            PRIOS);
     for (int i = 0; i < 20; i++) {
       serve(slow, "light", lightConn, 1, 0, 40); // a slow disk: 40 ms a block
       slow.run(100);
     }
-    assertThat(slow.gate.abnormalThresholdMillis()).as("20 × 40 ms (bucket bound 40.959 ms)").isEqualTo(819);
+    assertThat(slow.gate.abnormalThresholdMillis())
+        .as("20 × 40 ms (bucket bound 40.959 ms)")
+        .isEqualTo(819);
     for (int i = 0; i < 20; i++) {
       serve(slow, "light", lightConn, 1, 0, 400);
       slow.run(100);
     }
-    assertThat(slow.gate.abnormalThresholdMillis()).as("the baseline stays the lowest p50 of the last minute")
+    assertThat(slow.gate.abnormalThresholdMillis())
+        .as("the baseline stays the lowest p50 of the last minute")
         .isEqualTo(819);
     GateHarness fresh = new GateHarness(CFG, PRIOS);
-    assertThat(fresh.gate.abnormalThresholdMillis()).as("no baseline yet: queue.minMs").isEqualTo(50);
+    assertThat(fresh.gate.abnormalThresholdMillis())
+        .as("no baseline yet: queue.minMs")
+        .isEqualTo(50);
     for (int i = 0; i < 20; i++) {
       serve(fresh, "light", lightConn, 1, 0, 1_000);
       fresh.run(100);
     }
-    assertThat(fresh.gate.abnormalThresholdMillis()).as("capped by abnormal.p99Ms").isEqualTo(10_000);
+    assertThat(fresh.gate.abnormalThresholdMillis())
+        .as("capped by abnormal.p99Ms")
+        .isEqualTo(10_000);
   }
 }

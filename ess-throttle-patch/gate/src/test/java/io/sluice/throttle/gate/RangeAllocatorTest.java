@@ -15,13 +15,16 @@ class RangeAllocatorTest {
 
   @Test
   void busyAppsSplitTheBudgetByWeight() {
-    assertThat(allocate(100, new double[] {4, 1}, new long[] {1_000, 1_000})).containsExactly(80, 20);
+    assertThat(allocate(100, new double[] {4, 1}, new long[] {1_000, 1_000}))
+        .containsExactly(80, 20);
   }
 
   @Test
   void anUnusedShareGoesToTheOthersByWeightButNobodyDropsBelowItsOwnShare() {
-    // weights 1:1:2, budget 100: shares 25/25/50; the first needs 5, so 95 are split 1:2 over the other two
-    assertThat(allocate(100, new double[] {1, 1, 2}, new long[] {5, 1_000, 1_000})).containsExactly(25, 31, 63);
+    // weights 1:1:2, budget 100: shares 25/25/50; the first needs 5, so 95 are split 1:2 over the
+    // other two
+    assertThat(allocate(100, new double[] {1, 1, 2}, new long[] {5, 1_000, 1_000}))
+        .containsExactly(25, 31, 63);
   }
 
   @Test

@@ -14,7 +14,9 @@ class SleepBudgetTest {
     b.record(600, 0);
     assertThat(b.allows(400, 1_000, 10 * S, S)).isTrue();
     assertThat(b.allows(401, 1_000, 10 * S, S)).isFalse();
-    assertThat(b.allows(1_000, 1_000, 10 * S, 10 * S)).as("the first sleep left the window").isTrue();
+    assertThat(b.allows(1_000, 1_000, 10 * S, 10 * S))
+        .as("the first sleep left the window")
+        .isTrue();
   }
 
   @Test

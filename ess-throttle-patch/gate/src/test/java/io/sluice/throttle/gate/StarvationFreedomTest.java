@@ -5,18 +5,18 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.IdentityHashMap;
-import java.util.Set;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
 import java.util.Random;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /**
- * Randomised schedules on a fake clock: a node kept ABNORMAL by slow service times, six apps of mixed priority
- * (one of them a shim) sending bursts of requests of random sizes. Every held request must run its proceed exactly
- * once, at or before arrival + hold.maxMs; after each tick no app may have held requests and nothing in flight; at
- * the end nothing leaks.
+ * Randomised schedules on a fake clock: a node kept ABNORMAL by slow service times, six apps of
+ * mixed priority (one of them a shim) sending bursts of requests of random sizes. Every held
+ * request must run its proceed exactly once, at or before arrival + hold.maxMs; after each tick no
+ * app may have held requests and nothing in flight; at the end nothing leaks.
  */
 class StarvationFreedomTest {
   private static final long HOLD_MS = 2_000;
@@ -38,11 +38,20 @@ class StarvationFreedomTest {
 
   private void runSchedule(long seed, GateConfig base) {
     Random rnd = new Random(seed);
-    GateConfig cfg = base.with(GateConfig.HOLD_MAX_MS, HOLD_MS)
-        .with(GateConfig.BUDGET_MIN_BLOCKS, 8L).with(GateConfig.SLEEP_BUDGET_MS, 3_000L);
-    PriorityMap prios = new StaticPriorityMap(Map.of(
-        "a0", new AppInfo("a0", 2, null, false), "a1", new AppInfo("a1", 2, null, false),
-        "a2", new AppInfo("a2", 1, null, true)), 1);
+    GateConfig cfg =
+        base.with(GateConfig.HOLD_MAX_MS, HOLD_MS)
+            .with(GateConfig.BUDGET_MIN_BLOCKS, 8L)
+            .with(GateConfig.SLEEP_BUDGET_MS, 3_000L);
+    PriorityMap prios =
+        new StaticPriorityMap(
+            Map.of(
+                "a0",
+                new AppInfo("a0", 2, null, false),
+                "a1",
+                new AppInfo("a1", 2, null, false),
+                "a2",
+                new AppInfo("a2", 1, null, true)),
+            1);
     GateHarness h = new GateHarness(cfg, prios);
     ThrottleGate g = h.gate;
 
@@ -70,7 +79,8 @@ class StarvationFreedomTest {
           }
         }
       }
-      // served requests (admitted now or released by a tick) finish after a slow, random service time
+      // served requests (admitted now or released by a tick) finish after a slow, random service
+      // time
       for (GateHarness.Req r : all) {
         boolean served = r.decision() == Decision.ADMIT || r.runs == 1;
         if (served && !scheduled.contains(r)) {
@@ -87,8 +97,9 @@ class StarvationFreedomTest {
         g.tick();
         sawAbnormal |= g.state() == NodeState.ABNORMAL;
         for (GateSnapshot.App a : g.snapshot().apps()) {
-          assertThat(a.held() > 0 && a.outstandingRequests() == 0).as("seed %d app %s holds with nothing in flight",
-              seed, a.appId()).isFalse();
+          assertThat(a.held() > 0 && a.outstandingRequests() == 0)
+              .as("seed %d app %s holds with nothing in flight", seed, a.appId())
+              .isFalse();
         }
       }
     }
@@ -119,7 +130,8 @@ class StarvationFreedomTest {
     for (GateHarness.Req r : scheduled) {
       if (r.decision() == Decision.HOLD) {
         assertThat(r.runs).isEqualTo(1);
-        assertThat(r.proceededMs - r.arrivalMs).as("seed %d: held %s beyond its deadline", seed, r.app)
+        assertThat(r.proceededMs - r.arrivalMs)
+            .as("seed %d: held %s beyond its deadline", seed, r.app)
             .isLessThanOrEqualTo(HOLD_MS);
       } else {
         assertThat(r.runs).isZero();

@@ -17,7 +17,8 @@ class ThrottleDocTest {
       return Paths.get(r);
     }
     for (Path p = Paths.get("").toAbsolutePath(); p != null; p = p.getParent()) {
-      if (Files.isDirectory(p.resolve("ess-throttle-patch")) && Files.isDirectory(p.resolve("docs"))) {
+      if (Files.isDirectory(p.resolve("ess-throttle-patch"))
+          && Files.isDirectory(p.resolve("docs"))) {
         return p;
       }
     }
@@ -32,10 +33,12 @@ class ThrottleDocTest {
       Files.createDirectories(doc.getParent());
       Files.writeString(doc, generated, StandardCharsets.UTF_8);
     }
-    assertThat(Files.exists(doc)).as("docs/throttle.md is missing; generate it with: " + ThrottleDoc.REGENERATE)
+    assertThat(Files.exists(doc))
+        .as("docs/throttle.md is missing; generate it with: " + ThrottleDoc.REGENERATE)
         .isTrue();
     String committed = Files.readString(doc, StandardCharsets.UTF_8);
-    assertThat(committed).as("docs/throttle.md is stale; regenerate it with: " + ThrottleDoc.REGENERATE)
+    assertThat(committed)
+        .as("docs/throttle.md is stale; regenerate it with: " + ThrottleDoc.REGENERATE)
         .isEqualTo(generated);
   }
 
@@ -45,7 +48,9 @@ class ThrottleDocTest {
     for (Knob<?> k : GateConfig.KNOBS) {
       assertThat(text).contains("| `" + k.key() + "` | ");
     }
-    assertThat(text).contains("| `sluice.throttle.abnormal.p99Ms` | 10000 | milliseconds | 1 .. 3600000 |");
-    assertThat(text).contains("| `sluice.throttle.mode` | ENFORCE | enum | ENFORCE, MONITOR_ONLY |");
+    assertThat(text)
+        .contains("| `sluice.throttle.abnormal.p99Ms` | 10000 | milliseconds | 1 .. 3600000 |");
+    assertThat(text)
+        .contains("| `sluice.throttle.mode` | ENFORCE | enum | ENFORCE, MONITOR_ONLY |");
   }
 }

@@ -9,13 +9,19 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
-/** The gate's rules on a fake clock, with expectations computed by hand from {@link GateHarness#testConfig()}. */
+/**
+ * The gate's rules on a fake clock, with expectations computed by hand from {@link
+ * GateHarness#testConfig()}.
+ */
 class ThrottleGateTest {
   static final GateConfig CFG = GateHarness.testConfig();
-  static final PriorityMap HI_LO = new StaticPriorityMap(Map.of(
-      "hi", new AppInfo("hi", 2, "prod", false),
-      "lo", new AppInfo("lo", 1, "adhoc", false),
-      "s", new AppInfo("s", 1, "adhoc", true)), 1);
+  static final PriorityMap HI_LO =
+      new StaticPriorityMap(
+          Map.of(
+              "hi", new AppInfo("hi", 2, "prod", false),
+              "lo", new AppInfo("lo", 1, "adhoc", false),
+              "s", new AppInfo("s", 1, "adhoc", true)),
+          1);
 
   @Test
   void thresholdsAndHysteresis() {
@@ -32,9 +38,11 @@ class ThrottleGateTest {
     h.feed(1, 1_500);
     g.tick();
     assertThat(g.state()).isEqualTo(NodeState.ABNORMAL);
-    assertThat(h.events.events("state")).containsExactly("state NORMAL->ABNORMAL p99=1507 samples=5");
+    assertThat(h.events.events("state"))
+        .containsExactly("state NORMAL->ABNORMAL p99=1507 samples=5");
 
-    // between the thresholds (500 <= p99 < 1000): stays ABNORMAL, also after the slow samples left the window
+    // between the thresholds (500 <= p99 < 1000): stays ABNORMAL, also after the slow samples left
+    // the window
     for (int i = 0; i < 20; i++) {
       h.feed(5, 700);
       g.tick();
@@ -50,7 +58,11 @@ class ThrottleGateTest {
     assertThat(g.state()).isEqualTo(NodeState.NORMAL);
     assertThat(g.p99Millis()).isEqualTo(401);
     assertThat(g.budgetBlocks()).isEqualTo(-1);
-    assertThat(h.events.events("state")).hasSize(2).last().asString().startsWith("state ABNORMAL->NORMAL p99=401");
+    assertThat(h.events.events("state"))
+        .hasSize(2)
+        .last()
+        .asString()
+        .startsWith("state ABNORMAL->NORMAL p99=401");
     assertThat(h.registry.get("sluice.throttle.state.changes").counter().count()).isEqualTo(2);
   }
 
@@ -81,7 +93,8 @@ class ThrottleGateTest {
     assertThat(g.heldCount()).isEqualTo(2);
     assertThat(hHeld.runs).isZero();
 
-    // three of hi's requests finish: 70 + 10 fits its 80 -> released at the next tick, lo stays held
+    // three of hi's requests finish: 70 + 10 fits its 80 -> released at the next tick, lo stays
+    // held
     hi.subList(0, 3).forEach(GateHarness.Req::finish);
     g.tick();
     assertThat(hHeld.runs).isEqualTo(1);
@@ -90,15 +103,20 @@ class ThrottleGateTest {
     assertThat(h.events.events("released")).containsExactly("released hi p2 after=0 IN_RANGE");
     assertThat(g.snapshot().app("hi").outstandingBlocks()).isEqualTo(80);
 
-    // lo is never back in range (the budget shrinks while p99 stays high): released at its 2 s deadline exactly
+    // lo is never back in range (the budget shrinks while p99 stays high): released at its 2 s
+    // deadline exactly
     h.run(2_000);
     assertThat(lHeld.runs).isEqualTo(1);
     assertThat(lHeld.proceededMs - lHeld.arrivalMs).isEqualTo(2_000);
     assertThat(h.events.events("released")).last().isEqualTo("released lo p1 after=2000 DEADLINE");
     assertThat(g.heldCount()).isZero();
-    assertThat(h.registry.get("sluice.throttle.hold.time").tag("reason", "DEADLINE").timer().count()).isEqualTo(1);
-    assertThat(h.counter("sluice.throttle.decisions", "decision", "HOLD", "priority", "2")).isEqualTo(1);
-    assertThat(h.counter("sluice.throttle.decisions", "decision", "ADMIT", "priority", "2")).isEqualTo(10);
+    assertThat(
+            h.registry.get("sluice.throttle.hold.time").tag("reason", "DEADLINE").timer().count())
+        .isEqualTo(1);
+    assertThat(h.counter("sluice.throttle.decisions", "decision", "HOLD", "priority", "2"))
+        .isEqualTo(1);
+    assertThat(h.counter("sluice.throttle.decisions", "decision", "ADMIT", "priority", "2"))
+        .isEqualTo(10);
   }
 
   @Test
@@ -160,9 +178,12 @@ class ThrottleGateTest {
     long before = h.gate.budgetBlocks();
     h.run(3_000);
     assertThat(h.gate.budgetBlocks()).isEqualTo(before);
-    assertThat(h.gate.state()).as("no evidence of recovery, work in flight").isEqualTo(NodeState.ABNORMAL);
+    assertThat(h.gate.state())
+        .as("no evidence of recovery, work in flight")
+        .isEqualTo(NodeState.ABNORMAL);
 
-    // 700 ms: below abnormal, above normal -> x1.25 per adaptation (rounded up), capped at the 200 blocks at onset
+    // 700 ms: below abnormal, above normal -> x1.25 per adaptation (rounded up), capped at the 200
+    // blocks at onset
     h.feed(5, 700);
     long at = before;
     for (int i = 0; i < 20 && h.gate.budgetBlocks() == at; i++) {
@@ -200,7 +221,10 @@ class ThrottleGateTest {
     assertThat(h.gate.budgetBlocks()).isEqualTo(202);
   }
 
-  /** x at 40 blocks/s, then ABNORMAL with 20 blocks in flight: budget 36 x 2.5 = 90, all of it x's range. */
+  /**
+   * x at 40 blocks/s, then ABNORMAL with 20 blocks in flight: budget 36 x 2.5 = 90, all of it x's
+   * range.
+   */
   private static GateHarness overshootSetup(RangeRule rule) {
     return xAbnormalWithRange90(GateHarness.littleConfig().with(GateConfig.RANGE_RULE, rule));
   }
@@ -246,19 +270,21 @@ class ThrottleGateTest {
   }
 
   /**
-   * Activity-aware holds: hold.maxMs 2 s, connection idle 10 s, connection max 30 s. x is ABNORMAL with range 90 and
-   * 20 blocks in flight; each big request (100 blocks) is over range while the other is in flight.
+   * Activity-aware holds: hold.maxMs 2 s, connection idle 10 s, connection max 30 s. x is ABNORMAL
+   * with range 90 and 20 blocks in flight; each big request (100 blocks) is over range while the
+   * other is in flight.
    */
   private static GateHarness activitySetup() {
     return activitySetup(1);
   }
 
   private static GateHarness activitySetup(long laneMinInFlight) {
-    return xAbnormalWithRange90(GateHarness.littleConfig()
-        .with(GateConfig.RANGE_RULE, RangeRule.FIT)
-        .with(GateConfig.HOLD_CONNECTION_IDLE_MS, 10_000L)
-        .with(GateConfig.HOLD_CONNECTION_MAX_MS, 30_000L)
-        .with(GateConfig.LANE_MIN_IN_FLIGHT, laneMinInFlight));
+    return xAbnormalWithRange90(
+        GateHarness.littleConfig()
+            .with(GateConfig.RANGE_RULE, RangeRule.FIT)
+            .with(GateConfig.HOLD_CONNECTION_IDLE_MS, 10_000L)
+            .with(GateConfig.HOLD_CONNECTION_MAX_MS, 30_000L)
+            .with(GateConfig.LANE_MIN_IN_FLIGHT, laneMinInFlight));
   }
 
   @Test
@@ -268,15 +294,22 @@ class ThrottleGateTest {
     GateHarness.Req held = h.fetch("x", 100, c);
     assertThat(held.decision()).isEqualTo(Decision.HOLD);
     assertThat(c.lastActivityNanos()).isEqualTo(TimeUnit.MILLISECONDS.toNanos(held.arrivalMs));
-    // well past hold.maxMs (2 s): still held; the deadline is arrival + 10 s, found by a once-a-second scan with
-    // 1.1 s of look-ahead (housekeeping interval + tick), so the release comes between 8.9 and 10 s after arrival
+    // well past hold.maxMs (2 s): still held; the deadline is arrival + 10 s, found by a
+    // once-a-second scan with
+    // 1.1 s of look-ahead (housekeeping interval + tick), so the release comes between 8.9 and 10 s
+    // after arrival
     h.run(8_800);
     assertThat(held.runs).isZero();
     h.run(1_200);
     assertThat(held.runs).isEqualTo(1);
     assertThat(held.proceededMs - held.arrivalMs).isBetween(8_900L, 10_000L);
     assertThat(h.events.events("released")).singleElement().asString().endsWith("CONNECTION_QUIET");
-    assertThat(h.registry.get("sluice.throttle.hold.time").tag("reason", "CONNECTION_QUIET").timer().count())
+    assertThat(
+            h.registry
+                .get("sluice.throttle.hold.time")
+                .tag("reason", "CONNECTION_QUIET")
+                .timer()
+                .count())
         .isEqualTo(1);
   }
 
@@ -284,11 +317,13 @@ class ThrottleGateTest {
   void trafficOnTheConnectionExtendsTheHoldUpToConnectionMaxMs() {
     GateHarness h = activitySetup();
     Connection c = new Connection();
-    GateHarness.Req busy = h.fetch("y", 100, c); // another app's request on the same channel, admitted
+    GateHarness.Req busy =
+        h.fetch("y", 100, c); // another app's request on the same channel, admitted
     assertThat(busy.decision()).isEqualTo(Decision.ADMIT);
     GateHarness.Req held = h.fetch("x", 100, c);
     assertThat(held.decision()).isEqualTo(Decision.HOLD);
-    // 16 chunks on the connection every 5 s keep it from going quiet (the gate reads the clock every 16th chunk):
+    // 16 chunks on the connection every 5 s keep it from going quiet (the gate reads the clock
+    // every 16th chunk):
     // released only at arrival + 30 s
     for (int i = 0; i < 5; i++) {
       h.run(5_000);
@@ -319,7 +354,8 @@ class ThrottleGateTest {
     assertThat(first.runs + second.runs).isZero();
     h.run(8_000);
     assertThat(first.runs).isEqualTo(1);
-    assertThat(second.runs).as("the release counts as activity: the other request waits another interval")
+    assertThat(second.runs)
+        .as("the release counts as activity: the other request waits another interval")
         .isZero();
     h.run(10_000);
     assertThat(second.runs).isEqualTo(1);
@@ -333,7 +369,8 @@ class ThrottleGateTest {
     Lane idle = new Lane();
     Connection onBusy = new Connection(busy);
     Connection onIdle = new Connection(idle);
-    GateHarness.Req y = h.fetch("y", 5, onBusy); // another app's request, admitted: the busy lane has one in flight
+    GateHarness.Req y =
+        h.fetch("y", 5, onBusy); // another app's request, admitted: the busy lane has one in flight
     assertThat(y.decision()).isEqualTo(Decision.ADMIT);
     assertThat(busy.inFlight()).isEqualTo(1);
     GateHarness.Req x1 = h.fetch("x", 100, onBusy);
@@ -342,13 +379,15 @@ class ThrottleGateTest {
     assertThat(List.of(x1, x2, x3)).allMatch(r -> r.decision() == Decision.HOLD);
 
     h.gate.tick();
-    // out of range all three; the idle lane gets its oldest (x2) and then has one in flight; the busy lane nothing
+    // out of range all three; the idle lane gets its oldest (x2) and then has one in flight; the
+    // busy lane nothing
     assertThat(x2.runs).isEqualTo(1);
     assertThat(x1.runs + x3.runs).isZero();
     assertThat(idle.inFlight()).isEqualTo(1);
     assertThat(h.events.events("released")).containsExactly("released x p1 after=0 IDLE_LANE");
 
-    // the busy lane's request finishes: its lane is idle, x1 goes next tick; x3 waits behind x2 on its lane
+    // the busy lane's request finishes: its lane is idle, x1 goes next tick; x3 waits behind x2 on
+    // its lane
     y.finish();
     assertThat(busy.inFlight()).isZero();
     h.gate.tick();
@@ -375,19 +414,22 @@ class ThrottleGateTest {
   @Test
   void whenTheNodeTurnsNormalHeldRequestsDrainWithinTheBudgetUnlessReleaseOnNormalIsAll() {
     for (NormalRelease mode : NormalRelease.values()) {
-      GateHarness h = new GateHarness(GateHarness.littleConfig().with(GateConfig.RELEASE_ON_NORMAL, mode));
+      GateHarness h =
+          new GateHarness(GateHarness.littleConfig().with(GateConfig.RELEASE_ON_NORMAL, mode));
       // x at 40 blocks/s, then ABNORMAL: budget 36 blocks/s x 2.5 s = 90, all of it x's range
       h.fetchN("x", 4, 10).forEach(GateHarness.Req::finish);
-      // 9 requests in flight that never report served (so their finishing adds no slow sample to the window)
+      // 9 requests in flight that never report served (so their finishing adds no slow sample to
+      // the window)
       List<Ticket> inFlight = new ArrayList<>();
       for (int i = 0; i < 9; i++) {
-        inFlight.add(h.gate.onFetch("x", 10, () -> { }));
+        inFlight.add(h.gate.onFetch("x", 10, () -> {}));
       }
       h.run(1_000);
       h.feed(5, 1_500);
       h.gate.tick();
       assertThat(h.gate.budgetBlocks()).isEqualTo(90);
-      // held on a connection: activity-aware deadlines (100 s by default), so they outlast the episode
+      // held on a connection: activity-aware deadlines (100 s by default), so they outlast the
+      // episode
       Connection c = new Connection();
       List<GateHarness.Req> held = new ArrayList<>();
       for (int i = 0; i < 5; i++) {
@@ -407,12 +449,14 @@ class ThrottleGateTest {
         assertThat(h.gate.budgetBlocks()).isEqualTo(-1);
         continue;
       }
-      // BUDGET: 90 blocks in flight >= the range: still held; the budget stays in force while anything is held
+      // BUDGET: 90 blocks in flight >= the range: still held; the budget stays in force while
+      // anything is held
       assertThat(held).allMatch(r -> r.runs == 0);
       assertThat(h.gate.budgetBlocks()).isPositive();
       // an app with nothing held is admitted freely meanwhile
       assertThat(h.fetchN("z", 20, 10)).allMatch(r -> r.decision() == Decision.ADMIT);
-      // x's in-flight requests finish one by one: its held ones follow in FIFO order within its range
+      // x's in-flight requests finish one by one: its held ones follow in FIFO order within its
+      // range
       inFlight.forEach(t -> t.finished(true));
       h.gate.tick();
       long range = h.gate.snapshot().app("x").allowedBlocks();
@@ -445,15 +489,21 @@ class ThrottleGateTest {
     assertThat(h.fetch("a", 1).decision()).isEqualTo(Decision.ADMIT);
     assertThat(h.fetch("a", 1).decision()).isEqualTo(Decision.HOLD);
     assertThat(h.fetch("a", 1).decision()).isEqualTo(Decision.HOLD);
-    assertThat(h.fetch("a", 1).decision()).as("a holds 2 = held.maxPerApp").isEqualTo(Decision.ADMIT);
+    assertThat(h.fetch("a", 1).decision())
+        .as("a holds 2 = held.maxPerApp")
+        .isEqualTo(Decision.ADMIT);
     assertThat(h.fetch("b", 1).decision()).isEqualTo(Decision.ADMIT);
     assertThat(h.fetch("b", 1).decision()).isEqualTo(Decision.HOLD);
     assertThat(h.fetch("b", 1).decision()).as("node holds 3 = held.max").isEqualTo(Decision.ADMIT);
     assertThat(h.gate.heldCount()).isEqualTo(3);
     assertThat(h.counter("sluice.throttle.failopen", "reason", "held-cap-app")).isEqualTo(1);
     assertThat(h.counter("sluice.throttle.failopen", "reason", "held-cap")).isEqualTo(1);
-    assertThat(h.events.events("degraded")).as("one event per tick, not per request").hasSize(1)
-        .first().asString().startsWith("degraded held-cap-app app=a");
+    assertThat(h.events.events("degraded"))
+        .as("one event per tick, not per request")
+        .hasSize(1)
+        .first()
+        .asString()
+        .startsWith("degraded held-cap-app app=a");
   }
 
   @Test
@@ -469,7 +519,8 @@ class ThrottleGateTest {
       t[i] = h.gate.onFetch("a", null, 1, Long.MIN_VALUE, 400, () -> {});
       d[i] = t[i].decision();
     }
-    assertThat(d).as("the first is in range; two of 400 bytes are held; a third would make 1,200 > 1,000")
+    assertThat(d)
+        .as("the first is in range; two of 400 bytes are held; a third would make 1,200 > 1,000")
         .containsExactly(Decision.ADMIT, Decision.HOLD, Decision.HOLD, Decision.ADMIT);
     assertThat(h.gate.heldBytes()).isEqualTo(800);
     assertThat(h.counter("sluice.throttle.failopen", "reason", "held-cap-bytes")).isEqualTo(1);
@@ -495,10 +546,20 @@ class ThrottleGateTest {
       r.finish(); // accepted and ignored
     }
     GateHarness.Req held = h.fetch("s", 20);
-    assertThat(held.decision()).as("5 x 200 ms used the 1,000 ms sleep budget").isEqualTo(Decision.HOLD);
-    assertThat(h.registry.get("sluice.throttle.directives").tags("app", "s", "priority", "1").counter().count())
+    assertThat(held.decision())
+        .as("5 x 200 ms used the 1,000 ms sleep budget")
+        .isEqualTo(Decision.HOLD);
+    assertThat(
+            h.registry
+                .get("sluice.throttle.directives")
+                .tags("app", "s", "priority", "1")
+                .counter()
+                .count())
         .isEqualTo(5);
-    assertThat(h.events.events("directive")).hasSize(5).first().isEqualTo("directive s p1 sleep=200");
+    assertThat(h.events.events("directive"))
+        .hasSize(5)
+        .first()
+        .isEqualTo("directive s p1 sleep=200");
     assertThat(h.gate.snapshot().app("s").directives()).isEqualTo(5);
     assertThat(h.gate.snapshot().app("s").outstandingRequests()).isEqualTo(1);
 
@@ -516,7 +577,8 @@ class ThrottleGateTest {
     h.gate.tick();
     assertThat(h.fetch("u", 10).decision()).isEqualTo(Decision.HOLD);
     h.gate.markShim("u");
-    // on a known connection, a directive goes only where the shim announced itself (a stock client fails on one)
+    // on a known connection, a directive goes only where the shim announced itself (a stock client
+    // fails on one)
     Connection stock = new Connection();
     Connection shim = new Connection();
     shim.shimAnnounced();
@@ -538,9 +600,25 @@ class ThrottleGateTest {
     assertThat(h.fetch("s", 10).decision()).isEqualTo(Decision.ADMIT);
     assertThat(h.fetch("s", 100).decision()).isEqualTo(Decision.ADMIT);
     assertThat(h.gate.heldCount()).isZero();
-    assertThat(h.counter("sluice.throttle.decisions", "decision", "HOLD", "priority", "2", "enforced", "false"))
+    assertThat(
+            h.counter(
+                "sluice.throttle.decisions",
+                "decision",
+                "HOLD",
+                "priority",
+                "2",
+                "enforced",
+                "false"))
         .isEqualTo(1);
-    assertThat(h.counter("sluice.throttle.decisions", "decision", "SLEEP", "priority", "1", "enforced", "false"))
+    assertThat(
+            h.counter(
+                "sluice.throttle.decisions",
+                "decision",
+                "SLEEP",
+                "priority",
+                "1",
+                "enforced",
+                "false"))
         .isEqualTo(1);
     assertThat(h.events.events()).contains("degraded monitor-only mode=MONITOR_ONLY");
     assertThat(h.events.events("held")).isEmpty();
@@ -613,7 +691,9 @@ class ThrottleGateTest {
     for (int i = 0; i < 10; i++) {
       r.ticket.chunkSent();
     }
-    assertThat(h.gate.snapshot().app("a").outstandingBlocks()).as("the last block goes with finished").isEqualTo(1);
+    assertThat(h.gate.snapshot().app("a").outstandingBlocks())
+        .as("the last block goes with finished")
+        .isEqualTo(1);
     r.finish();
     r.finish();
     assertThat(h.gate.snapshot().app("a").outstandingBlocks()).isZero();
@@ -641,10 +721,16 @@ class ThrottleGateTest {
     h.fetch("hi", 10);
     h.feed(5, 1_500);
     h.gate.tick();
-    String json = new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(h.gate.snapshot());
-    assertThat(json).contains("\"state\":\"ABNORMAL\"", "\"mode\":\"ENFORCE\"", "\"p99Millis\":1507",
-        "\"budgetBlocks\":5", "{\"appId\":\"hi\",\"priority\":2,\"queue\":\"prod\",\"shim\":false,"
-            + "\"outstandingRequests\":1,\"outstandingBlocks\":10,\"held\":0,\"allowedBlocks\":5");
+    String json =
+        new com.fasterxml.jackson.databind.ObjectMapper().writeValueAsString(h.gate.snapshot());
+    assertThat(json)
+        .contains(
+            "\"state\":\"ABNORMAL\"",
+            "\"mode\":\"ENFORCE\"",
+            "\"p99Millis\":1507",
+            "\"budgetBlocks\":5",
+            "{\"appId\":\"hi\",\"priority\":2,\"queue\":\"prod\",\"shim\":false,"
+                + "\"outstandingRequests\":1,\"outstandingBlocks\":10,\"held\":0,\"allowedBlocks\":5");
   }
 
   @Test

@@ -16,10 +16,14 @@ class SluiceDirectiveTest {
 
   @Test
   void foundInsideWrappedMessagesAndCauseChains() {
-    String wrapped = "java.lang.RuntimeException: java.lang.RuntimeException: SLUICE-SLEEP ms=200 app=a-1\n\tat ...";
+    String wrapped =
+        "java.lang.RuntimeException: java.lang.RuntimeException: SLUICE-SLEEP ms=200 app=a-1\n\tat ...";
     assertThat(SluiceDirective.parse(wrapped)).contains(new SluiceDirective(200, "a-1"));
-    Exception chain = new IllegalStateException("fetch failed",
-        new RuntimeException("Failure while fetching", new RuntimeException("SLUICE-SLEEP ms=7 app=b")));
+    Exception chain =
+        new IllegalStateException(
+            "fetch failed",
+            new RuntimeException(
+                "Failure while fetching", new RuntimeException("SLUICE-SLEEP ms=7 app=b")));
     assertThat(SluiceDirective.find(chain)).contains(new SluiceDirective(7, "b"));
   }
 
@@ -29,13 +33,17 @@ class SluiceDirectiveTest {
     assertThat(SluiceDirective.parse("java.io.IOException: Connection reset")).isEmpty();
     assertThat(SluiceDirective.parse("SLUICE-SLEEP ms=abc app=x")).isEmpty();
     assertThat(SluiceDirective.parse("SLUICE-SLEEP ms=-5 app=x")).isEmpty();
-    assertThat(SluiceDirective.find(new RuntimeException((String) null))).isEqualTo(Optional.empty());
+    assertThat(SluiceDirective.find(new RuntimeException((String) null)))
+        .isEqualTo(Optional.empty());
   }
 
   @Test
   void invalidDirectivesCannotBeMade() {
-    assertThatThrownBy(() -> new SluiceDirective(-1, "a")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new SluiceDirective(1, "a b")).isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> new SluiceDirective(1, "")).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new SluiceDirective(-1, "a"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new SluiceDirective(1, "a b"))
+        .isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(() -> new SluiceDirective(1, ""))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 }

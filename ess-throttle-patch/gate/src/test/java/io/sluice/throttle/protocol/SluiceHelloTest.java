@@ -29,8 +29,11 @@ class SluiceHelloTest {
       assertThat(t.id()).as(t.name()).isNotEqualTo(SluiceHello.TYPE);
     }
     // Spark's own decoder rejects a HELLO (what a stock ESS does with it)
-    assertThatThrownBy(() -> BlockTransferMessage.Decoder.fromByteBuffer(
-        new SluiceHello("a", "1", "0.1").encode())).isInstanceOf(IllegalArgumentException.class);
+    assertThatThrownBy(
+            () ->
+                BlockTransferMessage.Decoder.fromByteBuffer(
+                    new SluiceHello("a", "1", "0.1").encode()))
+        .isInstanceOf(IllegalArgumentException.class);
   }
 
   @Test
@@ -39,18 +42,24 @@ class SluiceHelloTest {
     assertThat(SluiceHello.isHello(open)).isFalse();
     assertThat(SluiceHello.isHello(ByteBuffer.allocate(0))).isFalse();
     assertThat(SluiceHello.isHello(ByteBuffer.wrap(new byte[] {0x5A, 'S', 'L', 'U'}))).isFalse();
-    assertThat(SluiceHello.isHello(ByteBuffer.wrap("ZSLUICX{}".getBytes(StandardCharsets.US_ASCII)))).isFalse();
+    assertThat(
+            SluiceHello.isHello(ByteBuffer.wrap("ZSLUICX{}".getBytes(StandardCharsets.US_ASCII))))
+        .isFalse();
     assertThatThrownBy(() -> SluiceHello.decode(open)).hasMessage("not a SLUICE HELLO");
   }
 
   @Test
   void malformedPayloadsAreRejected() {
-    assertThatThrownBy(() -> SluiceHello.decode(body("not json"))).hasMessageStartingWith("HELLO payload is not JSON");
-    assertThatThrownBy(() -> SluiceHello.decode(body("{\"execId\":\"1\"}"))).hasMessage("HELLO payload lacks appId");
-    assertThatThrownBy(() -> SluiceHello.decode(body("[1]"))).hasMessage("HELLO payload lacks appId");
+    assertThatThrownBy(() -> SluiceHello.decode(body("not json")))
+        .hasMessageStartingWith("HELLO payload is not JSON");
+    assertThatThrownBy(() -> SluiceHello.decode(body("{\"execId\":\"1\"}")))
+        .hasMessage("HELLO payload lacks appId");
+    assertThatThrownBy(() -> SluiceHello.decode(body("[1]")))
+        .hasMessage("HELLO payload lacks appId");
     assertThatThrownBy(() -> SluiceHello.decode(body("{\"appId\":\"" + "x".repeat(5000) + "\"}")))
         .hasMessageStartingWith("HELLO payload too large");
-    assertThat(SluiceHello.decode(body("{\"appId\":\"a\"}"))).isEqualTo(new SluiceHello("a", "", ""));
+    assertThat(SluiceHello.decode(body("{\"appId\":\"a\"}")))
+        .isEqualTo(new SluiceHello("a", "", ""));
   }
 
   @Test
@@ -65,7 +74,10 @@ class SluiceHelloTest {
 
   private static ByteBuffer body(String json) {
     byte[] j = json.getBytes(StandardCharsets.UTF_8);
-    return ByteBuffer.allocate(7 + j.length).put((byte) 0x5A).put("SLUICE".getBytes(StandardCharsets.US_ASCII))
-        .put(j).flip();
+    return ByteBuffer.allocate(7 + j.length)
+        .put((byte) 0x5A)
+        .put("SLUICE".getBytes(StandardCharsets.US_ASCII))
+        .put(j)
+        .flip();
   }
 }

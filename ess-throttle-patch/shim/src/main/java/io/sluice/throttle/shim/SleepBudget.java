@@ -10,7 +10,10 @@ final class SleepBudget {
     this.remainingMillis = new AtomicLong(millis);
   }
 
-  /** Takes up to {@code wantedMillis} from the budget and returns what was granted (0 once it is spent). */
+  /**
+   * Takes up to {@code wantedMillis} from the budget and returns what was granted (0 once it is
+   * spent).
+   */
   long take(long wantedMillis) {
     while (true) {
       long left = remainingMillis.get();

@@ -8,7 +8,6 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
-
 import org.apache.spark.SparkEnv;
 import org.apache.spark.TaskContext;
 import org.apache.spark.api.plugin.DriverPlugin;
@@ -24,12 +23,13 @@ import org.slf4j.LoggerFactory;
 import scala.Tuple2;
 
 /**
- * Sluice's client shim: {@code spark.plugins=io.sluice.throttle.shim.SluiceShimPlugin} with this jar on the
- * application's classpath. On each executor it replaces the block manager's shuffle client with a
- * {@link SleepAwareBlockStoreClient} (which honours the SLEEP directives of Sluice gates) and announces the shim to
- * the executor's own shuffle service and to every service it fetches from. It never fails the application: when
- * the hook cannot be installed (no external shuffle service in use, an unexpected Spark version, a bad setting), it
- * logs once and the application runs stock.
+ * Sluice's client shim: {@code spark.plugins=io.sluice.throttle.shim.SluiceShimPlugin} with this
+ * jar on the application's classpath. On each executor it replaces the block manager's shuffle
+ * client with a {@link SleepAwareBlockStoreClient} (which honours the SLEEP directives of Sluice
+ * gates) and announces the shim to the executor's own shuffle service and to every service it
+ * fetches from. It never fails the application: when the hook cannot be installed (no external
+ * shuffle service in use, an unexpected Spark version, a bad setting), it logs once and the
+ * application runs stock.
  */
 public final class SluiceShimPlugin implements SparkPlugin {
   /** Reported in HELLO. */
@@ -57,7 +57,9 @@ public final class SluiceShimPlugin implements SparkPlugin {
       try {
         installed = install(ctx);
       } catch (RuntimeException | LinkageError e) {
-        LOG.warn("Sluice shim not installed ({}); this application runs with Spark's stock shuffle client", e.toString());
+        LOG.warn(
+            "Sluice shim not installed ({}); this application runs with Spark's stock shuffle client",
+            e.toString());
         stopScheduler();
       }
     }
@@ -70,29 +72,42 @@ public final class SluiceShimPlugin implements SparkPlugin {
         return already;
       }
       if (!(current instanceof ExternalBlockStoreClient external)) {
-        LOG.info("Sluice shim idle: no external shuffle service in use (shuffle client {})",
+        LOG.info(
+            "Sluice shim idle: no external shuffle service in use (shuffle client {})",
             current == null ? null : current.getClass().getName());
         return null;
       }
-      scheduler = Executors.newSingleThreadScheduledExecutor(r -> {
-        Thread t = new Thread(r, "sluice-shim");
-        t.setDaemon(true);
-        return t;
-      });
-      Announcer announcer = settings.hello() ? new HelloAnnouncer(external, ctx.executorID(), scheduler)
-          : Announcer.NONE;
-      SleepAwareBlockStoreClient wrapper = new SleepAwareBlockStoreClient(external, settings, scheduler,
-          taskBudgets(settings.maxSleepPerTaskMillis()), announcer);
+      scheduler =
+          Executors.newSingleThreadScheduledExecutor(
+              r -> {
+                Thread t = new Thread(r, "sluice-shim");
+                t.setDaemon(true);
+                return t;
+              });
+      Announcer announcer =
+          settings.hello()
+              ? new HelloAnnouncer(external, ctx.executorID(), scheduler)
+              : Announcer.NONE;
+      SleepAwareBlockStoreClient wrapper =
+          new SleepAwareBlockStoreClient(
+              external,
+              settings,
+              scheduler,
+              taskBudgets(settings.maxSleepPerTaskMillis()),
+              announcer);
       SparkInternals.setBlockStoreClient(bm, wrapper);
       announceLocalService(bm, announcer, 0);
-      LOG.info("Sluice shim installed on executor {} (max sleep per task {} ms)", ctx.executorID(),
+      LOG.info(
+          "Sluice shim installed on executor {} (max sleep per task {} ms)",
+          ctx.executorID(),
           settings.maxSleepPerTaskMillis());
       return wrapper;
     }
 
     /**
-     * HELLO to the executor's own shuffle service (where its map outputs are served from) once the block manager
-     * knows it: on a cluster executor right away, in local mode after the block manager is initialised.
+     * HELLO to the executor's own shuffle service (where its map outputs are served from) once the
+     * block manager knows it: on a cluster executor right away, in local mode after the block
+     * manager is initialised.
      */
     private void announceLocalService(BlockManager bm, Announcer announcer, int attempt) {
       if (bm.shuffleServerId() != null) {
@@ -101,14 +116,17 @@ public final class SluiceShimPlugin implements SparkPlugin {
         }
       } else if (attempt < 600) {
         try {
-          scheduler.schedule(() -> announceLocalService(bm, announcer, attempt + 1), 100, TimeUnit.MILLISECONDS);
+          scheduler.schedule(
+              () -> announceLocalService(bm, announcer, attempt + 1), 100, TimeUnit.MILLISECONDS);
         } catch (RejectedExecutionException e) {
           // shutting down
         }
       }
     }
 
-    /** One budget per task attempt (dropped when the task completes); a fresh one outside a task. */
+    /**
+     * One budget per task attempt (dropped when the task completes); a fresh one outside a task.
+     */
     private static Supplier<SleepBudget> taskBudgets(long perTaskMillis) {
       Map<Long, SleepBudget> byTask = new ConcurrentHashMap<>();
       return () -> {

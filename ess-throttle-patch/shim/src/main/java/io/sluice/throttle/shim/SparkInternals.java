@@ -1,7 +1,6 @@
 package io.sluice.throttle.shim;
 
 import java.lang.reflect.Field;
-
 import org.apache.spark.network.client.TransportClientFactory;
 import org.apache.spark.network.shuffle.BlockStoreClient;
 import org.apache.spark.network.util.TransportConf;
@@ -9,10 +8,11 @@ import org.apache.spark.storage.BlockManager;
 
 /**
  * The few Spark 3.5 internals the shim reaches by reflection, checked against the 3.5.7 sources:
- * {@code BlockManager.blockStoreClient} (a Scala {@code val}: a private final field read through its accessor by
- * every {@code BlockStoreShuffleReader} when a task starts reading a shuffle) and the protected
- * {@code BlockStoreClient} fields {@code clientFactory}, {@code transportConf} and {@code appId}. Each accessor throws
- * {@link IllegalStateException} naming what it could not reach, so the plugin can log once and leave the app stock.
+ * {@code BlockManager.blockStoreClient} (a Scala {@code val}: a private final field read through
+ * its accessor by every {@code BlockStoreShuffleReader} when a task starts reading a shuffle) and
+ * the protected {@code BlockStoreClient} fields {@code clientFactory}, {@code transportConf} and
+ * {@code appId}. Each accessor throws {@link IllegalStateException} naming what it could not reach,
+ * so the plugin can log once and leave the app stock.
  */
 final class SparkInternals {
   private SparkInternals() {}
@@ -29,7 +29,8 @@ final class SparkInternals {
       throw new IllegalStateException("cannot set BlockManager.blockStoreClient: " + e, e);
     }
     if (bm.blockStoreClient() != client) {
-      throw new IllegalStateException("BlockManager.blockStoreClient() does not return the replaced client");
+      throw new IllegalStateException(
+          "BlockManager.blockStoreClient() does not return the replaced client");
     }
   }
 
@@ -51,7 +52,8 @@ final class SparkInternals {
       f.setAccessible(true);
       return f;
     } catch (NoSuchFieldException | RuntimeException e) {
-      throw new IllegalStateException("no accessible field " + owner.getName() + "." + name + ": " + e, e);
+      throw new IllegalStateException(
+          "no accessible field " + owner.getName() + "." + name + ": " + e, e);
     }
   }
 

@@ -4,15 +4,22 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Map;
-
 import org.junit.jupiter.api.Test;
 
 class ShimSettingsTest {
   @Test
   void defaultsAndOverrides() {
     assertThat(ShimSettings.defaults()).isEqualTo(new ShimSettings(60_000, 50, true));
-    assertThat(ShimSettings.from(Map.of("spark.sluice.shim.maxSleepPerTaskMs", "1500",
-        "spark.sluice.shim.hello", "false", "spark.app.name", "x"))).isEqualTo(new ShimSettings(1_500, 50, false));
+    assertThat(
+            ShimSettings.from(
+                Map.of(
+                    "spark.sluice.shim.maxSleepPerTaskMs",
+                    "1500",
+                    "spark.sluice.shim.hello",
+                    "false",
+                    "spark.app.name",
+                    "x")))
+        .isEqualTo(new ShimSettings(1_500, 50, false));
   }
 
   @Test
@@ -21,7 +28,8 @@ class ShimSettingsTest {
         .hasMessageContaining("spark.sluice.shim.maxSleepPerTask");
     assertThatThrownBy(() -> ShimSettings.from(Map.of("spark.sluice.shim.hello", "yes")))
         .hasMessageContaining("spark.sluice.shim.hello=yes");
-    assertThatThrownBy(() -> ShimSettings.from(Map.of("spark.sluice.shim.maxDirectivesPerFetch", "0")))
+    assertThatThrownBy(
+            () -> ShimSettings.from(Map.of("spark.sluice.shim.maxDirectivesPerFetch", "0")))
         .hasMessageContaining("spark.sluice.shim.maxDirectivesPerFetch");
   }
 

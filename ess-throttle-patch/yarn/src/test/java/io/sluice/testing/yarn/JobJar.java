@@ -11,18 +11,19 @@ import java.util.jar.JarEntry;
 import java.util.jar.JarOutputStream;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import javax.tools.JavaCompiler;
 import javax.tools.ToolProvider;
 
 /**
- * A Spark application jar built at test time: the job's source is a test resource compiled with the JDK's compiler
- * against the distribution's own jars, so the test JVM (which hosts Hadoop 3.4) never has Spark core on its classpath.
+ * A Spark application jar built at test time: the job's source is a test resource compiled with the
+ * JDK's compiler against the distribution's own jars, so the test JVM (which hosts Hadoop 3.4)
+ * never has Spark core on its classpath.
  */
 public final class JobJar {
   /**
-   * The bundled shuffle job: {@code ShuffleJob ROWS KEYS PARTITIONS [fail-first-attempt | WAIT_FILE [WAIT_SECONDS]]},
-   * fails its application on a wrong answer and prints {@code SLUICE_YARN_JOB attempt=… keys=… total=…}.
+   * The bundled shuffle job: {@code ShuffleJob ROWS KEYS PARTITIONS [fail-first-attempt | WAIT_FILE
+   * [WAIT_SECONDS]]}, fails its application on a wrong answer and prints {@code SLUICE_YARN_JOB
+   * attempt=… keys=… total=…}.
    */
   public static final String SHUFFLE_JOB = "io.sluice.testing.yarn.jobs.ShuffleJob";
 
@@ -48,13 +49,16 @@ public final class JobJar {
   }
 
   /**
-   * Compiles one Java source (a classpath resource) against {@code spark}'s jars into {@code workDir/<simple name>.jar}.
+   * Compiles one Java source (a classpath resource) against {@code spark}'s jars into {@code
+   * workDir/<simple name>.jar}.
    */
-  public static JobJar compile(SparkDist spark, Path workDir, String sourceResource, String mainClass)
-      throws IOException {
+  public static JobJar compile(
+      SparkDist spark, Path workDir, String sourceResource, String mainClass) throws IOException {
     JavaCompiler javac = ToolProvider.getSystemJavaCompiler();
     if (javac == null) {
-      throw new IllegalStateException("no Java compiler in this runtime (a JDK is required): " + System.getProperty("java.home"));
+      throw new IllegalStateException(
+          "no Java compiler in this runtime (a JDK is required): "
+              + System.getProperty("java.home"));
     }
     String simpleName = mainClass.substring(mainClass.lastIndexOf('.') + 1);
     Path src = workDir.resolve("job-src").resolve(mainClass.replace('.', '/') + ".java");
@@ -70,14 +74,32 @@ public final class JobJar {
     String classpath;
     try (Stream<Path> jars = Files.list(spark.jars())) {
       // the compiler API does not expand "dir/*" (only the java launcher does)
-      classpath = jars.map(Path::toString).filter(n -> n.endsWith(".jar")).sorted()
-          .collect(Collectors.joining(File.pathSeparator));
+      classpath =
+          jars.map(Path::toString)
+              .filter(n -> n.endsWith(".jar"))
+              .sorted()
+              .collect(Collectors.joining(File.pathSeparator));
     }
     ByteArrayOutputStream diagnostics = new ByteArrayOutputStream();
-    int rc = javac.run(null, diagnostics, diagnostics,
-        "--release", "17", "-nowarn", "-cp", classpath, "-d", classes.toString(), src.toString());
+    int rc =
+        javac.run(
+            null,
+            diagnostics,
+            diagnostics,
+            "--release",
+            "17",
+            "-nowarn",
+            "-cp",
+            classpath,
+            "-d",
+            classes.toString(),
+            src.toString());
     if (rc != 0) {
-      throw new IllegalStateException("compiling " + sourceResource + " failed:\n" + diagnostics.toString(StandardCharsets.UTF_8));
+      throw new IllegalStateException(
+          "compiling "
+              + sourceResource
+              + " failed:\n"
+              + diagnostics.toString(StandardCharsets.UTF_8));
     }
     Path jar = workDir.resolve(simpleName + ".jar");
     try (JarOutputStream out = new JarOutputStream(Files.newOutputStream(jar));

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.service.Service;
 import org.apache.hadoop.yarn.api.records.ApplicationId;
@@ -27,23 +26,36 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.AuxServices;
 import org.apache.hadoop.yarn.webapp.util.WebAppUtils;
 
 /**
- * A real YARN cluster in the test JVM: one ResourceManager and one NodeManager (MiniYARNCluster, Hadoop 3.4) whose aux
- * service {@value #SHUFFLE_SERVICE} is Spark's {@code YarnShuffleService} or a subclass of it, optionally loaded from its
- * own classpath in an isolated class loader ({@code yarn.nodemanager.aux-services.spark_shuffle.classpath}, as a real NM
- * does) so Spark's Netty/Jackson never meet Hadoop's.
+ * A real YARN cluster in the test JVM: one ResourceManager and one NodeManager (MiniYARNCluster,
+ * Hadoop 3.4) whose aux service {@value #SHUFFLE_SERVICE} is Spark's {@code YarnShuffleService} or
+ * a subclass of it, optionally loaded from its own classpath in an isolated class loader ({@code
+ * yarn.nodemanager.aux-services.spark_shuffle.classpath}, as a real NM does) so Spark's
+ * Netty/Jackson never meet Hadoop's.
  *
- * <p>After {@link Builder#start()} the client configuration is in {@link #confDir()} (yarn-site.xml, core-site.xml:
- * usable as HADOOP_CONF_DIR for {@code spark-submit --master yarn}); {@link SparkOnYarn} runs applications on it.
- * Always {@link #close()} it (containers are killed, the NM's shuffle port is released).
+ * <p>After {@link Builder#start()} the client configuration is in {@link #confDir()}
+ * (yarn-site.xml, core-site.xml: usable as HADOOP_CONF_DIR for {@code spark-submit --master yarn});
+ * {@link SparkOnYarn} runs applications on it. Always {@link #close()} it (containers are killed,
+ * the NM's shuffle port is released).
  */
 public final class MiniYarn implements AutoCloseable {
-  /** The aux service name Spark's executors look for ({@code spark.shuffle.service.name}'s default). */
+  /**
+   * The aux service name Spark's executors look for ({@code spark.shuffle.service.name}'s default).
+   */
   public static final String SHUFFLE_SERVICE = "spark_shuffle";
+
   /** Spark's stock shuffle service class. */
-  public static final String SPARK_YARN_SHUFFLE_SERVICE = "org.apache.spark.network.yarn.YarnShuffleService";
-  /** Spark's merge manager for push-based shuffle (the ESS side of {@code spark.shuffle.push.enabled}). */
-  public static final String PUSH_MERGE_MANAGER = "org.apache.spark.network.shuffle.RemoteBlockPushResolver";
-  public static final String MERGE_MANAGER_KEY = "spark.shuffle.push.server.mergedShuffleFileManagerImpl";
+  public static final String SPARK_YARN_SHUFFLE_SERVICE =
+      "org.apache.spark.network.yarn.YarnShuffleService";
+
+  /**
+   * Spark's merge manager for push-based shuffle (the ESS side of {@code
+   * spark.shuffle.push.enabled}).
+   */
+  public static final String PUSH_MERGE_MANAGER =
+      "org.apache.spark.network.shuffle.RemoteBlockPushResolver";
+
+  public static final String MERGE_MANAGER_KEY =
+      "spark.shuffle.push.server.mergedShuffleFileManagerImpl";
   private static final String AUX = "yarn.nodemanager.aux-services." + SHUFFLE_SERVICE;
 
   private final MiniYARNCluster cluster;
@@ -59,7 +71,10 @@ public final class MiniYarn implements AutoCloseable {
     this.shufflePort = shufflePort;
   }
 
-  /** @param name cluster name (MiniYARNCluster keeps its dirs under target/<name>) @param workDir for conf, logs, jobs */
+  /**
+   * @param name cluster name (MiniYARNCluster keeps its dirs under target/<name>) @param workDir
+   *     for conf, logs, jobs
+   */
   public static Builder builder(String name, Path workDir) {
     return new Builder(name, workDir);
   }
@@ -73,7 +88,10 @@ public final class MiniYarn implements AutoCloseable {
     return workDir;
   }
 
-  /** The port the NM's shuffle service listens on ({@code spark.shuffle.service.port}; give it to applications). */
+  /**
+   * The port the NM's shuffle service listens on ({@code spark.shuffle.service.port}; give it to
+   * applications).
+   */
   public int shufflePort() {
     return shufflePort;
   }
@@ -96,7 +114,9 @@ public final class MiniYarn implements AutoCloseable {
     return cluster;
   }
 
-  /** The NM's aux services (the NM's own dispatch into the shuffle service: init/stop application). */
+  /**
+   * The NM's aux services (the NM's own dispatch into the shuffle service: init/stop application).
+   */
   public AuxServices auxServices() {
     return nodeManager().getNMContext().getAuxServices();
   }
@@ -112,8 +132,8 @@ public final class MiniYarn implements AutoCloseable {
   }
 
   /**
-   * The container log files named {@code fileName} (e.g. {@code stdout}, {@code stderr}) of {@code appId} in the NM's
-   * log dirs, AM container first (they are kept after the application ends).
+   * The container log files named {@code fileName} (e.g. {@code stdout}, {@code stderr}) of {@code
+   * appId} in the NM's log dirs, AM container first (they are kept after the application ends).
    */
   public List<Path> containerLogs(String appId, String fileName) throws IOException {
     List<Path> found = new ArrayList<>();
@@ -129,7 +149,8 @@ public final class MiniYarn implements AutoCloseable {
   }
 
   /** Whether any container of {@code appId} wrote {@code text} to its {@code fileName} log. */
-  public boolean containerLogContains(String appId, String fileName, String text) throws IOException {
+  public boolean containerLogContains(String appId, String fileName, String text)
+      throws IOException {
     for (Path f : containerLogs(appId, fileName)) {
       if (Files.readString(f).contains(text)) {
         return true;
@@ -187,9 +208,9 @@ public final class MiniYarn implements AutoCloseable {
     }
 
     /**
-     * Load the shuffle service from these entries in an isolated class loader instead of the NM's classpath. A
-     * directory of jars is added as {@code dir/*}, any other directory (compiled classes) or jar as itself. Hadoop and
-     * slf4j always come from the NM.
+     * Load the shuffle service from these entries in an isolated class loader instead of the NM's
+     * classpath. A directory of jars is added as {@code dir/*}, any other directory (compiled
+     * classes) or jar as itself. Hadoop and slf4j always come from the NM.
      */
     public Builder auxClasspath(List<Path> entries) {
       auxClasspath.addAll(entries);
@@ -197,8 +218,9 @@ public final class MiniYarn implements AutoCloseable {
     }
 
     /**
-     * Any NM/RM configuration key (loaded as a resource, like yarn-site.xml; it wins over the harness's defaults). The
-     * shuffle service reads its settings (spark.shuffle.*, spark.sluice.throttle.*, ...) from here too.
+     * Any NM/RM configuration key (loaded as a resource, like yarn-site.xml; it wins over the
+     * harness's defaults). The shuffle service reads its settings (spark.shuffle.*,
+     * spark.sluice.throttle.*, ...) from here too.
      */
     public Builder conf(String key, String value) {
       conf.put(key, value);
@@ -206,13 +228,14 @@ public final class MiniYarn implements AutoCloseable {
     }
 
     /**
-     * A second shuffle service in the same NodeManager under another aux-service name (applications pick it with
-     * {@code spark.shuffle.service.name} and {@code spark.shuffle.service.port}). It is always loaded in its own class
-     * loader from {@code classpath}; {@code overlay} becomes its {@code spark-shuffle-site.xml} (Spark's per-service
-     * configuration overlay), which must at least give it its own {@code spark.shuffle.service.port}.
+     * A second shuffle service in the same NodeManager under another aux-service name (applications
+     * pick it with {@code spark.shuffle.service.name} and {@code spark.shuffle.service.port}). It
+     * is always loaded in its own class loader from {@code classpath}; {@code overlay} becomes its
+     * {@code spark-shuffle-site.xml} (Spark's per-service configuration overlay), which must at
+     * least give it its own {@code spark.shuffle.service.port}.
      */
-    public Builder extraShuffleService(String serviceName, String className, List<Path> classpath,
-        Map<String, String> overlay) {
+    public Builder extraShuffleService(
+        String serviceName, String className, List<Path> classpath, Map<String, String> overlay) {
       if (classpath.isEmpty()) {
         throw new IllegalArgumentException("an extra shuffle service needs its own classpath");
       }
@@ -227,7 +250,9 @@ public final class MiniYarn implements AutoCloseable {
       return conf(MERGE_MANAGER_KEY, PUSH_MERGE_MANAGER);
     }
 
-    /** Capacity-scheduler leaf queues under root with their capacity in percent (must sum to 100). */
+    /**
+     * Capacity-scheduler leaf queues under root with their capacity in percent (must sum to 100).
+     */
     public Builder queue(String name, int capacityPercent) {
       queues.put(name, capacityPercent);
       return this;
@@ -241,7 +266,8 @@ public final class MiniYarn implements AutoCloseable {
       YarnConfiguration c = new YarnConfiguration();
       c.set("hadoop.tmp.dir", workDir.resolve("hadoop-tmp").toString());
       c.set("fs.defaultFS", "file:///");
-      // containers: small ones, no memory policing, Java from this JVM, logs kept for reading after the run
+      // containers: small ones, no memory policing, Java from this JVM, logs kept for reading after
+      // the run
       c.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
       // MiniYARNCluster fixes the NM's memory at 4096 MB whatever is configured
       c.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, 4096);
@@ -256,10 +282,11 @@ public final class MiniYarn implements AutoCloseable {
       c.setInt(YarnConfiguration.RM_NM_HEARTBEAT_INTERVAL_MS, 250);
       if (!queues.isEmpty()) {
         c.set("yarn.scheduler.capacity.root.queues", String.join(",", queues.keySet()));
-        queues.forEach((q, pct) -> {
-          c.setInt("yarn.scheduler.capacity.root." + q + ".capacity", pct);
-          c.setInt("yarn.scheduler.capacity.root." + q + ".maximum-capacity", 100);
-        });
+        queues.forEach(
+            (q, pct) -> {
+              c.setInt("yarn.scheduler.capacity.root." + q + ".capacity", pct);
+              c.setInt("yarn.scheduler.capacity.root." + q + ".maximum-capacity", 100);
+            });
       }
       // the shuffle service
       List<String> names = new ArrayList<>(List.of(SHUFFLE_SERVICE));
@@ -272,7 +299,8 @@ public final class MiniYarn implements AutoCloseable {
         Path overlayDir = Files.createDirectories(workDir.resolve("aux-" + extra[0]));
         Configuration overlay = new Configuration(false);
         overlays.get(extra[0]).forEach(overlay::set);
-        try (OutputStream out = Files.newOutputStream(overlayDir.resolve("spark-shuffle-site.xml"))) {
+        try (OutputStream out =
+            Files.newOutputStream(overlayDir.resolve("spark-shuffle-site.xml"))) {
           overlay.writeXml(out);
         }
         List<Path> cp = new ArrayList<>(List.of(overlayDir));
@@ -282,7 +310,8 @@ public final class MiniYarn implements AutoCloseable {
         names.add(extra[0]);
       }
       c.set(YarnConfiguration.NM_AUX_SERVICES, String.join(",", names));
-      // The shuffle service settings go in as a configuration *resource*, as yarn-site.xml does on a real NM: values
+      // The shuffle service settings go in as a configuration *resource*, as yarn-site.xml does on
+      // a real NM: values
       // set programmatically would override every service's spark-shuffle-site.xml overlay.
       Configuration site = new Configuration(false);
       site.setInt("spark.shuffle.service.port", port);
@@ -300,10 +329,12 @@ public final class MiniYarn implements AutoCloseable {
         cluster.init(c);
         cluster.start();
         if (cluster.getServiceState() != Service.STATE.STARTED) {
-          throw new IllegalStateException("MiniYARNCluster did not start: " + cluster.getServiceState());
+          throw new IllegalStateException(
+              "MiniYARNCluster did not start: " + cluster.getServiceState());
         }
         if (!cluster.waitForNodeManagersToConnect(30_000)) {
-          throw new IllegalStateException("the NodeManager did not register with the RM within 30 s");
+          throw new IllegalStateException(
+              "the NodeManager did not register with the RM within 30 s");
         }
         giveGuiceToTheResourceManager(cluster);
         writeClientConf(cluster.getConfig(), confDir);
@@ -322,23 +353,28 @@ public final class MiniYarn implements AutoCloseable {
   }
 
   /**
-   * RM and NM in one JVM share Guice's static servlet pipeline, and the NM, started last, takes it: the RM's port then
-   * answers with the NM's REST API ({@code /ws/v1/cluster/...} is a 404). Points the shared pipeline back at the RM's
-   * own (the one its web app's GuiceFilter was built with), so the RM REST API works; the NM's web pages and REST API
-   * are the ones left without it (nothing here uses them).
+   * RM and NM in one JVM share Guice's static servlet pipeline, and the NM, started last, takes it:
+   * the RM's port then answers with the NM's REST API ({@code /ws/v1/cluster/...} is a 404). Points
+   * the shared pipeline back at the RM's own (the one its web app's GuiceFilter was built with), so
+   * the RM REST API works; the NM's web pages and REST API are the ones left without it (nothing
+   * here uses them).
    */
-  private static void giveGuiceToTheResourceManager(MiniYARNCluster cluster) throws ReflectiveOperationException {
-    Object webApp = field(org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.class, "webApp")
-        .get(cluster.getResourceManager());
+  private static void giveGuiceToTheResourceManager(MiniYARNCluster cluster)
+      throws ReflectiveOperationException {
+    Object webApp =
+        field(org.apache.hadoop.yarn.server.resourcemanager.ResourceManager.class, "webApp")
+            .get(cluster.getResourceManager());
     Object filter = field(org.apache.hadoop.yarn.webapp.WebApp.class, "guiceFilter").get(webApp);
-    Object rmPipeline = field(com.google.inject.servlet.GuiceFilter.class, "injectedPipeline").get(filter);
+    Object rmPipeline =
+        field(com.google.inject.servlet.GuiceFilter.class, "injectedPipeline").get(filter);
     if (rmPipeline == null) {
       throw new IllegalStateException("the RM's GuiceFilter has no pipeline of its own");
     }
     field(com.google.inject.servlet.GuiceFilter.class, "pipeline").set(null, rmPipeline);
   }
 
-  private static java.lang.reflect.Field field(Class<?> owner, String name) throws NoSuchFieldException {
+  private static java.lang.reflect.Field field(Class<?> owner, String name)
+      throws NoSuchFieldException {
     java.lang.reflect.Field f = owner.getDeclaredField(name);
     f.setAccessible(true);
     return f;

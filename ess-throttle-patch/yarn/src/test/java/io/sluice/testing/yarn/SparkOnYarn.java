@@ -13,16 +13,16 @@ import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
-
 import org.apache.hadoop.yarn.api.records.ApplicationReport;
 import org.apache.hadoop.yarn.api.records.FinalApplicationStatus;
 import org.apache.hadoop.yarn.api.records.YarnApplicationState;
 
 /**
- * Runs a real Spark application on a {@link MiniYarn} cluster in cluster mode ({@code spark-submit --master yarn
- * --deploy-mode cluster}) with the pyspark distribution: the driver runs in the ApplicationMaster container, executors
- * in containers of the NodeManager, all with the distribution's jars in place ({@code spark.yarn.jars=local:...}, nothing
- * uploaded). Waits for the application to end and returns its final YARN state and the event log it wrote.
+ * Runs a real Spark application on a {@link MiniYarn} cluster in cluster mode ({@code spark-submit
+ * --master yarn --deploy-mode cluster}) with the pyspark distribution: the driver runs in the
+ * ApplicationMaster container, executors in containers of the NodeManager, all with the
+ * distribution's jars in place ({@code spark.yarn.jars=local:...}, nothing uploaded). Waits for the
+ * application to end and returns its final YARN state and the event log it wrote.
  */
 public final class SparkOnYarn {
   private static final Pattern APP_ID = Pattern.compile("(application_\\d+_\\d+)");
@@ -36,8 +36,9 @@ public final class SparkOnYarn {
   }
 
   /**
-   * The configuration every run gets (callers' {@link Submission#conf} entries override it): small containers, two
-   * single-core executors, the NM's shuffle service and port, event log into the work dir.
+   * The configuration every run gets (callers' {@link Submission#conf} entries override it): small
+   * containers, two single-core executors, the NM's shuffle service and port, event log into the
+   * work dir.
    */
   public Map<String, String> baseConf(Path eventLogDir) {
     Map<String, String> c = new LinkedHashMap<>();
@@ -46,7 +47,8 @@ public final class SparkOnYarn {
     c.put("spark.yarn.maxAppAttempts", "1");
     c.put("spark.yarn.submit.waitAppCompletion", "true");
     c.put("spark.yarn.report.interval", "500ms");
-    // 640 MB containers (512 MB heap, Spark's minimum for an executor, + a small overhead): two applications fit in
+    // 640 MB containers (512 MB heap, Spark's minimum for an executor, + a small overhead): two
+    // applications fit in
     // MiniYARNCluster's 4 GB NodeManager at once
     c.put("spark.driver.memory", "512m");
     c.put("spark.driver.memoryOverhead", "128m");
@@ -59,13 +61,16 @@ public final class SparkOnYarn {
     c.put("spark.eventLog.dir", "file://" + eventLogDir);
     c.put("spark.shuffle.service.enabled", "true");
     c.put("spark.shuffle.service.port", Integer.toString(yarn.shufflePort()));
-    // one host: without this, executors read each other's shuffle files from disk and the ESS serves nothing
+    // one host: without this, executors read each other's shuffle files from disk and the ESS
+    // serves nothing
     c.put("spark.shuffle.readHostLocalDisk", "false");
     c.put("spark.dynamicAllocation.enabled", "false");
     return c;
   }
 
-  /** Submits and waits (at most {@code timeout}); the process is killed if it does not end in time. */
+  /**
+   * Submits and waits (at most {@code timeout}); the process is killed if it does not end in time.
+   */
   public Run run(Submission s, Duration timeout) throws IOException, InterruptedException {
     Path runDir = Files.createDirectories(yarn.workDir().resolve("runs").resolve(s.name));
     Path eventLogDir = Files.createDirectories(runDir.resolve("eventlog"));
@@ -85,7 +90,8 @@ public final class SparkOnYarn {
     cmd.addAll(s.args);
 
     Path out = runDir.resolve("spark-submit.out");
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(out.toFile());
     pb.environment().put("HADOOP_CONF_DIR", yarn.confDir().toString());
     pb.environment().put("YARN_CONF_DIR", yarn.confDir().toString());
     pb.environment().put("JAVA_HOME", System.getProperty("java.home"));
@@ -125,7 +131,16 @@ public final class SparkOnYarn {
         diagnostics = "no report: " + e;
       }
     }
-    return new Run(s.name, appId, exit, state, status, diagnostics, eventLog(eventLogDir, appId), output, elapsedMs);
+    return new Run(
+        s.name,
+        appId,
+        exit,
+        state,
+        status,
+        diagnostics,
+        eventLog(eventLogDir, appId),
+        output,
+        elapsedMs);
   }
 
   private static Path eventLog(Path dir, String appId) throws IOException {
@@ -135,7 +150,8 @@ public final class SparkOnYarn {
     try (Stream<Path> s = Files.list(dir)) {
       return s.filter(f -> f.getFileName().toString().startsWith(appId))
           .filter(f -> !f.getFileName().toString().endsWith(".inprogress"))
-          .findFirst().orElse(null);
+          .findFirst()
+          .orElse(null);
     }
   }
 
@@ -183,10 +199,20 @@ public final class SparkOnYarn {
    * @param eventLog the event log Spark wrote (null if none)
    * @param output spark-submit's stdout+stderr
    */
-  public record Run(String name, String appId, int exit, YarnApplicationState state, FinalApplicationStatus finalStatus,
-      String diagnostics, Path eventLog, String output, long elapsedMs) {
+  public record Run(
+      String name,
+      String appId,
+      int exit,
+      YarnApplicationState state,
+      FinalApplicationStatus finalStatus,
+      String diagnostics,
+      Path eventLog,
+      String output,
+      long elapsedMs) {
     public boolean succeeded() {
-      return exit == 0 && state == YarnApplicationState.FINISHED && finalStatus == FinalApplicationStatus.SUCCEEDED;
+      return exit == 0
+          && state == YarnApplicationState.FINISHED
+          && finalStatus == FinalApplicationStatus.SUCCEEDED;
     }
 
     public List<String> eventLogLines() throws IOException {
@@ -196,13 +222,24 @@ public final class SparkOnYarn {
     /** The last lines of spark-submit's output, for assertion messages. */
     public String tail() {
       String[] lines = output.split("\n");
-      return String.join("\n", List.of(lines).subList(Math.max(0, lines.length - 40), lines.length));
+      return String.join(
+          "\n", List.of(lines).subList(Math.max(0, lines.length - 40), lines.length));
     }
 
     @Override
     public String toString() {
-      return name + " " + appId + " exit=" + exit + " state=" + state + " final=" + finalStatus + " elapsedMs="
-          + elapsedMs + (diagnostics == null || diagnostics.isBlank() ? "" : " diagnostics=" + diagnostics);
+      return name
+          + " "
+          + appId
+          + " exit="
+          + exit
+          + " state="
+          + state
+          + " final="
+          + finalStatus
+          + " elapsedMs="
+          + elapsedMs
+          + (diagnostics == null || diagnostics.isBlank() ? "" : " diagnostics=" + diagnostics);
     }
   }
 }

@@ -1,5 +1,7 @@
 package io.sluice.throttle.yarn;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
@@ -9,13 +11,14 @@ import java.time.Duration;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
-
-/** What a shuffle service's gate shows on its HTTP endpoint: GET /metrics (Prometheus text) and GET /gate (JSON). */
+/**
+ * What a shuffle service's gate shows on its HTTP endpoint: GET /metrics (Prometheus text) and GET
+ * /gate (JSON).
+ */
 final class GateEndpoint {
   private static final ObjectMapper JSON = new ObjectMapper();
-  private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
   private final String base;
 
@@ -31,14 +34,18 @@ final class GateEndpoint {
     return JSON.readTree(get("/gate"));
   }
 
-  /** The sum of every sample of {@code name} whose labels contain each of {@code labelParts} (e.g. decision="ADMIT"). */
+  /**
+   * The sum of every sample of {@code name} whose labels contain each of {@code labelParts} (e.g.
+   * decision="ADMIT").
+   */
   double sum(String name, String... labelParts) throws IOException, InterruptedException {
     return sumIn(metrics(), name, labelParts);
   }
 
   static double sumIn(String text, String name, String... labelParts) {
     double total = 0;
-    Matcher m = Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(text);
+    Matcher m =
+        Pattern.compile("(?m)^" + Pattern.quote(name) + "(\\{[^}]*})? (\\S+)$").matcher(text);
     boolean found = false;
     while (m.find()) {
       String labels = m.group(1) == null ? "" : m.group(1);
@@ -52,14 +59,20 @@ final class GateEndpoint {
       }
     }
     if (!found) {
-      throw new AssertionError("no sample " + name + " with " + String.join(",", labelParts) + " in:\n" + text);
+      throw new AssertionError(
+          "no sample " + name + " with " + String.join(",", labelParts) + " in:\n" + text);
     }
     return total;
   }
 
   private String get(String path) throws IOException, InterruptedException {
-    HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(base + path)).timeout(Duration.ofSeconds(10))
-        .GET().build(), HttpResponse.BodyHandlers.ofString());
+    HttpResponse<String> r =
+        HTTP.send(
+            HttpRequest.newBuilder(URI.create(base + path))
+                .timeout(Duration.ofSeconds(10))
+                .GET()
+                .build(),
+            HttpResponse.BodyHandlers.ofString());
     if (r.statusCode() != 200) {
       throw new IOException("GET " + base + path + " -> HTTP " + r.statusCode());
     }

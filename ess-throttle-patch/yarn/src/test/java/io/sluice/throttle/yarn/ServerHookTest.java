@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.List;
-
 import org.apache.spark.network.TransportContext;
 import org.apache.spark.network.server.NoOpRpcHandler;
 import org.apache.spark.network.server.RpcHandler;
@@ -26,9 +25,11 @@ class ServerHookTest {
       assertThat(hook.handler(server)).isSameAs(stock);
       hook.replace(server, stock, other);
       assertThat(hook.handler(server)).isSameAs(other);
-      // only from what is there: a second swap from the stale handler is refused and changes nothing
+      // only from what is there: a second swap from the stale handler is refused and changes
+      // nothing
       assertThatThrownBy(() -> hook.replace(server, stock, new NoOpRpcHandler()))
-          .isInstanceOf(IllegalStateException.class).hasMessageContaining("appRpcHandler");
+          .isInstanceOf(IllegalStateException.class)
+          .hasMessageContaining("appRpcHandler");
       assertThat(hook.handler(server)).isSameAs(other);
     }
   }
@@ -38,8 +39,10 @@ class ServerHookTest {
     TransportConf conf = new TransportConf("shuffle", MapConfigProvider.EMPTY);
     try (TransportContext ctx = new TransportContext(conf, new NoOpRpcHandler());
         TransportServer server = ctx.createServer("127.0.0.1", 0, List.of())) {
-      assertThatThrownBy(() -> new ServerHook("shuffleServer", "rpcHandlerOfAFutureSpark").handler(server))
-          .isInstanceOf(NoSuchFieldException.class).hasMessageContaining("rpcHandlerOfAFutureSpark");
+      assertThatThrownBy(
+              () -> new ServerHook("shuffleServer", "rpcHandlerOfAFutureSpark").handler(server))
+          .isInstanceOf(NoSuchFieldException.class)
+          .hasMessageContaining("rpcHandlerOfAFutureSpark");
     }
   }
 }

@@ -3,11 +3,10 @@ package io.sluice.throttle.yarn;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import java.io.IOException;
-import java.util.Map;
-
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.throttle.gate.AppInfo;
+import java.io.IOException;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** The RM answer's parsing (the live RM is queried in SluiceYarnShuffleServiceITCase). */
@@ -20,15 +19,19 @@ class YarnRmPrioritySourceTest {
 
   @Test
   void appsWithPriorityAndQueue() throws IOException {
-    Map<String, AppInfo> m = parse("""
+    Map<String, AppInfo> m =
+        parse(
+            """
         {"apps":{"app":[
           {"id":"application_1_0001","queue":"etl","priority":7,"state":"RUNNING","user":"a"},
           {"id":"application_1_0002","queue":"root.adhoc","priority":0,"state":"ACCEPTED"},
           {"id":"application_1_0003","state":"RUNNING"}]}}""");
-    assertThat(m).containsExactly(
-        Map.entry("application_1_0001", new AppInfo("application_1_0001", 7, "etl", false)),
-        Map.entry("application_1_0002", new AppInfo("application_1_0002", 0, "root.adhoc", false)),
-        Map.entry("application_1_0003", new AppInfo("application_1_0003", 0, null, false)));
+    assertThat(m)
+        .containsExactly(
+            Map.entry("application_1_0001", new AppInfo("application_1_0001", 7, "etl", false)),
+            Map.entry(
+                "application_1_0002", new AppInfo("application_1_0002", 0, "root.adhoc", false)),
+            Map.entry("application_1_0003", new AppInfo("application_1_0003", 0, null, false)));
   }
 
   @Test
@@ -39,9 +42,11 @@ class YarnRmPrioritySourceTest {
 
   @Test
   void somethingElseIsAnError() {
-    assertThatThrownBy(() -> parse("{\"RemoteException\":{\"message\":\"x\"}}")).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> parse("{\"RemoteException\":{\"message\":\"x\"}}"))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("apps");
-    assertThatThrownBy(() -> parse("{\"apps\":{\"app\":[{\"queue\":\"q\"}]}}")).isInstanceOf(IOException.class)
+    assertThatThrownBy(() -> parse("{\"apps\":{\"app\":[{\"queue\":\"q\"}]}}"))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("id");
   }
 

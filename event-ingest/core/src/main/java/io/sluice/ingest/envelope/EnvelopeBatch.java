@@ -7,21 +7,25 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Several consecutive events of one application attempt in one record of the events topic (format 2):
- * {@code {"v":2,"cluster":..,"appId":..,"appAttemptId":..,"seq":FIRST,"emittedAt":..,"events":[{...},...]}},
- * where event {@code i} has sequence number {@code FIRST + i}. A consumer pays its per-record costs (Kafka, the
- * network hop, the keyed-state lookup) once per batch instead of once per event.
+ * Several consecutive events of one application attempt in one record of the events topic (format
+ * 2): {@code
+ * {"v":2,"cluster":..,"appId":..,"appAttemptId":..,"seq":FIRST,"emittedAt":..,"events":[{...},...]}},
+ * where event {@code i} has sequence number {@code FIRST + i}. A consumer pays its per-record costs
+ * (Kafka, the network hop, the keyed-state lookup) once per batch instead of once per event.
  *
- * <p>A batch is bounded: at most {@code maxEvents} events and, unless its only event is larger, at most
- * {@code maxBytes} of events, so a record stays under Kafka's default {@code max.message.bytes} (1 MiB) with the
- * defaults. A batch never skips a sequence number: an event that does not follow the last one starts a new batch.
- * Not thread-safe; reusable after {@link #clear()}.
+ * <p>A batch is bounded: at most {@code maxEvents} events and, unless its only event is larger, at
+ * most {@code maxBytes} of events, so a record stays under Kafka's default {@code
+ * max.message.bytes} (1 MiB) with the defaults. A batch never skips a sequence number: an event
+ * that does not follow the last one starts a new batch. Not thread-safe; reusable after {@link
+ * #clear()}.
  */
 public final class EnvelopeBatch {
   /** The value of {@code "v"} in a batch. */
   public static final int FORMAT = 2;
+
   /** Default bound on the events of one batch. */
   public static final int DEFAULT_MAX_EVENTS = 200;
+
   /** Default bound on the bytes of events in one batch (256 KiB). */
   public static final int DEFAULT_MAX_BYTES = 256 * 1024;
 
@@ -36,13 +40,14 @@ public final class EnvelopeBatch {
    * @param maxEvents at least 1
    * @param maxBytes at least 1; a single event larger than this still forms a batch of its own
    */
-  public EnvelopeBatch(String cluster, String appId, String appAttemptId, int maxEvents, int maxBytes) {
+  public EnvelopeBatch(
+      String cluster, String appId, String appAttemptId, int maxEvents, int maxBytes) {
     if (appId == null || appId.isEmpty()) {
       throw new IllegalArgumentException("a batch needs an appId, got '" + appId + "'");
     }
     if (maxEvents < 1 || maxBytes < 1) {
-      throw new IllegalArgumentException("batch bounds must be positive: maxEvents " + maxEvents + ", maxBytes "
-          + maxBytes);
+      throw new IllegalArgumentException(
+          "batch bounds must be positive: maxEvents " + maxEvents + ", maxBytes " + maxBytes);
     }
     this.maxEvents = maxEvents;
     this.maxBytes = maxBytes;
@@ -54,20 +59,26 @@ public final class EnvelopeBatch {
   }
 
   private static void field(StringBuilder h, String name, String value) {
-    h.append(",\"").append(name).append("\":\"").append(JsonStringEncoder.getInstance().quoteAsString(value))
+    h.append(",\"")
+        .append(name)
+        .append("\":\"")
+        .append(JsonStringEncoder.getInstance().quoteAsString(value))
         .append('"');
   }
 
   /**
-   * Adds an event with its sequence number. The event must be one JSON object (as
-   * {@link io.sluice.ingest.parse.EventPruner#prune} returns it); it is written as it is.
+   * Adds an event with its sequence number. The event must be one JSON object (as {@link
+   * io.sluice.ingest.parse.EventPruner#prune} returns it); it is written as it is.
    *
-   * @return false, and nothing added, when the batch is not empty and the event does not follow its last one or
-   *     would take it past a bound: publish the batch, {@link #clear()} it and add the event again
+   * @return false, and nothing added, when the batch is not empty and the event does not follow its
+   *     last one or would take it past a bound: publish the batch, {@link #clear()} it and add the
+   *     event again
    */
   public boolean add(long seq, byte[] event) {
     if (!events.isEmpty()
-        && (seq != firstSeq + events.size() || events.size() >= maxEvents || bytes + event.length > maxBytes)) {
+        && (seq != firstSeq + events.size()
+            || events.size() >= maxEvents
+            || bytes + event.length > maxBytes)) {
       return false;
     }
     if (events.isEmpty()) {
@@ -101,8 +112,11 @@ public final class EnvelopeBatch {
     if (events.isEmpty()) {
       throw new IllegalStateException("an empty batch is not a record");
     }
-    byte[] tail = (firstSeq + ",\"emittedAt\":" + emittedAt + ",\"events\":[").getBytes(StandardCharsets.US_ASCII);
-    ByteArrayOutputStream out = new ByteArrayOutputStream(head.length + tail.length + bytes + events.size() + 2);
+    byte[] tail =
+        (firstSeq + ",\"emittedAt\":" + emittedAt + ",\"events\":[")
+            .getBytes(StandardCharsets.US_ASCII);
+    ByteArrayOutputStream out =
+        new ByteArrayOutputStream(head.length + tail.length + bytes + events.size() + 2);
     out.writeBytes(head);
     out.writeBytes(tail);
     for (int i = 0; i < events.size(); i++) {

@@ -18,9 +18,9 @@ import java.util.List;
 
 /**
  * JSON form of {@link EventEnvelope}: {@code {"cluster":..,"appId":..,"appAttemptId":..,"seq":..,
- * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string), and the reader of every record of
- * the events topic: envelopes and batches ({@link EnvelopeBatch}). Decoding parses the record and its events in one
- * streaming pass.
+ * "emittedAt":..,"event":{...}}} with the event embedded as JSON (not a string), and the reader of
+ * every record of the events topic: envelopes and batches ({@link EnvelopeBatch}). Decoding parses
+ * the record and its events in one streaming pass.
  */
 public final class EnvelopeCodec {
   private static final JsonFactory JSON = JsonFactory.builder().build();
@@ -30,14 +30,24 @@ public final class EnvelopeCodec {
   public static final int ENVELOPE = 1;
 
   /** An envelope with its event parsed. */
-  public record Decoded(String cluster, String appId, String appAttemptId, long seq, long emittedAt,
+  public record Decoded(
+      String cluster,
+      String appId,
+      String appAttemptId,
+      long seq,
+      long emittedAt,
       SparkEvent event) {}
 
   /**
-   * A record with its events parsed: one for an envelope, one or more for a batch. Event {@code i} has sequence
-   * number {@code firstSeq + i}.
+   * A record with its events parsed: one for an envelope, one or more for a batch. Event {@code i}
+   * has sequence number {@code firstSeq + i}.
    */
-  public record Events(String cluster, String appId, String appAttemptId, long firstSeq, long emittedAt,
+  public record Events(
+      String cluster,
+      String appId,
+      String appAttemptId,
+      long firstSeq,
+      long emittedAt,
       List<SparkEvent> events) {
     public Events {
       events = List.copyOf(events);
@@ -46,13 +56,20 @@ public final class EnvelopeCodec {
 
   private EnvelopeCodec() {}
 
-  /** @throws IllegalArgumentException if {@code e.event()} is not one JSON object */
+  /**
+   * @throws IllegalArgumentException if {@code e.event()} is not one JSON object
+   */
   public static byte[] encode(EventEnvelope e) {
     String event = e.event().strip();
     byte[] raw = event.getBytes(StandardCharsets.UTF_8);
     if (!JsonObjects.isOne(raw, 0, raw.length)) {
-      throw new IllegalArgumentException("envelope event for " + e.appId() + " seq " + e.seq()
-          + " is not a JSON object: " + abbreviate(event));
+      throw new IllegalArgumentException(
+          "envelope event for "
+              + e.appId()
+              + " seq "
+              + e.seq()
+              + " is not a JSON object: "
+              + abbreviate(event));
     }
     try (ByteArrayBuilder out = new ByteArrayBuilder(event.length() + 160);
         JsonGenerator g = JSON.createGenerator(out)) {
@@ -75,7 +92,8 @@ public final class EnvelopeCodec {
   /**
    * Decodes a record that holds one event (an envelope as {@link #encode} writes it).
    *
-   * @throws MalformedEnvelopeException also for a batch of several events (see {@link #decodeRecord})
+   * @throws MalformedEnvelopeException also for a batch of several events (see {@link
+   *     #decodeRecord})
    */
   public static Decoded decode(byte[] bytes) {
     return decode(bytes, DEFAULT_PARSER);
@@ -85,13 +103,21 @@ public final class EnvelopeCodec {
   public static Decoded decode(byte[] bytes, SparkEventParser parser) {
     Events r = decodeRecord(bytes, parser);
     if (r.events().size() != 1) {
-      throw new MalformedEnvelopeException("a batch of " + r.events().size() + " events of " + r.appId()
-          + " where one envelope was expected");
+      throw new MalformedEnvelopeException(
+          "a batch of "
+              + r.events().size()
+              + " events of "
+              + r.appId()
+              + " where one envelope was expected");
     }
-    return new Decoded(r.cluster(), r.appId(), r.appAttemptId(), r.firstSeq(), r.emittedAt(), r.events().get(0));
+    return new Decoded(
+        r.cluster(), r.appId(), r.appAttemptId(), r.firstSeq(), r.emittedAt(), r.events().get(0));
   }
 
-  /** Decodes any record of the events topic: an envelope (format 1) or a batch ({@link EnvelopeBatch}, format 2). */
+  /**
+   * Decodes any record of the events topic: an envelope (format 1) or a batch ({@link
+   * EnvelopeBatch}, format 2).
+   */
   public static Events decodeRecord(byte[] bytes) {
     return decodeRecord(bytes, DEFAULT_PARSER);
   }
@@ -132,11 +158,11 @@ public final class EnvelopeCodec {
         throw new MalformedEnvelopeException("envelope has trailing content: " + preview(bytes));
       }
     } catch (JsonProcessingException e) {
-      throw new MalformedEnvelopeException("envelope is not valid JSON (" + e.getOriginalMessage() + "): "
-          + preview(bytes), e);
+      throw new MalformedEnvelopeException(
+          "envelope is not valid JSON (" + e.getOriginalMessage() + "): " + preview(bytes), e);
     } catch (MalformedEventException e) {
-      throw new MalformedEnvelopeException("envelope event is malformed (" + e.getMessage() + "): "
-          + preview(bytes), e);
+      throw new MalformedEnvelopeException(
+          "envelope event is malformed (" + e.getMessage() + "): " + preview(bytes), e);
     } catch (IOException e) {
       throw new MalformedEnvelopeException("cannot read envelope: " + e, e);
     }
@@ -149,40 +175,67 @@ public final class EnvelopeCodec {
     long format = version == null ? ENVELOPE : version;
     if (format == ENVELOPE) {
       if (event == null) {
-        throw new MalformedEnvelopeException("envelope of " + appId + " seq " + seq + " has no event");
+        throw new MalformedEnvelopeException(
+            "envelope of " + appId + " seq " + seq + " has no event");
       }
       if (batch != null) {
-        throw new MalformedEnvelopeException("envelope of " + appId + " seq " + seq
-            + " has \"events\" but no \"v\":" + EnvelopeBatch.FORMAT);
+        throw new MalformedEnvelopeException(
+            "envelope of "
+                + appId
+                + " seq "
+                + seq
+                + " has \"events\" but no \"v\":"
+                + EnvelopeBatch.FORMAT);
       }
       batch = List.of(event);
     } else if (format == EnvelopeBatch.FORMAT) {
       if (batch == null || batch.isEmpty() || event != null) {
-        throw new MalformedEnvelopeException("batch of " + appId + " seq " + seq
-            + " needs a non-empty \"events\" array and no \"event\"");
+        throw new MalformedEnvelopeException(
+            "batch of "
+                + appId
+                + " seq "
+                + seq
+                + " needs a non-empty \"events\" array and no \"event\"");
       }
     } else {
-      throw new MalformedEnvelopeException("record of " + appId + " has format " + format + "; this reader knows "
-          + ENVELOPE + " (one event) and " + EnvelopeBatch.FORMAT + " (a batch)");
+      throw new MalformedEnvelopeException(
+          "record of "
+              + appId
+              + " has format "
+              + format
+              + "; this reader knows "
+              + ENVELOPE
+              + " (one event) and "
+              + EnvelopeBatch.FORMAT
+              + " (a batch)");
     }
-    return new Events(cluster == null ? "" : cluster, appId, attempt == null ? "" : attempt, seq, emittedAt, batch);
+    return new Events(
+        cluster == null ? "" : cluster,
+        appId,
+        attempt == null ? "" : attempt,
+        seq,
+        emittedAt,
+        batch);
   }
 
-  private static List<SparkEvent> events(JsonParser p, JsonToken t, SparkEventParser parser) throws IOException {
+  private static List<SparkEvent> events(JsonParser p, JsonToken t, SparkEventParser parser)
+      throws IOException {
     if (t != JsonToken.START_ARRAY) {
       throw new MalformedEnvelopeException("batch events are " + t + ", expected an array");
     }
     List<SparkEvent> out = new ArrayList<>();
     for (JsonToken e = p.nextToken(); e != JsonToken.END_ARRAY; e = p.nextToken()) {
       if (e != JsonToken.START_OBJECT) {
-        throw new MalformedEnvelopeException("batch event " + out.size() + " is " + e + ", expected an object");
+        throw new MalformedEnvelopeException(
+            "batch event " + out.size() + " is " + e + ", expected an object");
       }
       out.add(parser.parse(p));
     }
     return out;
   }
 
-  private static SparkEvent event(JsonParser p, JsonToken t, SparkEventParser parser) throws IOException {
+  private static SparkEvent event(JsonParser p, JsonToken t, SparkEventParser parser)
+      throws IOException {
     if (t == JsonToken.START_OBJECT) {
       return parser.parse(p);
     }
@@ -200,11 +253,13 @@ public final class EnvelopeCodec {
     if (t == JsonToken.VALUE_NULL) {
       return null;
     }
-    throw new MalformedEnvelopeException("envelope field " + field + " is " + t + ", expected a string");
+    throw new MalformedEnvelopeException(
+        "envelope field " + field + " is " + t + ", expected a string");
   }
 
   private static long number(JsonParser p, String field) throws IOException {
-    if (p.currentToken() != JsonToken.VALUE_NUMBER_INT || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+    if (p.currentToken() != JsonToken.VALUE_NUMBER_INT
+        || p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
       throw new MalformedEnvelopeException("envelope field " + field + " is not a long integer");
     }
     return p.getLongValue();

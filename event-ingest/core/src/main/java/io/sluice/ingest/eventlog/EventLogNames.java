@@ -4,7 +4,9 @@ import java.util.OptionalInt;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
-/** Spark's event-log file naming (EventLogFileWriters): suffixes, rolling parts and status markers. */
+/**
+ * Spark's event-log file naming (EventLogFileWriters): suffixes, rolling parts and status markers.
+ */
 final class EventLogNames {
   static final String IN_PROGRESS = ".inprogress";
   static final String COMPACT = ".compact";

@@ -4,7 +4,10 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
-/** One application attempt's event log: a single file, or the parts of a rolling {@code eventlog_v2_*} dir. */
+/**
+ * One application attempt's event log: a single file, or the parts of a rolling {@code
+ * eventlog_v2_*} dir.
+ */
 public interface EventLogSource {
   /** The appId-ish name Spark gave the log (codec and {@code .inprogress} suffixes removed). */
   String name();

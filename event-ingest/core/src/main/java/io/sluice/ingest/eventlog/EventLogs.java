@@ -19,10 +19,10 @@ import java.util.OptionalInt;
 import java.util.TreeMap;
 
 /**
- * Finds event logs. A file argument is always read as one log. A directory named {@code eventlog_v2_*} is one
- * rolling log; any other directory is walked recursively, taking rolling directories whole and files that
- * look like event logs (compressed-codec magic, or plain text starting with a JSON object); other files are
- * counted as ignored.
+ * Finds event logs. A file argument is always read as one log. A directory named {@code
+ * eventlog_v2_*} is one rolling log; any other directory is walked recursively, taking rolling
+ * directories whole and files that look like event logs (compressed-codec magic, or plain text
+ * starting with a JSON object); other files are counted as ignored.
  */
 public final class EventLogs {
   private EventLogs() {}
@@ -52,52 +52,59 @@ public final class EventLogs {
 
   private static SingleFileSource single(Path file, ReadReport report) {
     String name = file.getFileName().toString();
-    return new SingleFileSource(EventLogNames.baseName(name), file, EventLogNames.isInProgress(name), report);
+    return new SingleFileSource(
+        EventLogNames.baseName(name), file, EventLogNames.isInProgress(name), report);
   }
 
   private static void walk(Path root, ReadReport report, Map<Path, EventLogSource> found) {
     try {
-      Files.walkFileTree(root, EnumSet.of(FileVisitOption.FOLLOW_LINKS), Integer.MAX_VALUE,
+      Files.walkFileTree(
+          root,
+          EnumSet.of(FileVisitOption.FOLLOW_LINKS),
+          Integer.MAX_VALUE,
           new SimpleFileVisitor<>() {
-        @Override
-        public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
-          String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
-          if (!dir.equals(root) && name.startsWith(".")) {
-            return FileVisitResult.SKIP_SUBTREE;
-          }
-          if (EventLogNames.isRollingDir(name)) {
-            found.putIfAbsent(dir, rolling(dir, report));
-            return FileVisitResult.SKIP_SUBTREE;
-          }
-          return FileVisitResult.CONTINUE;
-        }
+            @Override
+            public FileVisitResult preVisitDirectory(Path dir, BasicFileAttributes attrs) {
+              String name = dir.getFileName() == null ? "" : dir.getFileName().toString();
+              if (!dir.equals(root) && name.startsWith(".")) {
+                return FileVisitResult.SKIP_SUBTREE;
+              }
+              if (EventLogNames.isRollingDir(name)) {
+                found.putIfAbsent(dir, rolling(dir, report));
+                return FileVisitResult.SKIP_SUBTREE;
+              }
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
-          String name = file.getFileName().toString();
-          if (!attrs.isRegularFile() || EventLogNames.isNoise(name)) {
-            return FileVisitResult.CONTINUE;
-          }
-          if (looksLikeEventLog(file)) {
-            found.putIfAbsent(file, single(file, report));
-          } else {
-            report.ignoredFile(file);
-          }
-          return FileVisitResult.CONTINUE;
-        }
+            @Override
+            public FileVisitResult visitFile(Path file, BasicFileAttributes attrs) {
+              String name = file.getFileName().toString();
+              if (!attrs.isRegularFile() || EventLogNames.isNoise(name)) {
+                return FileVisitResult.CONTINUE;
+              }
+              if (looksLikeEventLog(file)) {
+                found.putIfAbsent(file, single(file, report));
+              } else {
+                report.ignoredFile(file);
+              }
+              return FileVisitResult.CONTINUE;
+            }
 
-        @Override
-        public FileVisitResult visitFileFailed(Path file, IOException e) {
-          report.unreadableFile(file, e.toString());
-          return FileVisitResult.CONTINUE;
-        }
-      });
+            @Override
+            public FileVisitResult visitFileFailed(Path file, IOException e) {
+              report.unreadableFile(file, e.toString());
+              return FileVisitResult.CONTINUE;
+            }
+          });
     } catch (IOException e) {
       report.unreadableFile(root, e.toString());
     }
   }
 
-  /** Compressed with a Spark codec, or text whose first non-blank byte opens a JSON object; empty files too. */
+  /**
+   * Compressed with a Spark codec, or text whose first non-blank byte opens a JSON object; empty
+   * files too.
+   */
   static boolean looksLikeEventLog(Path file) {
     try (InputStream in = Files.newInputStream(file)) {
       byte[] head = in.readNBytes(64);
@@ -159,7 +166,8 @@ public final class EventLogs {
       from = last.getKey() + 1;
     }
     files.addAll(parts.tailMap(from, true).values());
-    // No status marker at all: Spark creates it first, so the log is either being set up or damaged.
+    // No status marker at all: Spark creates it first, so the log is either being set up or
+    // damaged.
     return new RollingSource(name, dir, files, inProgress || !sawStatus, report);
   }
 }

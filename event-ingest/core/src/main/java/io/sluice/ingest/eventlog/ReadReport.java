@@ -14,8 +14,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.LongAdder;
 
 /**
- * What reading event logs went through: thread-safe counters, plus the first few notes naming files. Nothing
- * here is fatal; the report is how skipped input is made visible.
+ * What reading event logs went through: thread-safe counters, plus the first few notes naming
+ * files. Nothing here is fatal; the report is how skipped input is made visible.
  */
 public final class ReadReport implements ParseProblems {
   private static final int MAX_NOTES = 20;
@@ -209,8 +209,13 @@ public final class ReadReport implements ParseProblems {
   /** One readable multi-line block. */
   public String summary() {
     StringBuilder sb = new StringBuilder();
-    sb.append("read ").append(filesRead()).append(" file(s), ").append(lines()).append(" line(s), ")
-        .append(events()).append(" event(s)");
+    sb.append("read ")
+        .append(filesRead())
+        .append(" file(s), ")
+        .append(lines())
+        .append(" line(s), ")
+        .append(events())
+        .append(" event(s)");
     if (emptyFiles() > 0) {
       sb.append("; ").append(emptyFiles()).append(" empty file(s)");
     }

@@ -4,8 +4,9 @@ import java.nio.file.Path;
 import java.util.List;
 
 /**
- * A rolling event log: directory {@code eventlog_v2_<app>} with parts {@code events_<N>_<app>[.codec]} read in
- * index order. In-progress while its {@code appstatus_<app>} marker carries {@code .inprogress}.
+ * A rolling event log: directory {@code eventlog_v2_<app>} with parts {@code
+ * events_<N>_<app>[.codec]} read in index order. In-progress while its {@code appstatus_<app>}
+ * marker carries {@code .inprogress}.
  */
 record RollingSource(String name, Path dir, List<Path> files, boolean inProgress, ReadReport report)
     implements EventLogSource {
@@ -20,6 +21,13 @@ record RollingSource(String name, Path dir, List<Path> files, boolean inProgress
 
   @Override
   public String toString() {
-    return name + " (" + dir + ", " + files.size() + " part(s)" + (inProgress ? ", in progress" : "") + ")";
+    return name
+        + " ("
+        + dir
+        + ", "
+        + files.size()
+        + " part(s)"
+        + (inProgress ? ", in progress" : "")
+        + ")";
   }
 }

@@ -4,7 +4,8 @@ import java.nio.file.Path;
 import java.util.List;
 
 /** A single-file event log: {@code <appId>[_<attempt>][.codec][.inprogress]}. */
-record SingleFileSource(String name, Path file, boolean inProgress, ReadReport report) implements EventLogSource {
+record SingleFileSource(String name, Path file, boolean inProgress, ReadReport report)
+    implements EventLogSource {
   @Override
   public List<Path> files() {
     return List.of(file);

@@ -17,15 +17,16 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Streams the lines of a source's files in order, decompressing each file by its magic bytes (or its
- * extension). Holds one buffer and the current line only. Each file's failure is contained: an unreadable file
- * is skipped, a corrupt compressed block ends that file (lines before it are kept), and a last line without a
- * newline is returned only if it is a complete JSON object.
+ * Streams the lines of a source's files in order, decompressing each file by its magic bytes (or
+ * its extension). Holds one buffer and the current line only. Each file's failure is contained: an
+ * unreadable file is skipped, a corrupt compressed block ends that file (lines before it are kept),
+ * and a last line without a newline is returned only if it is a complete JSON object.
  */
 final class SourceLineReader implements LineReader {
   static final int MAX_LINE_BYTES = 128 << 20;
   private static final JsonFactory JSON = new JsonFactory();
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
   private static final long NEWLINES = ONES * '\n';
@@ -106,7 +107,8 @@ final class SourceLineReader implements LineReader {
         try {
           in = codec.decompress(raw, inProgress);
         } catch (IOException | RuntimeException e) {
-          report.corruptBlock(file, 0, "cannot start " + codec.shortName() + " stream: " + e.getMessage());
+          report.corruptBlock(
+              file, 0, "cannot start " + codec.shortName() + " stream: " + e.getMessage());
           raw.close();
           current = null;
           continue;
@@ -191,8 +193,13 @@ final class SourceLineReader implements LineReader {
       }
       return t;
     }
-    report.malformedLine(MalformedEventException.Kind.TRUNCATED, current + " line " + (fileLines + 1)
-        + " has no newline and is incomplete" + (inProgress ? " (log still being written)" : ""));
+    report.malformedLine(
+        MalformedEventException.Kind.TRUNCATED,
+        current
+            + " line "
+            + (fileLines + 1)
+            + " has no newline and is incomplete"
+            + (inProgress ? " (log still being written)" : ""));
     return null;
   }
 
@@ -237,7 +244,9 @@ final class SourceLineReader implements LineReader {
       return;
     }
     if (pendingLen + n > pending.length) {
-      pending = Arrays.copyOf(pending, Math.max(pendingLen + n, Math.min(MAX_LINE_BYTES, pending.length * 2)));
+      pending =
+          Arrays.copyOf(
+              pending, Math.max(pendingLen + n, Math.min(MAX_LINE_BYTES, pending.length * 2)));
     }
     System.arraycopy(buf, from, pending, pendingLen, n);
     pendingLen += n;
@@ -263,7 +272,9 @@ final class SourceLineReader implements LineReader {
     }
   }
 
-  /** Eight bytes at a time (the lowest flagged byte of the zero-byte test is always a true match). */
+  /**
+   * Eight bytes at a time (the lowest flagged byte of the zero-byte test is always a true match).
+   */
   static int indexOfNewline(byte[] b, int from, int to) {
     int i = from;
     for (; i + 8 <= to; i += 8) {

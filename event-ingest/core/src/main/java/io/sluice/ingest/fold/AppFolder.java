@@ -18,23 +18,32 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Folds the events of one application attempt into an {@link AppRun} with one {@link StageProfile} per stage
- * attempt that ran (see StageProfile for the contract). Events may arrive in log order or replayed; task ends
- * arriving after their stage completed still count. Not thread-safe: one folder per application attempt.
+ * Folds the events of one application attempt into an {@link AppRun} with one {@link StageProfile}
+ * per stage attempt that ran (see StageProfile for the contract). Events may arrive in log order or
+ * replayed; task ends arriving after their stage completed still count. Not thread-safe: one folder
+ * per application attempt.
  *
- * <p>Status: RUNNING until ApplicationEnd; then FAILED if Spark recorded a non-zero exit code (Spark 4) or the
- * last job to finish failed, else SUCCEEDED. {@code injected}: for each marker {@code spark.sluice.injected.K},
- * key K with its value in force (the marker's own value when K itself is absent).
+ * <p>Status: RUNNING until ApplicationEnd; then FAILED if Spark recorded a non-zero exit code
+ * (Spark 4) or the last job to finish failed, else SUCCEEDED. {@code injected}: for each marker
+ * {@code spark.sluice.injected.K}, key K with its value in force (the marker's own value when K
+ * itself is absent).
  */
 public final class AppFolder {
   public static final String QUEUE_KEY = "spark.yarn.queue";
   public static final String INJECTED_PREFIX = ConfMarkers.INJECTED_PREFIX;
+
   /** 2: adds the evicted stage attempts (recent keys, count of parts). 1 is still read. */
   private static final int STATE_VERSION = 2;
-  /** Keys of evicted stage attempts remembered, so a late task end of one is not taken for a new stage. */
+
+  /**
+   * Keys of evicted stage attempts remembered, so a late task end of one is not taken for a new
+   * stage.
+   */
   static final int EVICTED_KEYS_KEPT = 4096;
+
   /** Stages whose partition counts are kept for their children's mapPartitions (the newest ids). */
   static final int STAGE_PARTITIONS_KEPT = 4096;
+
   private static final byte JOB_NONE = 0;
   private static final byte JOB_SUCCEEDED = 1;
   private static final byte JOB_FAILED = 2;
@@ -52,13 +61,21 @@ public final class AppFolder {
   private Integer exitCode;
   private byte lastJob = JOB_NONE;
   private final TreeMap<String, String> conf = new TreeMap<>();
+
   /** Partition count of each stage's own RDD: the map outputs of its shuffle. */
   private final TreeMap<Integer, Integer> stagePartitions = new TreeMap<>();
+
   private final Map<Long, StageAttemptFold> attempts = new HashMap<>();
+
   /** Stage attempts in {@link #attempts} that Spark reported completed. */
   private int completed;
-  /** The most recently evicted stage attempt keys, oldest first (bounded by {@link #EVICTED_KEYS_KEPT}). */
+
+  /**
+   * The most recently evicted stage attempt keys, oldest first (bounded by {@link
+   * #EVICTED_KEYS_KEPT}).
+   */
   private final LinkedHashSet<Long> evicted = new LinkedHashSet<>();
+
   private int evictions;
   private long lateTaskEnds;
 
@@ -129,7 +146,9 @@ public final class AppFolder {
     }
   }
 
-  /** Stage attempts held that Spark reported completed (what {@link #evictCompleted} would remove). */
+  /**
+   * Stage attempts held that Spark reported completed (what {@link #evictCompleted} would remove).
+   */
   public int completedStageAttempts() {
     return completed;
   }
@@ -150,10 +169,11 @@ public final class AppFolder {
   }
 
   /**
-   * Removes every completed stage attempt from this folder and returns the profiles of those that ran, sorted:
-   * for applications that run for ever (streaming), whose stages must be emitted before the end and not kept.
-   * Later events of an evicted stage attempt are dropped (the newest {@value #EVICTED_KEYS_KEPT} keys are
-   * remembered); {@link #profiles()} holds only the stage attempts since.
+   * Removes every completed stage attempt from this folder and returns the profiles of those that
+   * ran, sorted: for applications that run for ever (streaming), whose stages must be emitted
+   * before the end and not kept. Later events of an evicted stage attempt are dropped (the newest
+   * {@value #EVICTED_KEYS_KEPT} keys are remembered); {@link #profiles()} holds only the stage
+   * attempts since.
    */
   public List<StageProfile> evictCompleted() {
     List<StageProfile> out = new ArrayList<>();
@@ -163,13 +183,16 @@ public final class AppFolder {
         out.add(p);
       }
     }
-    attempts.entrySet().removeIf(e -> {
-      if (e.getValue().completionTime <= 0) {
-        return false;
-      }
-      evicted.add(e.getKey());
-      return true;
-    });
+    attempts
+        .entrySet()
+        .removeIf(
+            e -> {
+              if (e.getValue().completionTime <= 0) {
+                return false;
+              }
+              evicted.add(e.getKey());
+              return true;
+            });
     while (evicted.size() > EVICTED_KEYS_KEPT) {
       evicted.remove(evicted.iterator().next());
     }
@@ -179,7 +202,8 @@ public final class AppFolder {
   }
 
   private StageAttemptFold attempt(int stageId, int attemptId) {
-    return attempts.computeIfAbsent(key(stageId, attemptId), k -> new StageAttemptFold(stageId, attemptId));
+    return attempts.computeIfAbsent(
+        key(stageId, attemptId), k -> new StageAttemptFold(stageId, attemptId));
   }
 
   private static long key(int stageId, int attemptId) {
@@ -195,7 +219,10 @@ public final class AppFolder {
     return ended;
   }
 
-  /** The application id from ApplicationStart, else spark.app.id, else the fallback; null if none known. */
+  /**
+   * The application id from ApplicationStart, else spark.app.id, else the fallback; null if none
+   * known.
+   */
   public String appId() {
     if (appId != null) {
       return appId;
@@ -233,7 +260,9 @@ public final class AppFolder {
         ran.add(f);
       }
     }
-    ran.sort(Comparator.<StageAttemptFold>comparingInt(f -> f.stageId).thenComparingInt(f -> f.attemptId));
+    ran.sort(
+        Comparator.<StageAttemptFold>comparingInt(f -> f.stageId)
+            .thenComparingInt(f -> f.attemptId));
     List<StageProfile> out = new ArrayList<>(ran.size());
     for (StageAttemptFold f : ran) {
       int mapPartitions = 0;
@@ -248,8 +277,24 @@ public final class AppFolder {
   public AppRun toAppRun(long updatedAt) {
     String queue = conf.get(QUEUE_KEY);
     String jobKey = JobKey.of(conf.get(JobKey.EXPLICIT_KEY), cluster, queue, user, appName);
-    return new AppRun(cluster, appId(), appAttemptId(), jobKey, appName, user, queue, null, startTime, endTime,
-        status(), sparkVersion, conf, injected(), profiles(), List.of(), updatedAt);
+    return new AppRun(
+        cluster,
+        appId(),
+        appAttemptId(),
+        jobKey,
+        appName,
+        user,
+        queue,
+        null,
+        startTime,
+        endTime,
+        status(),
+        sparkVersion,
+        conf,
+        injected(),
+        profiles(),
+        List.of(),
+        updatedAt);
   }
 
   private Map<String, String> injected() {
@@ -305,8 +350,12 @@ public final class AppFolder {
   public static AppFolder readFrom(DataInput in) throws IOException {
     int version = in.readInt();
     if (version != STATE_VERSION && version != 1) {
-      throw new IOException("unsupported AppFolder state version " + version + " (this build reads 1 and "
-          + STATE_VERSION + ")");
+      throw new IOException(
+          "unsupported AppFolder state version "
+              + version
+              + " (this build reads 1 and "
+              + STATE_VERSION
+              + ")");
     }
     AppFolder f = new AppFolder(StateIo.readString(in));
     f.appId = StateIo.readString(in);

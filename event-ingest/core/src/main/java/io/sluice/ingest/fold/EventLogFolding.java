@@ -11,7 +11,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
-/** Reads whole event-log sources through the parser into {@link AppFolder}s, counting problems in a report. */
+/**
+ * Reads whole event-log sources through the parser into {@link AppFolder}s, counting problems in a
+ * report.
+ */
 public final class EventLogFolding {
   private EventLogFolding() {}
 
@@ -29,7 +32,8 @@ public final class EventLogFolding {
           folder.accept(e);
           events++;
         } catch (MalformedEventException e) {
-          report.malformedLine(e.kind(), source.name() + " line " + reader.linesRead() + ": " + e.getMessage());
+          report.malformedLine(
+              e.kind(), source.name() + " line " + reader.linesRead() + ": " + e.getMessage());
         }
       }
     } catch (IOException e) {
@@ -39,7 +43,8 @@ public final class EventLogFolding {
   }
 
   /** Folds every source, in order; sources without events are left out. */
-  public static List<AppFolder> foldAll(List<EventLogSource> sources, String cluster, ReadReport report) {
+  public static List<AppFolder> foldAll(
+      List<EventLogSource> sources, String cluster, ReadReport report) {
     List<AppFolder> out = new ArrayList<>();
     for (EventLogSource s : sources) {
       fold(s, cluster, report).ifPresent(out::add);

@@ -30,7 +30,10 @@ final class LongList {
     return values[i];
   }
 
-  /** Lower median (Spark's UI convention: the element at index (n-1)/2 of the sorted values); 0 when empty. */
+  /**
+   * Lower median (Spark's UI convention: the element at index (n-1)/2 of the sorted values); 0 when
+   * empty.
+   */
   long median() {
     if (size == 0) {
       return 0;

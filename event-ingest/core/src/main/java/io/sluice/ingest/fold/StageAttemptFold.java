@@ -2,7 +2,6 @@ package io.sluice.ingest.fold;
 
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.StageInfo;
-import io.sluice.ingest.parse.TaskEndReason;
 import io.sluice.model.StageProfile;
 import java.io.DataInput;
 import java.io.DataOutput;
@@ -64,7 +63,7 @@ final class StageAttemptFold {
 
   void add(SparkEvent.TaskEnd t) {
     switch (t.reason()) {
-      case SUCCESS -> { }
+      case SUCCESS -> {}
       case KILLED -> {
         killedTasks++;
         return;
@@ -101,20 +100,51 @@ final class StageAttemptFold {
     return successfulTasks + failedTasks + killedTasks > 0;
   }
 
-  /** @param mapPartitions partitions written by the shuffles this stage reads (from its parents) */
+  /**
+   * @param mapPartitions partitions written by the shuffles this stage reads (from its parents)
+   */
   StageProfile toProfile(String appId, int mapPartitions) {
     long readMax = taskReadBytes.max();
     long readMedian = taskReadBytes.median();
-    double avgRemoteBlock = remoteBlocksFetched > 0 ? (double) remoteBytesRead / remoteBlocksFetched : 0.0;
-    double fetchWaitShare = executorRunTimeMs > 0 ? Math.min(1.0, (double) fetchWaitMs / executorRunTimeMs) : 0.0;
+    double avgRemoteBlock =
+        remoteBlocksFetched > 0 ? (double) remoteBytesRead / remoteBlocksFetched : 0.0;
+    double fetchWaitShare =
+        executorRunTimeMs > 0 ? Math.min(1.0, (double) fetchWaitMs / executorRunTimeMs) : 0.0;
     double readSkew = readMax > 0 ? (double) readMax / Math.max(1L, readMedian) : 0.0;
     boolean readsShuffle = parentIds.length > 0;
-    return new StageProfile(appId, stageId, attemptId, name, numTasks, successfulTasks, failedTasks,
-        fetchFailedTasks, shuffleWriteBytes, shuffleWriteRecords, remoteBytesRead, localBytesRead,
-        remoteBlocksFetched, localBlocksFetched, fetchWaitMs, recordsRead, memoryBytesSpilled, diskBytesSpilled,
-        executorRunTimeMs, taskDurationMaxMs, avgRemoteBlock, fetchWaitShare, readSkew,
-        readsShuffle ? mapPartitions : 0, readsShuffle ? numTasks : 0, shuffleWriteTimeNs / 1_000_000L,
-        submissionTime, completionTime, readMax, readMedian, killedTasks, inputBytesRead);
+    return new StageProfile(
+        appId,
+        stageId,
+        attemptId,
+        name,
+        numTasks,
+        successfulTasks,
+        failedTasks,
+        fetchFailedTasks,
+        shuffleWriteBytes,
+        shuffleWriteRecords,
+        remoteBytesRead,
+        localBytesRead,
+        remoteBlocksFetched,
+        localBlocksFetched,
+        fetchWaitMs,
+        recordsRead,
+        memoryBytesSpilled,
+        diskBytesSpilled,
+        executorRunTimeMs,
+        taskDurationMaxMs,
+        avgRemoteBlock,
+        fetchWaitShare,
+        readSkew,
+        readsShuffle ? mapPartitions : 0,
+        readsShuffle ? numTasks : 0,
+        shuffleWriteTimeNs / 1_000_000L,
+        submissionTime,
+        completionTime,
+        readMax,
+        readMedian,
+        killedTasks,
+        inputBytesRead);
   }
 
   List<Integer> parents() {
@@ -134,10 +164,28 @@ final class StageAttemptFold {
     StateIo.writeString(out, name);
     out.writeInt(numTasks);
     StateIo.writeInts(out, parentIds);
-    long[] sums = {submissionTime, completionTime, successfulTasks, failedTasks, fetchFailedTasks,
-        shuffleWriteBytes, shuffleWriteRecords, shuffleWriteTimeNs, remoteBytesRead, localBytesRead,
-        remoteBlocksFetched, localBlocksFetched, fetchWaitMs, recordsRead, memoryBytesSpilled, diskBytesSpilled,
-        executorRunTimeMs, taskDurationMaxMs, killedTasks, inputBytesRead};
+    long[] sums = {
+      submissionTime,
+      completionTime,
+      successfulTasks,
+      failedTasks,
+      fetchFailedTasks,
+      shuffleWriteBytes,
+      shuffleWriteRecords,
+      shuffleWriteTimeNs,
+      remoteBytesRead,
+      localBytesRead,
+      remoteBlocksFetched,
+      localBlocksFetched,
+      fetchWaitMs,
+      recordsRead,
+      memoryBytesSpilled,
+      diskBytesSpilled,
+      executorRunTimeMs,
+      taskDurationMaxMs,
+      killedTasks,
+      inputBytesRead
+    };
     out.writeByte(sums.length);
     for (long v : sums) {
       out.writeLong(v);
@@ -155,7 +203,8 @@ final class StageAttemptFold {
     int numTasks = in.readInt();
     int[] parents = StateIo.readInts(in);
     int n = in.readUnsignedByte();
-    if (n < 18 || n > 20) { // 18: state written before killedTasks was counted, 19: before inputBytesRead
+    if (n < 18
+        || n > 20) { // 18: state written before killedTasks was counted, 19: before inputBytesRead
       throw new IOException("stage state has " + n + " sums, expected 20");
     }
     long[] s = new long[n];
@@ -177,7 +226,8 @@ final class StageAttemptFold {
     f.submissionTime = s[0];
     f.completionTime = s[1];
     f.successfulTasks = s[2];
-    // before killedTasks, failedTasks left FetchFailed ends out (and held killed ones, which cannot be told apart)
+    // before killedTasks, failedTasks left FetchFailed ends out (and held killed ones, which cannot
+    // be told apart)
     f.failedTasks = n > 18 ? s[3] : s[3] + s[4];
     f.fetchFailedTasks = s[4];
     f.shuffleWriteBytes = s[5];

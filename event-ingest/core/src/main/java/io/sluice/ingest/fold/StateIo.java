@@ -70,7 +70,10 @@ final class StateIo {
     return m;
   }
 
-  /** Unsigned LEB128 of the value's bits (negative values take 10 bytes; they never occur for sizes). */
+  /**
+   * Unsigned LEB128 of the value's bits (negative values take 10 bytes; they never occur for
+   * sizes).
+   */
   static void writeVarLong(DataOutput out, long v) throws IOException {
     while ((v & ~0x7FL) != 0) {
       out.writeByte((int) ((v & 0x7F) | 0x80));

@@ -5,9 +5,10 @@ import io.sluice.model.AppRun;
 import io.sluice.model.JobKey;
 
 /**
- * Completes an {@link AppRun} with what YARN knows: user, queue and priority (YARN's values win when present),
- * and, once YARN says the application ended, the status from its final status (SUCCEEDED, FAILED, KILLED;
- * UNDEFINED keeps the run's own). The job key is recomputed because queue and user are part of it.
+ * Completes an {@link AppRun} with what YARN knows: user, queue and priority (YARN's values win
+ * when present), and, once YARN says the application ended, the status from its final status
+ * (SUCCEEDED, FAILED, KILLED; UNDEFINED keeps the run's own). The job key is recomputed because
+ * queue and user are part of it.
  */
 public final class YarnJoin {
   private YarnJoin() {}
@@ -17,7 +18,8 @@ public final class YarnJoin {
       return run;
     }
     if (run.appId() != null && !run.appId().equals(yarn.appId())) {
-      throw new IllegalArgumentException("YARN record " + yarn.appId() + " does not belong to run " + run.appId());
+      throw new IllegalArgumentException(
+          "YARN record " + yarn.appId() + " does not belong to run " + run.appId());
     }
     String user = blankToNull(yarn.user()) != null ? yarn.user() : run.user();
     String queue = blankToNull(yarn.queue()) != null ? yarn.queue() : run.queue();
@@ -26,10 +28,11 @@ public final class YarnJoin {
     if (yarn.ended() && yarn.finalStatus() != null) {
       switch (yarn.finalStatus()) {
         case "SUCCEEDED", "FAILED", "KILLED" -> status = yarn.finalStatus();
-        default -> { }
+        default -> {}
       }
     }
-    String jobKey = JobKey.of(run.conf().get(JobKey.EXPLICIT_KEY), run.cluster(), queue, user, run.name());
+    String jobKey =
+        JobKey.of(run.conf().get(JobKey.EXPLICIT_KEY), run.cluster(), queue, user, run.name());
     return run.withYarn(user, queue, priority, status, jobKey, updatedAt);
   }
 

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import java.io.IOException;
 
-/** Whether bytes hold exactly one JSON object: {@link JsonScan} first, Jackson for what the scan's limits refuse. */
+/**
+ * Whether bytes hold exactly one JSON object: {@link JsonScan} first, Jackson for what the scan's
+ * limits refuse.
+ */
 public final class JsonObjects {
   private JsonObjects() {}
 

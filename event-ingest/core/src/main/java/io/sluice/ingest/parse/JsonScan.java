@@ -9,21 +9,24 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * A validating JSON scanner over raw UTF-8 bytes that tokenises nothing: it finds where values end, and can
- * prune an object down to a given set of keys, so that Jackson only has to tokenise what the parser reads.
+ * A validating JSON scanner over raw UTF-8 bytes that tokenises nothing: it finds where values end,
+ * and can prune an object down to a given set of keys, so that Jackson only has to tokenise what
+ * the parser reads.
  *
- * <p><b>What it validates.</b> A scan succeeds only for input that is strict RFC 8259 JSON (the grammar
- * Jackson's default parser accepts): objects with string keys, arrays, strings (no raw control characters
- * below U+0020; escapes only {@code \" \\ \/ \b \f \n \r \t} and {@code \}{@code uXXXX} with four hex digits),
- * numbers {@code -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?}, {@code true}/{@code false}/{@code null},
- * whitespace only space, tab, CR, LF; every byte at or above 0x80 must belong to a strict UTF-8 sequence
- * inside a string (no overlong forms, surrogates, or code points above U+10FFFF, as {@link Utf8}). It is
- * deliberately <i>stricter</i> than Jackson's limits (depth {@value #MAX_DEPTH}, numbers of at most
- * {@value #MAX_NUMBER_CHARS} characters, keys of at most {@value #MAX_NAME_BYTES} bytes, strings of at most
- * {@value #MAX_STRING_BYTES} bytes; Jackson's defaults are 1000, 1000, 50,000 and 20,000,000), so that
- * anything it accepts Jackson accepts too. Callers treat a failed scan as "don't know" and hand the input to
- * Jackson, which then reports exactly what is wrong (and takes over anything the scanner refused only for its
- * tighter limits). Not checked, as Jackson's default parser does not check them either: duplicate keys.
+ * <p><b>What it validates.</b> A scan succeeds only for input that is strict RFC 8259 JSON (the
+ * grammar Jackson's default parser accepts): objects with string keys, arrays, strings (no raw
+ * control characters below U+0020; escapes only {@code \" \\ \/ \b \f \n \r \t} and {@code \}{@code
+ * uXXXX} with four hex digits), numbers {@code -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?},
+ * {@code true}/{@code false}/{@code null}, whitespace only space, tab, CR, LF; every byte at or
+ * above 0x80 must belong to a strict UTF-8 sequence inside a string (no overlong forms, surrogates,
+ * or code points above U+10FFFF, as {@link Utf8}). It is deliberately <i>stricter</i> than
+ * Jackson's limits (depth {@value #MAX_DEPTH}, numbers of at most {@value #MAX_NUMBER_CHARS}
+ * characters, keys of at most {@value #MAX_NAME_BYTES} bytes, strings of at most {@value
+ * #MAX_STRING_BYTES} bytes; Jackson's defaults are 1000, 1000, 50,000 and 20,000,000), so that
+ * anything it accepts Jackson accepts too. Callers treat a failed scan as "don't know" and hand the
+ * input to Jackson, which then reports exactly what is wrong (and takes over anything the scanner
+ * refused only for its tighter limits). Not checked, as Jackson's default parser does not check
+ * them either: duplicate keys.
  *
  * <p>Positions are indexes into the array; results are the index just after what was scanned, or
  * {@link #INVALID} / {@link #TRUNCATED} (input ended inside a value). Stateless and thread-safe.
@@ -36,7 +39,8 @@ final class JsonScan {
   static final int MAX_NAME_BYTES = 10_000;
   static final int MAX_STRING_BYTES = 16 << 20;
 
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long ONES = 0x0101010101010101L;
   private static final long HIGHS = 0x8080808080808080L;
   private static final long QUOTES = ONES * '"';
@@ -49,8 +53,9 @@ final class JsonScan {
   private JsonScan() {}
 
   /**
-   * Which keys of an object to keep, and for some of them how to prune their value when it is an object.
-   * Keys are compared byte for byte with the raw key; a key written with escapes is never pruned.
+   * Which keys of an object to keep, and for some of them how to prune their value when it is an
+   * object. Keys are compared byte for byte with the raw key; a key written with escapes is never
+   * pruned.
    */
   static final class Keep {
     private final byte[][] keys;
@@ -76,7 +81,9 @@ final class JsonScan {
       return new Keep(spec);
     }
 
-    /** Also keep {@code name}, pruning its value with {@code inner} when that value is an object. */
+    /**
+     * Also keep {@code name}, pruning its value with {@code inner} when that value is an object.
+     */
     Keep with(String name, Keep inner) {
       Map<String, Keep> spec = new LinkedHashMap<>();
       for (int i = 0; i < keys.length; i++) {
@@ -149,9 +156,10 @@ final class JsonScan {
   }
 
   /**
-   * A whole document that must be an object, pruned with {@code keep}: every pair whose key is not kept (and
-   * written without escapes) is added to {@code cuts} with its separating comma, so that the bytes left form
-   * valid JSON with the kept pairs only. The whole input is validated, cut or not.
+   * A whole document that must be an object, pruned with {@code keep}: every pair whose key is not
+   * kept (and written without escapes) is added to {@code cuts} with its separating comma, so that
+   * the bytes left form valid JSON with the kept pairs only. The whole input is validated, cut or
+   * not.
    */
   static int pruneDocument(byte[] b, int from, int end, Keep keep, Cuts cuts) {
     int i = skipWhitespace(b, from, end);
@@ -202,7 +210,10 @@ final class JsonScan {
     }
   }
 
-  /** The bytes of {@code word} at {@code i}: index after them, TRUNCATED if the input ends in a prefix. */
+  /**
+   * The bytes of {@code word} at {@code i}: index after them, TRUNCATED if the input ends in a
+   * prefix.
+   */
   private static int literal(byte[] b, int i, int end, byte[] word) {
     for (int k = 0; k < word.length; k++) {
       if (i + k >= end) {
@@ -361,10 +372,10 @@ final class JsonScan {
   }
 
   /**
-   * The object at {@code i}. With {@code keep} non-null, the pairs to leave out are added to {@code cuts}:
-   * pair k &gt; 0 as [end of value k-1, end of value k) (its leading comma included), pair 0 as [its key, end
-   * of its value); when pair 0 is cut and a later pair is the first one kept, that pair's leading comma is
-   * cut too.
+   * The object at {@code i}. With {@code keep} non-null, the pairs to leave out are added to {@code
+   * cuts}: pair k &gt; 0 as [end of value k-1, end of value k) (its leading comma included), pair 0
+   * as [its key, end of its value); when pair 0 is cut and a later pair is the first one kept, that
+   * pair's leading comma is cut too.
    */
   private static int pruneObject(byte[] b, int i, int end, Keep keep, Cuts cuts, int depth) {
     if (depth > MAX_DEPTH) {
@@ -453,18 +464,25 @@ final class JsonScan {
     return false;
   }
 
-  /** The string whose opening quote is at {@code i}; at most {@code maxBytes} bytes between the quotes. */
+  /**
+   * The string whose opening quote is at {@code i}; at most {@code maxBytes} bytes between the
+   * quotes.
+   */
   static int string(byte[] b, int i, int end, int maxBytes) {
     int start = ++i;
     while (true) {
-      // Eight bytes at a time: jump to the first quote, backslash, control byte or non-ASCII byte. The lowest
-      // flagged byte of these zero-byte tests is always a true match (false flags only appear above one).
+      // Eight bytes at a time: jump to the first quote, backslash, control byte or non-ASCII byte.
+      // The lowest
+      // flagged byte of these zero-byte tests is always a true match (false flags only appear above
+      // one).
       if (i + 8 <= end) {
         long x = (long) LONGS.get(b, i);
-        long special = (((x ^ QUOTES) - ONES) & ~(x ^ QUOTES)
-            | ((x ^ BACKSLASHES) - ONES) & ~(x ^ BACKSLASHES)
-            | (x - SPACES) & ~x
-            | x) & HIGHS;
+        long special =
+            (((x ^ QUOTES) - ONES) & ~(x ^ QUOTES)
+                    | ((x ^ BACKSLASHES) - ONES) & ~(x ^ BACKSLASHES)
+                    | (x - SPACES) & ~x
+                    | x)
+                & HIGHS;
         if (special == 0) {
           i += 8;
           continue;

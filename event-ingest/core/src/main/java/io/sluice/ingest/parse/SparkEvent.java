@@ -46,7 +46,8 @@ public sealed interface SparkEvent {
   }
 
   /** {@code stageInfos} describes every stage of the job, including ones Spark will skip. */
-  record JobStart(int jobId, long time, List<Integer> stageIds, List<StageInfo> stageInfos) implements SparkEvent {
+  record JobStart(int jobId, long time, List<Integer> stageIds, List<StageInfo> stageInfos)
+      implements SparkEvent {
     public JobStart {
       stageIds = List.copyOf(stageIds);
       stageInfos = List.copyOf(stageInfos);
@@ -78,7 +79,8 @@ public sealed interface SparkEvent {
 
   /**
    * One task end with the metrics folding needs. Shuffle write time is kept in nanoseconds as Spark
-   * records it; {@code reasonClass} is Spark's "Reason" string (Success, FetchFailed, ExceptionFailure, ...).
+   * records it; {@code reasonClass} is Spark's "Reason" string (Success, FetchFailed,
+   * ExceptionFailure, ...).
    */
   record TaskEnd(
       int stageId,
@@ -102,7 +104,8 @@ public sealed interface SparkEvent {
       long shuffleRecordsWritten,
       long memoryBytesSpilled,
       long diskBytesSpilled,
-      long inputBytesRead) implements SparkEvent {
+      long inputBytesRead)
+      implements SparkEvent {
 
     public String eventName() {
       return "SparkListenerTaskEnd";

@@ -16,11 +16,11 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Turns one Spark event-log line (or an event object inside a larger JSON document) into a {@link SparkEvent}
- * with Jackson's streaming parser; no tree is built for the hot path (task ends). Accepts Spark 3.5 and 4.x
- * shapes; unknown fields are skipped, wrong-typed/missing/huge values are reported to {@link ParseProblems}
- * and the rest of the event is kept. Lines are pre-scanned by {@link JsonScan} (see {@link #parse(byte[])}).
- * Thread-safe (no mutable state).
+ * Turns one Spark event-log line (or an event object inside a larger JSON document) into a {@link
+ * SparkEvent} with Jackson's streaming parser; no tree is built for the hot path (task ends).
+ * Accepts Spark 3.5 and 4.x shapes; unknown fields are skipped, wrong-typed/missing/huge values are
+ * reported to {@link ParseProblems} and the rest of the event is kept. Lines are pre-scanned by
+ * {@link JsonScan} (see {@link #parse(byte[])}). Thread-safe (no mutable state).
  */
 public final class SparkEventParser {
   static final JsonFactory FACTORY = JsonFactory.builder().build();
@@ -39,12 +39,13 @@ public final class SparkEventParser {
   }
 
   /**
-   * Parses one complete line (without its newline). Lines as Spark writes them ({@code {"Event":"<name>",...}})
-   * take a fast path: {@link JsonScan} validates the whole line without tokenising it; a task end is then
-   * pruned to the fields {@link #taskEnd} reads and only those bytes are parsed with Jackson; an event that
-   * folding ignores (task start, block updates, SQL events, ...) becomes {@link SparkEvent.Unknown} without
-   * Jackson. Anything the scan does not accept, and every other event, is parsed with Jackson as a whole, so
-   * results, field problems and malformed-line kinds are the same either way.
+   * Parses one complete line (without its newline). Lines as Spark writes them ({@code
+   * {"Event":"<name>",...}}) take a fast path: {@link JsonScan} validates the whole line without
+   * tokenising it; a task end is then pruned to the fields {@link #taskEnd} reads and only those
+   * bytes are parsed with Jackson; an event that folding ignores (task start, block updates, SQL
+   * events, ...) becomes {@link SparkEvent.Unknown} without Jackson. Anything the scan does not
+   * accept, and every other event, is parsed with Jackson as a whole, so results, field problems
+   * and malformed-line kinds are the same either way.
    */
   public SparkEvent parse(byte[] line) throws MalformedEventException {
     SparkEvent fast = parseFast(line);
@@ -53,44 +54,82 @@ public final class SparkEventParser {
 
   private static final byte[] EVENT_PREFIX = "{\"Event\":\"".getBytes(StandardCharsets.US_ASCII);
   private static final byte[] TASK_END_NAME = TASK_END_EVENT.getBytes(StandardCharsets.US_ASCII);
-  private static final byte[] TASK_START_NAME = "SparkListenerTaskStart".getBytes(StandardCharsets.US_ASCII);
-  private static final Set<String> DISPATCHED = Set.of(TASK_END_EVENT, "SparkListenerStageSubmitted",
-      "SparkListenerStageCompleted", "SparkListenerJobStart", "SparkListenerJobEnd", "SparkListenerEnvironmentUpdate",
-      "SparkListenerApplicationStart", "SparkListenerApplicationEnd", "SparkListenerLogStart");
+  private static final byte[] TASK_START_NAME =
+      "SparkListenerTaskStart".getBytes(StandardCharsets.US_ASCII);
+  private static final Set<String> DISPATCHED =
+      Set.of(
+          TASK_END_EVENT,
+          "SparkListenerStageSubmitted",
+          "SparkListenerStageCompleted",
+          "SparkListenerJobStart",
+          "SparkListenerJobEnd",
+          "SparkListenerEnvironmentUpdate",
+          "SparkListenerApplicationStart",
+          "SparkListenerApplicationEnd",
+          "SparkListenerLogStart");
 
   /**
-   * What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose it); also what
-   * the collectors keep of a task end ({@link #PROFILE_FIELDS}).
+   * What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose
+   * it); also what the collectors keep of a task end ({@link #PROFILE_FIELDS}).
    */
-  static final JsonScan.Keep TASK_END_KEEP = JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
-      .with("Task End Reason", JsonScan.Keep.keys("Reason"))
-      .with("Task Info", JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
-      .with("Task Metrics", JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
-          .with("Input Metrics", JsonScan.Keep.keys("Bytes Read"))
-          .with("Shuffle Read Metrics", JsonScan.Keep.keys("Remote Blocks Fetched", "Local Blocks Fetched",
-              "Fetch Wait Time", "Remote Bytes Read", "Local Bytes Read", "Total Records Read"))
-          .with("Shuffle Write Metrics", JsonScan.Keep.keys("Shuffle Bytes Written", "Shuffle Write Time",
-              "Shuffle Records Written")));
+  static final JsonScan.Keep TASK_END_KEEP =
+      JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
+          .with("Task End Reason", JsonScan.Keep.keys("Reason"))
+          .with(
+              "Task Info",
+              JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
+          .with(
+              "Task Metrics",
+              JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
+                  .with("Input Metrics", JsonScan.Keep.keys("Bytes Read"))
+                  .with(
+                      "Shuffle Read Metrics",
+                      JsonScan.Keep.keys(
+                          "Remote Blocks Fetched",
+                          "Local Blocks Fetched",
+                          "Fetch Wait Time",
+                          "Remote Bytes Read",
+                          "Local Bytes Read",
+                          "Total Records Read"))
+                  .with(
+                      "Shuffle Write Metrics",
+                      JsonScan.Keep.keys(
+                          "Shuffle Bytes Written",
+                          "Shuffle Write Time",
+                          "Shuffle Records Written")));
 
   /**
-   * For each event the parser folds, the fields it reads, so that {@link EventPruner} can cut the rest before a
-   * collector publishes the event (small events it reads whole are not listed). An event the parser does not fold
-   * is read for its name only ({@link #NAME_ONLY}).
+   * For each event the parser folds, the fields it reads, so that {@link EventPruner} can cut the
+   * rest before a collector publishes the event (small events it reads whole are not listed). An
+   * event the parser does not fold is read for its name only ({@link #NAME_ONLY}).
    */
-  static final Map<String, JsonScan.Keep> PROFILE_FIELDS = Map.of(
-      TASK_END_EVENT, TASK_END_KEEP,
-      "SparkListenerStageSubmitted", JsonScan.Keep.keys("Event", "Stage Info"),
-      "SparkListenerStageCompleted", JsonScan.Keep.keys("Event", "Stage Info"),
-      "SparkListenerJobStart", JsonScan.Keep.keys("Event", "Job ID", "Submission Time", "Stage IDs", "Stage Infos"),
-      "SparkListenerEnvironmentUpdate", JsonScan.Keep.keys("Event", "Spark Properties"));
+  static final Map<String, JsonScan.Keep> PROFILE_FIELDS =
+      Map.of(
+          TASK_END_EVENT,
+          TASK_END_KEEP,
+          "SparkListenerStageSubmitted",
+          JsonScan.Keep.keys("Event", "Stage Info"),
+          "SparkListenerStageCompleted",
+          JsonScan.Keep.keys("Event", "Stage Info"),
+          "SparkListenerJobStart",
+          JsonScan.Keep.keys("Event", "Job ID", "Submission Time", "Stage IDs", "Stage Infos"),
+          "SparkListenerEnvironmentUpdate",
+          JsonScan.Keep.keys("Event", "Spark Properties"));
+
   static final JsonScan.Keep NAME_ONLY = JsonScan.Keep.keys("Event");
 
-  /** Whether the parser folds events of this name (every other one becomes {@link SparkEvent.Unknown}). */
+  /**
+   * Whether the parser folds events of this name (every other one becomes {@link
+   * SparkEvent.Unknown}).
+   */
   static boolean folds(String name) {
     return DISPATCHED.contains(name);
   }
 
-  /** The fast path of {@link #parse(byte[])}, or null when the line must be parsed with Jackson as a whole. */
+  /**
+   * The fast path of {@link #parse(byte[])}, or null when the line must be parsed with Jackson as a
+   * whole.
+   */
   SparkEvent parseFast(byte[] line) {
     int n = line.length;
     int p = EVENT_PREFIX.length;
@@ -110,8 +149,10 @@ public final class SparkEventParser {
     if (JsonScan.document(line, 0, n) != n) {
       return null;
     }
-    String name = Arrays.equals(line, p, nameEnd, TASK_START_NAME, 0, TASK_START_NAME.length)
-        ? "SparkListenerTaskStart" : new String(line, p, nameEnd - p, StandardCharsets.UTF_8);
+    String name =
+        Arrays.equals(line, p, nameEnd, TASK_START_NAME, 0, TASK_START_NAME.length)
+            ? "SparkListenerTaskStart"
+            : new String(line, p, nameEnd - p, StandardCharsets.UTF_8);
     return DISPATCHED.contains(name) ? null : new SparkEvent.Unknown(name);
   }
 
@@ -123,8 +164,10 @@ public final class SparkEventParser {
     byte[] kept = cuts.apply(line, 0, line.length);
     Deferred deferred = new Deferred();
     try (JsonParser p = FACTORY.createParser(kept)) {
-      if (p.nextToken() != JsonToken.START_OBJECT || p.nextToken() != JsonToken.FIELD_NAME
-          || p.nextToken() != JsonToken.VALUE_STRING || !TASK_END_EVENT.equals(p.getText())) {
+      if (p.nextToken() != JsonToken.START_OBJECT
+          || p.nextToken() != JsonToken.FIELD_NAME
+          || p.nextToken() != JsonToken.VALUE_STRING
+          || !TASK_END_EVENT.equals(p.getText())) {
         return null;
       }
       SparkEvent e = taskEnd(p, new ValueReader(deferred));
@@ -134,7 +177,8 @@ public final class SparkEventParser {
       deferred.replayTo(problems);
       return e;
     } catch (IOException | RuntimeException e) {
-      return null; // cannot happen for input the scan accepted; Jackson on the whole line will say what it is
+      return null; // cannot happen for input the scan accepted; Jackson on the whole line will say
+      // what it is
     }
   }
 
@@ -181,7 +225,8 @@ public final class SparkEventParser {
   /** Parses the whole line with Jackson (the path for everything the fast path does not take). */
   SparkEvent parseWithJackson(byte[] line) throws MalformedEventException {
     if (!Utf8.isValid(line)) {
-      throw new MalformedEventException(MalformedEventException.Kind.INVALID_UTF8, "line is not valid UTF-8");
+      throw new MalformedEventException(
+          MalformedEventException.Kind.INVALID_UTF8, "line is not valid UTF-8");
     }
     try (JsonParser p = FACTORY.createParser(line)) {
       JsonToken first = p.nextToken();
@@ -189,30 +234,34 @@ public final class SparkEventParser {
         throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "empty line");
       }
       if (first != JsonToken.START_OBJECT) {
-        throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT,
+        throw new MalformedEventException(
+            MalformedEventException.Kind.NOT_AN_EVENT,
             "line is JSON " + first + ", not an event object");
       }
       SparkEvent event = parse(p);
       if (p.nextToken() != null) {
-        throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "trailing content after event");
+        throw new MalformedEventException(
+            MalformedEventException.Kind.NOT_JSON, "trailing content after event");
       }
       return event;
     } catch (JsonEOFException e) {
-      throw new MalformedEventException(MalformedEventException.Kind.TRUNCATED, "truncated JSON: "
-          + e.getOriginalMessage(), e);
+      throw new MalformedEventException(
+          MalformedEventException.Kind.TRUNCATED, "truncated JSON: " + e.getOriginalMessage(), e);
     } catch (IOException e) {
-      throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "not JSON: " + message(e), e);
+      throw new MalformedEventException(
+          MalformedEventException.Kind.NOT_JSON, "not JSON: " + message(e), e);
     }
   }
 
   /**
-   * Parses the event object the parser is positioned on ({@code START_OBJECT}); on return the parser is on
-   * the object's {@code END_OBJECT}.
+   * Parses the event object the parser is positioned on ({@code START_OBJECT}); on return the
+   * parser is on the object's {@code END_OBJECT}.
    */
   public SparkEvent parse(JsonParser p) throws MalformedEventException {
     try {
       if (p.currentToken() != JsonToken.START_OBJECT) {
-        throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT,
+        throw new MalformedEventException(
+            MalformedEventException.Kind.NOT_AN_EVENT,
             "expected an event object, found " + p.currentToken());
       }
       JsonToken t = p.nextToken();
@@ -222,18 +271,21 @@ public final class SparkEventParser {
         if (name == null) {
           p.skipChildren();
           skipRest(p);
-          throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT, "\"Event\" is not a string");
+          throw new MalformedEventException(
+              MalformedEventException.Kind.NOT_AN_EVENT, "\"Event\" is not a string");
         }
         return dispatch(name, p);
       }
       return parseBuffered(p, t);
     } catch (JsonEOFException e) {
-      throw new MalformedEventException(MalformedEventException.Kind.TRUNCATED, "truncated JSON: "
-          + e.getOriginalMessage(), e);
+      throw new MalformedEventException(
+          MalformedEventException.Kind.TRUNCATED, "truncated JSON: " + e.getOriginalMessage(), e);
     } catch (JsonProcessingException e) {
-      throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "not JSON: " + message(e), e);
+      throw new MalformedEventException(
+          MalformedEventException.Kind.NOT_JSON, "not JSON: " + message(e), e);
     } catch (IOException e) {
-      throw new MalformedEventException(MalformedEventException.Kind.NOT_JSON, "unreadable: " + e, e);
+      throw new MalformedEventException(
+          MalformedEventException.Kind.NOT_JSON, "unreadable: " + e, e);
     }
   }
 
@@ -253,7 +305,8 @@ public final class SparkEventParser {
       }
       buf.writeEndObject();
       if (name == null) {
-        throw new MalformedEventException(MalformedEventException.Kind.NOT_AN_EVENT, "object has no \"Event\" name");
+        throw new MalformedEventException(
+            MalformedEventException.Kind.NOT_AN_EVENT, "object has no \"Event\" name");
       }
       try (JsonParser bp = buf.asParser()) {
         bp.nextToken();
@@ -280,7 +333,9 @@ public final class SparkEventParser {
     };
   }
 
-  /** Advances to the next field of the current object; skips a repeated "Event". Null at END_OBJECT. */
+  /**
+   * Advances to the next field of the current object; skips a repeated "Event". Null at END_OBJECT.
+   */
   private static String nextField(JsonParser p) throws IOException {
     while (true) {
       JsonToken t = p.nextToken();
@@ -382,13 +437,33 @@ public final class SparkEventParser {
     if (!f.sawMetrics && reason == TaskEndReason.SUCCESS) {
       values.missing(TASK_END, "Task Metrics");
     }
-    return new SparkEvent.TaskEnd(f.stageId, f.stageAttemptId, f.taskId, f.index, f.attempt, reason,
-        f.reasonClass == null ? "" : f.reasonClass, f.launchTime, f.finishTime, f.executorRunTime,
-        f.remoteBlocks, f.localBlocks, f.fetchWait, f.remoteBytes, f.localBytes, f.recordsRead, f.bytesWritten,
-        f.writeTimeNs, f.recordsWritten, f.memorySpilled, f.diskSpilled, f.inputBytes);
+    return new SparkEvent.TaskEnd(
+        f.stageId,
+        f.stageAttemptId,
+        f.taskId,
+        f.index,
+        f.attempt,
+        reason,
+        f.reasonClass == null ? "" : f.reasonClass,
+        f.launchTime,
+        f.finishTime,
+        f.executorRunTime,
+        f.remoteBlocks,
+        f.localBlocks,
+        f.fetchWait,
+        f.remoteBytes,
+        f.localBytes,
+        f.recordsRead,
+        f.bytesWritten,
+        f.writeTimeNs,
+        f.recordsWritten,
+        f.memorySpilled,
+        f.diskSpilled,
+        f.inputBytes);
   }
 
-  private static void taskEndReason(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
+  private static void taskEndReason(JsonParser p, TaskEndFields f, ValueReader values)
+      throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       if ("Reason".equals(field)) {
         f.reasonClass = values.readString(p, TASK_END, "Task End Reason.Reason");
@@ -398,7 +473,8 @@ public final class SparkEventParser {
     }
   }
 
-  private static void taskInfo(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
+  private static void taskInfo(JsonParser p, TaskEndFields f, ValueReader values)
+      throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Task ID" -> f.taskId = values.readLong(p, TASK_END, field);
@@ -411,7 +487,8 @@ public final class SparkEventParser {
     }
   }
 
-  private static void taskMetrics(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
+  private static void taskMetrics(JsonParser p, TaskEndFields f, ValueReader values)
+      throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Executor Run Time" -> f.executorRunTime = values.readLong(p, TASK_END, field);
@@ -437,7 +514,8 @@ public final class SparkEventParser {
     }
   }
 
-  private static void shuffleRead(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
+  private static void shuffleRead(JsonParser p, TaskEndFields f, ValueReader values)
+      throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Remote Blocks Fetched" -> f.remoteBlocks = values.readLong(p, TASK_END, field);
@@ -446,7 +524,8 @@ public final class SparkEventParser {
         case "Remote Bytes Read" -> f.remoteBytes = values.readLong(p, TASK_END, field);
         case "Local Bytes Read" -> f.localBytes = values.readLong(p, TASK_END, field);
         case "Total Records Read" -> f.recordsRead = values.readLong(p, TASK_END, field);
-        // "Push Based Shuffle" (3.5) / "Shuffle Push Read Metrics" (4.x) and anything newer: skipped.
+          // "Push Based Shuffle" (3.5) / "Shuffle Push Read Metrics" (4.x) and anything newer:
+          // skipped.
         default -> p.skipChildren();
       }
     }
@@ -462,7 +541,8 @@ public final class SparkEventParser {
     }
   }
 
-  private static void shuffleWrite(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
+  private static void shuffleWrite(JsonParser p, TaskEndFields f, ValueReader values)
+      throws IOException {
     for (String field = nextField(p); field != null; field = nextField(p)) {
       switch (field) {
         case "Shuffle Bytes Written" -> f.bytesWritten = values.readLong(p, TASK_END, field);
@@ -524,8 +604,17 @@ public final class SparkEventParser {
     if (!sawId) {
       values.missing(event, "Stage Info.Stage ID");
     }
-    return new StageInfo(stageId, attempt, name, numTasks, numPartitions >= 0 ? numPartitions : numTasks, parents,
-        submitted, completed, failure, accumulables);
+    return new StageInfo(
+        stageId,
+        attempt,
+        name,
+        numTasks,
+        numPartitions >= 0 ? numPartitions : numTasks,
+        parents,
+        submitted,
+        completed,
+        failure,
+        accumulables);
   }
 
   private List<Integer> intList(JsonParser p, String event, String field) throws IOException {

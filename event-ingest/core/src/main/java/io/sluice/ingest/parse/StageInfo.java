@@ -4,10 +4,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * Spark's "Stage Info" object. {@code numPartitions} is the partition count of the stage's own RDD (the
- * first "RDD Info" entry; for a shuffle-map stage that is the number of map outputs its shuffle has),
- * falling back to {@code numTasks} when absent. {@code accumulables} keeps the numeric
- * {@code internal.metrics.*} totals by name (only StageCompleted carries them).
+ * Spark's "Stage Info" object. {@code numPartitions} is the partition count of the stage's own RDD
+ * (the first "RDD Info" entry; for a shuffle-map stage that is the number of map outputs its
+ * shuffle has), falling back to {@code numTasks} when absent. {@code accumulables} keeps the
+ * numeric {@code internal.metrics.*} totals by name (only StageCompleted carries them).
  */
 public record StageInfo(
     int stageId,

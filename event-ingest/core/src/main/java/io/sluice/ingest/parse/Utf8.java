@@ -4,14 +4,19 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
 
-/** Strict UTF-8 validation (no overlong forms, no surrogates, nothing above U+10FFFF), ASCII fast path. */
+/**
+ * Strict UTF-8 validation (no overlong forms, no surrogates, nothing above U+10FFFF), ASCII fast
+ * path.
+ */
 final class Utf8 {
   /** {@link #sequenceEnd} result: the input ends inside the sequence. */
   static final int CUT_SHORT = -2;
+
   /** {@link #sequenceEnd} result: not a valid sequence. */
   static final int BAD = -1;
 
-  private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+  private static final VarHandle LONGS =
+      MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
   private static final long HIGHS = 0x8080808080808080L;
 
   private Utf8() {}
@@ -41,7 +46,8 @@ final class Utf8 {
 
   /**
    * The multi-byte sequence whose lead byte (at or above 0x80) is at {@code i}: the index after it,
-   * {@link #CUT_SHORT} when {@code end} comes first (and what is there is a valid prefix), or {@link #BAD}.
+   * {@link #CUT_SHORT} when {@code end} comes first (and what is there is a valid prefix), or
+   * {@link #BAD}.
    */
   static int sequenceEnd(byte[] b, int i, int end) {
     int c = b[i] & 0xFF;

@@ -6,9 +6,9 @@ import java.io.IOException;
 import java.math.BigInteger;
 
 /**
- * Reads one typed value at the parser's current value token. A value of the wrong JSON type is skipped
- * (whole sub-tree) and reported; integers beyond the long range are clamped and reported; null counts as
- * missing. Never throws for a well-formed token stream.
+ * Reads one typed value at the parser's current value token. A value of the wrong JSON type is
+ * skipped (whole sub-tree) and reported; integers beyond the long range are clamped and reported;
+ * null counts as missing. Never throws for a well-formed token stream.
  */
 final class ValueReader {
   private final ParseProblems problems;
@@ -51,7 +51,10 @@ final class ValueReader {
     return (int) v;
   }
 
-  /** Like {@link #readInt} but yields {@code fallback} (after reporting) when the value is not an integer. */
+  /**
+   * Like {@link #readInt} but yields {@code fallback} (after reporting) when the value is not an
+   * integer.
+   */
   int readIntOr(JsonParser p, String event, String field, int fallback) throws IOException {
     if (p.currentToken() != JsonToken.VALUE_NUMBER_INT) {
       readLong(p, event, field);
@@ -60,7 +63,9 @@ final class ValueReader {
     return readInt(p, event, field);
   }
 
-  /** A string; numbers and booleans are accepted as their text. Null for JSON null or wrong types. */
+  /**
+   * A string; numbers and booleans are accepted as their text. Null for JSON null or wrong types.
+   */
   String readString(JsonParser p, String event, String field) throws IOException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.VALUE_STRING) {
@@ -76,7 +81,9 @@ final class ValueReader {
     return null;
   }
 
-  /** Skips the value when it is not an object, reporting it; true when positioned at START_OBJECT. */
+  /**
+   * Skips the value when it is not an object, reporting it; true when positioned at START_OBJECT.
+   */
   boolean expectObject(JsonParser p, String event, String field) throws IOException {
     JsonToken t = p.currentToken();
     if (t == JsonToken.START_OBJECT) {

@@ -9,15 +9,18 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * Parses the ResourceManager REST answer of {@code GET /ws/v1/cluster/apps}: {@code {"apps":{"app":[...]}}}
- * ({@code {"apps":null}} when there are none). Entries without an id are skipped; absent numbers are 0,
- * absent priority is null, absent attempt count is 0 (unknown).
+ * Parses the ResourceManager REST answer of {@code GET /ws/v1/cluster/apps}: {@code
+ * {"apps":{"app":[...]}}} ({@code {"apps":null}} when there are none). Entries without an id are
+ * skipped; absent numbers are 0, absent priority is null, absent attempt count is 0 (unknown).
  */
 public final class RmAppsJson {
   private RmAppsJson() {}
 
-  /** @throws IOException when the body is not JSON or not the apps document */
-  public static List<YarnAppRecord> parse(InputStream body, String cluster, long observedAt) throws IOException {
+  /**
+   * @throws IOException when the body is not JSON or not the apps document
+   */
+  public static List<YarnAppRecord> parse(InputStream body, String cluster, long observedAt)
+      throws IOException {
     JsonNode root;
     try {
       root = Json.mapper().readTree(body);
@@ -60,11 +63,24 @@ public final class RmAppsJson {
     } else if (priority != null && priority.isTextual()) {
       prio = parseInt(priority.asText());
     }
-    out.add(new YarnAppRecord(cluster, id, text(app, "name"), text(app, "user"), text(app, "queue"), prio,
-        text(app, "applicationType"), tags(text(app, "applicationTags")), text(app, "state"),
-        text(app, "finalStatus"), num(app, "startedTime"), num(app, "finishedTime"),
-        (int) Math.max(0, Math.min(Integer.MAX_VALUE, num(app, "attempts"))),
-        num(app, "memorySeconds"), num(app, "vcoreSeconds"), observedAt));
+    out.add(
+        new YarnAppRecord(
+            cluster,
+            id,
+            text(app, "name"),
+            text(app, "user"),
+            text(app, "queue"),
+            prio,
+            text(app, "applicationType"),
+            tags(text(app, "applicationTags")),
+            text(app, "state"),
+            text(app, "finalStatus"),
+            num(app, "startedTime"),
+            num(app, "finishedTime"),
+            (int) Math.max(0, Math.min(Integer.MAX_VALUE, num(app, "attempts"))),
+            num(app, "memorySeconds"),
+            num(app, "vcoreSeconds"),
+            observedAt));
   }
 
   static List<String> tags(String s) {

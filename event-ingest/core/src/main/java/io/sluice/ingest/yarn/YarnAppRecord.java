@@ -4,12 +4,29 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
 
 /**
- * A YARN application as the ResourceManager reports it: the value of the {@code sluice.yarn-apps} topic
- * (a contract, docs/topics.md; JSON names are the component names). Times are epoch ms (0 when unknown);
- * {@code priority} is null when YARN did not say; {@code observedAt} is when the collector saw it.
+ * A YARN application as the ResourceManager reports it: the value of the {@code sluice.yarn-apps}
+ * topic (a contract, docs/topics.md; JSON names are the component names). Times are epoch ms (0
+ * when unknown); {@code priority} is null when YARN did not say; {@code observedAt} is when the
+ * collector saw it.
  */
-@JsonPropertyOrder({"cluster", "appId", "name", "user", "queue", "priority", "applicationType", "tags", "state",
-    "finalStatus", "startedTime", "finishedTime", "attempts", "memorySeconds", "vcoreSeconds", "observedAt"})
+@JsonPropertyOrder({
+  "cluster",
+  "appId",
+  "name",
+  "user",
+  "queue",
+  "priority",
+  "applicationType",
+  "tags",
+  "state",
+  "finalStatus",
+  "startedTime",
+  "finishedTime",
+  "attempts",
+  "memorySeconds",
+  "vcoreSeconds",
+  "observedAt"
+})
 public record YarnAppRecord(
     String cluster,
     String appId,

@@ -7,9 +7,9 @@ import io.sluice.contracts.kafka.EventEnvelope;
 import io.sluice.ingest.Fixtures;
 import io.sluice.ingest.eventlog.EventLogSource;
 import io.sluice.ingest.eventlog.LineReader;
+import io.sluice.ingest.eventlog.ReadReport;
 import io.sluice.ingest.fold.AppFolder;
 import io.sluice.ingest.fold.EventLogFolding;
-import io.sluice.ingest.eventlog.ReadReport;
 import io.sluice.ingest.parse.EventPruner;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.model.AppRun;
@@ -29,13 +29,22 @@ class EnvelopeBatchTest {
   void encodesConsecutiveEventsBehindOneHeader() {
     EnvelopeBatch batch = new EnvelopeBatch("prod", "app-\"1\"", "2", 10, 1000);
     assertThat(batch.add(7, b("{\"Event\":\"X\"}"))).isTrue();
-    assertThat(batch.add(8, b("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}"))).isTrue();
-    assertThat(new String(batch.encode(9), StandardCharsets.UTF_8)).isEqualTo(
-        "{\"v\":2,\"cluster\":\"prod\",\"appId\":\"app-\\\"1\\\"\",\"appAttemptId\":\"2\",\"seq\":7,\"emittedAt\":9,"
-            + "\"events\":[{\"Event\":\"X\"},{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}]}");
+    assertThat(batch.add(8, b("{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}")))
+        .isTrue();
+    assertThat(new String(batch.encode(9), StandardCharsets.UTF_8))
+        .isEqualTo(
+            "{\"v\":2,\"cluster\":\"prod\",\"appId\":\"app-\\\"1\\\"\",\"appAttemptId\":\"2\",\"seq\":7,\"emittedAt\":9,"
+                + "\"events\":[{\"Event\":\"X\"},{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}]}");
     EnvelopeCodec.Events d = EnvelopeCodec.decodeRecord(batch.encode(9));
-    assertThat(d).isEqualTo(new EnvelopeCodec.Events("prod", "app-\"1\"", "2", 7, 9,
-        List.of(new SparkEvent.Unknown("X"), new SparkEvent.ApplicationEnd(5, null))));
+    assertThat(d)
+        .isEqualTo(
+            new EnvelopeCodec.Events(
+                "prod",
+                "app-\"1\"",
+                "2",
+                7,
+                9,
+                List.of(new SparkEvent.Unknown("X"), new SparkEvent.ApplicationEnd(5, null))));
     assertThat(batch.firstSeq()).isEqualTo(7);
     assertThat(batch.lastSeq()).isEqualTo(8);
   }
@@ -59,19 +68,32 @@ class EnvelopeBatchTest {
     byte[] big = b("{\"E\":\"" + "x".repeat(100) + "\"}");
     assertThat(batch.add(5, big)).as("an event larger than the bound goes alone").isTrue();
     assertThat(batch.add(6, ten)).isFalse();
-    assertThatThrownBy(() -> new EnvelopeBatch("c", "a", "", 0, 1)).hasMessageContaining("maxEvents 0");
-    assertThatThrownBy(() -> new EnvelopeBatch("c", "", "", 1, 1)).hasMessageContaining("needs an appId");
-    assertThatThrownBy(() -> new EnvelopeBatch("c", "a", "", 1, 1).encode(1)).hasMessageContaining("empty batch");
+    assertThatThrownBy(() -> new EnvelopeBatch("c", "a", "", 0, 1))
+        .hasMessageContaining("maxEvents 0");
+    assertThatThrownBy(() -> new EnvelopeBatch("c", "", "", 1, 1))
+        .hasMessageContaining("needs an appId");
+    assertThatThrownBy(() -> new EnvelopeBatch("c", "a", "", 1, 1).encode(1))
+        .hasMessageContaining("empty batch");
   }
 
   @Test
   void todaysSingleEventEnvelopesReadAsRecordsOfOneEvent() {
-    byte[] v1 = EnvelopeCodec.encode(new EventEnvelope("c", "a", "1", 41, 3,
-        "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}"));
-    assertThat(EnvelopeCodec.decodeRecord(v1)).isEqualTo(
-        new EnvelopeCodec.Events("c", "a", "1", 41, 3, List.of(new SparkEvent.ApplicationEnd(5, null))));
+    byte[] v1 =
+        EnvelopeCodec.encode(
+            new EventEnvelope(
+                "c",
+                "a",
+                "1",
+                41,
+                3,
+                "{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5}"));
+    assertThat(EnvelopeCodec.decodeRecord(v1))
+        .isEqualTo(
+            new EnvelopeCodec.Events(
+                "c", "a", "1", 41, 3, List.of(new SparkEvent.ApplicationEnd(5, null))));
     byte[] explicitV1 = b("{\"v\":1,\"appId\":\"a\",\"seq\":2,\"event\":{\"Event\":\"X\"}}");
-    assertThat(EnvelopeCodec.decodeRecord(explicitV1).events()).containsExactly(new SparkEvent.Unknown("X"));
+    assertThat(EnvelopeCodec.decodeRecord(explicitV1).events())
+        .containsExactly(new SparkEvent.Unknown("X"));
     EnvelopeBatch one = new EnvelopeBatch("c", "a", "", 5, 100);
     one.add(3, b("{\"Event\":\"X\"}"));
     assertThat(EnvelopeCodec.decode(one.encode(1)))
@@ -82,21 +104,34 @@ class EnvelopeBatchTest {
   void malformedBatchesAreRejectedClearly() {
     assertBad("{\"v\":3,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"}]}", "has format 3");
     assertBad("{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[]}", "needs a non-empty \"events\"");
-    assertBad("{\"v\":2,\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"X\"}}", "needs a non-empty \"events\"");
-    assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"X\"},\"events\":[{\"Event\":\"X\"}]}",
+    assertBad(
+        "{\"v\":2,\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"X\"}}",
+        "needs a non-empty \"events\"");
+    assertBad(
+        "{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"X\"},\"events\":[{\"Event\":\"X\"}]}",
         "has \"events\" but no \"v\":2");
-    assertBad("{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":{\"Event\":\"X\"}}", "expected an array");
-    assertBad("{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"},7]}", "batch event 1 is");
-    assertBad("{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"},{\"no\":1}]}", "event is malformed");
-    assertBad("{\"v\":\"2\",\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"}]}", "v is not a long");
-    assertThatThrownBy(() -> EnvelopeCodec.decode(
-        b("{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"},{\"Event\":\"Y\"}]}")))
-        .isInstanceOf(MalformedEnvelopeException.class).hasMessageContaining("a batch of 2 events of a");
+    assertBad(
+        "{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":{\"Event\":\"X\"}}", "expected an array");
+    assertBad(
+        "{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"},7]}", "batch event 1 is");
+    assertBad(
+        "{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"},{\"no\":1}]}",
+        "event is malformed");
+    assertBad(
+        "{\"v\":\"2\",\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"}]}",
+        "v is not a long");
+    assertThatThrownBy(
+            () ->
+                EnvelopeCodec.decode(
+                    b(
+                        "{\"v\":2,\"appId\":\"a\",\"seq\":1,\"events\":[{\"Event\":\"X\"},{\"Event\":\"Y\"}]}")))
+        .isInstanceOf(MalformedEnvelopeException.class)
+        .hasMessageContaining("a batch of 2 events of a");
   }
 
   /**
-   * Every fixture log published as the collector does (lines pruned, batched) and folded from the decoded
-   * records gives exactly the run folded from the log itself.
+   * Every fixture log published as the collector does (lines pruned, batched) and folded from the
+   * decoded records gives exactly the run folded from the log itself.
    */
   @Test
   void prunedBatchesOfEveryFixtureFoldToTheSameRunAsTheLog() throws IOException {
@@ -157,6 +192,7 @@ class EnvelopeBatchTest {
 
   private static void assertBad(String json, String message) {
     assertThatThrownBy(() -> EnvelopeCodec.decodeRecord(b(json)))
-        .isInstanceOf(MalformedEnvelopeException.class).hasMessageContaining(message);
+        .isInstanceOf(MalformedEnvelopeException.class)
+        .hasMessageContaining(message);
   }
 }

@@ -28,7 +28,8 @@ class EnvelopeCodecTest {
       JsonNode tree = TREE.readTree(bytes);
       assertThat(tree.get("event").isObject()).isTrue();
       assertThat(tree.get("event")).isEqualTo(TREE.readTree(line));
-      assertThat(tree.fieldNames()).toIterable()
+      assertThat(tree.fieldNames())
+          .toIterable()
           .containsExactly("cluster", "appId", "appAttemptId", "seq", "emittedAt", "event");
       EnvelopeCodec.Decoded d = EnvelopeCodec.decode(bytes);
       assertThat(d.cluster()).isEqualTo("prod");
@@ -43,10 +44,14 @@ class EnvelopeCodecTest {
 
   @Test
   void fieldsMayComeInAnyOrder() {
-    byte[] json = ("{\"event\":{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5},\"seq\":3,"
-        + "\"appId\":\"a\",\"extra\":[1,{\"x\":2}],\"appAttemptId\":\"2\"}").getBytes(StandardCharsets.UTF_8);
+    byte[] json =
+        ("{\"event\":{\"Event\":\"SparkListenerApplicationEnd\",\"Timestamp\":5},\"seq\":3,"
+                + "\"appId\":\"a\",\"extra\":[1,{\"x\":2}],\"appAttemptId\":\"2\"}")
+            .getBytes(StandardCharsets.UTF_8);
     EnvelopeCodec.Decoded d = EnvelopeCodec.decode(json);
-    assertThat(d).isEqualTo(new EnvelopeCodec.Decoded("", "a", "2", 3, 0, new SparkEvent.ApplicationEnd(5, null)));
+    assertThat(d)
+        .isEqualTo(
+            new EnvelopeCodec.Decoded("", "a", "2", 3, 0, new SparkEvent.ApplicationEnd(5, null)));
   }
 
   @Test
@@ -59,19 +64,28 @@ class EnvelopeCodecTest {
     assertBad("{\"appId\":\"a\",\"event\":{\"Event\":\"X\"}}", "no seq");
     assertBad("{\"appId\":\"a\",\"seq\":\"1\",\"event\":{\"Event\":\"X\"}}", "seq is not a long");
     assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":{\"no\":\"name\"}}", "event is malformed");
-    assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":", "truncated");
+    assertBad(
+        "{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":",
+        "truncated");
     assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"X\"}} {}", "trailing");
-    assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":\"x\"},\"b\":[}",
+    assertBad(
+        "{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":\"x\"},\"b\":[}",
         "not valid JSON");
     assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":[1]}", "expected an object");
-    assertBad("{\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1}}", "no appId");
-    assertBad("{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskStart\",\"x\":[}}", "not JSON");
-    assertThatThrownBy(() -> EnvelopeCodec.encode(new EventEnvelope("c", "a", "", 1, 1, "{\"Event\":")))
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("not a JSON object");
+    assertBad(
+        "{\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1}}", "no appId");
+    assertBad(
+        "{\"appId\":\"a\",\"seq\":1,\"event\":{\"Event\":\"SparkListenerTaskStart\",\"x\":[}}",
+        "not JSON");
+    assertThatThrownBy(
+            () -> EnvelopeCodec.encode(new EventEnvelope("c", "a", "", 1, 1, "{\"Event\":")))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("not a JSON object");
   }
 
   private static void assertBad(String json, String message) {
     assertThatThrownBy(() -> EnvelopeCodec.decode(json.getBytes(StandardCharsets.UTF_8)))
-        .isInstanceOf(MalformedEnvelopeException.class).hasMessageContaining(message);
+        .isInstanceOf(MalformedEnvelopeException.class)
+        .hasMessageContaining(message);
   }
 }

@@ -24,8 +24,7 @@ import org.junit.jupiter.api.io.TempDir;
 import org.xerial.snappy.SnappyOutputStream;
 
 class EventLogReadingTest {
-  @TempDir
-  Path tmp;
+  @TempDir Path tmp;
   private ReadReport report;
   private List<String> realLines;
   private byte[] realBytes;
@@ -78,15 +77,17 @@ class EventLogReadingTest {
 
   @Test
   void everySparkCodecIsReadWithItsOwnFraming() throws IOException {
-    List<Path> files = List.of(
-        compressed("local-1.lz4", out -> new LZ4BlockOutputStream(out, 32 * 1024), realBytes),
-        compressed("local-2.lzf", LZFOutputStream::new, realBytes),
-        compressed("local-3.snappy", out -> new SnappyOutputStream(out, 32 * 1024), realBytes),
-        compressed("local-4.zstd", ZstdOutputStream::new, realBytes),
-        // named without its codec: recognised by its magic bytes
-        compressed("local-5", ZstdOutputStream::new, realBytes));
+    List<Path> files =
+        List.of(
+            compressed("local-1.lz4", out -> new LZ4BlockOutputStream(out, 32 * 1024), realBytes),
+            compressed("local-2.lzf", LZFOutputStream::new, realBytes),
+            compressed("local-3.snappy", out -> new SnappyOutputStream(out, 32 * 1024), realBytes),
+            compressed("local-4.zstd", ZstdOutputStream::new, realBytes),
+            // named without its codec: recognised by its magic bytes
+            compressed("local-5", ZstdOutputStream::new, realBytes));
     List<EventLogSource> sources = EventLogs.discover(files, report);
-    assertThat(sources).extracting(EventLogSource::name)
+    assertThat(sources)
+        .extracting(EventLogSource::name)
         .containsExactly("local-1", "local-2", "local-3", "local-4", "local-5");
     for (EventLogSource s : sources) {
       assertThat(readAll(s, 0)).as(s.name()).isEqualTo(realLines);
@@ -99,19 +100,24 @@ class EventLogReadingTest {
   void rollingDirectoryPartsAreReadInIndexOrder() throws IOException {
     Path dir = Files.createDirectories(tmp.resolve("logs/eventlog_v2_app-42"));
     int third = realLines.size() / 3;
-    List<List<String>> parts = List.of(realLines.subList(0, third), realLines.subList(third, 2 * third),
-        realLines.subList(2 * third, realLines.size()));
+    List<List<String>> parts =
+        List.of(
+            realLines.subList(0, third),
+            realLines.subList(third, 2 * third),
+            realLines.subList(2 * third, realLines.size()));
     int[] idx = {2, 9, 10}; // numeric, not lexical, order
     for (int i = 0; i < 3; i++) {
       byte[] data = (String.join("\n", parts.get(i)) + "\n").getBytes(StandardCharsets.UTF_8);
-      compressed("logs/eventlog_v2_app-42/events_" + idx[i] + "_app-42.zstd", ZstdOutputStream::new, data);
+      compressed(
+          "logs/eventlog_v2_app-42/events_" + idx[i] + "_app-42.zstd", ZstdOutputStream::new, data);
     }
     Files.createFile(dir.resolve("appstatus_app-42.inprogress"));
     Files.createFile(dir.resolve(".events_2_app-42.zstd.crc"));
     EventLogSource s = only(tmp.resolve("logs"));
     assertThat(s.name()).isEqualTo("app-42");
     assertThat(s.inProgress()).isTrue();
-    assertThat(s.files()).extracting(p -> p.getFileName().toString())
+    assertThat(s.files())
+        .extracting(p -> p.getFileName().toString())
         .containsExactly("events_2_app-42.zstd", "events_9_app-42.zstd", "events_10_app-42.zstd");
     assertThat(readAll(s, 0)).isEqualTo(realLines);
     // resuming across parts
@@ -185,28 +191,38 @@ class EventLogReadingTest {
     Files.writeString(tmp.resolve("a/README.md"), "# not a log\n");
     Files.writeString(tmp.resolve("a/MANIFEST.tsv"), "name\tversion\n");
     Files.writeString(dir.resolve(".app-7.crc"), "xx");
-    List<EventLogSource> s = EventLogs.discover(List.of(tmp.resolve("a"), tmp.resolve("missing")), report);
+    List<EventLogSource> s =
+        EventLogs.discover(List.of(tmp.resolve("a"), tmp.resolve("missing")), report);
     assertThat(s).extracting(EventLogSource::name).containsExactly("app-7");
     assertThat(report.ignoredFiles()).isEqualTo(2);
     assertThat(report.unreadableFiles()).isEqualTo(1);
-    assertThat(report.summary()).contains("ignored non-event-log files: 2").contains("unreadable files: 1");
+    assertThat(report.summary())
+        .contains("ignored non-event-log files: 2")
+        .contains("unreadable files: 1");
   }
 
-  /** Real compressed fixtures, with bytes flipped in the middle: the lines before the damage are kept. */
+  /**
+   * Real compressed fixtures, with bytes flipped in the middle: the lines before the damage are
+   * kept.
+   */
   @Test
   void corruptBlockInARealCompressedLogEndsThatFileWithACountedError() throws IOException {
     List<Path> compressedFixtures;
-    try (Stream<Path> files = Files.walk(Fixtures.eventLogDir(), java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
-      compressedFixtures = files.filter(Files::isRegularFile)
-          .filter(p -> p.getFileName().toString().matches(".*\\.(lz4|zstd|snappy|lzf)"))
-          .filter(p -> {
-            try {
-              return Files.size(p) > 20_000;
-            } catch (IOException e) {
-              return false;
-            }
-          })
-          .collect(Collectors.toList());
+    try (Stream<Path> files =
+        Files.walk(Fixtures.eventLogDir(), java.nio.file.FileVisitOption.FOLLOW_LINKS)) {
+      compressedFixtures =
+          files
+              .filter(Files::isRegularFile)
+              .filter(p -> p.getFileName().toString().matches(".*\\.(lz4|zstd|snappy|lzf)"))
+              .filter(
+                  p -> {
+                    try {
+                      return Files.size(p) > 20_000;
+                    } catch (IOException e) {
+                      return false;
+                    }
+                  })
+              .collect(Collectors.toList());
     }
     assertThat(compressedFixtures).as("real compressed fixtures").isNotEmpty();
     for (Path real : compressedFixtures) {
@@ -230,10 +246,14 @@ class EventLogReadingTest {
           r.malformedLine(e.kind(), name);
         }
       }
-      assertThat(r.corruptBlocks() + r.malformedLines()).as(name + ": damage is reported").isPositive();
+      assertThat(r.corruptBlocks() + r.malformedLines())
+          .as(name + ": damage is reported")
+          .isPositive();
       assertThat(got).as(name).isNotEmpty().isNotEqualTo(expected);
-      // lz4 blocks carry XXHash32 checksums: the damaged block is detected. Spark's zstd, snappy and lzf
-      // streams carry none, so damage inside literal data can decode to garbled lines, which the parser
+      // lz4 blocks carry XXHash32 checksums: the damaged block is detected. Spark's zstd, snappy
+      // and lzf
+      // streams carry none, so damage inside literal data can decode to garbled lines, which the
+      // parser
       // reports as malformed (invalid UTF-8 / not JSON) instead.
       if (name.endsWith(".lz4")) {
         assertThat(r.corruptBlocks()).as(name).isEqualTo(1);

@@ -23,34 +23,95 @@ import org.junit.jupiter.api.Test;
 
 class AppFolderTest {
   private static StageInfo stage(int id, int attempt, int numTasks, List<Integer> parents) {
-    return new StageInfo(id, attempt, "stage " + id, numTasks, numTasks, parents, 1000 + id, 2000 + id, null,
+    return new StageInfo(
+        id,
+        attempt,
+        "stage " + id,
+        numTasks,
+        numTasks,
+        parents,
+        1000 + id,
+        2000 + id,
+        null,
         Map.of());
   }
 
-  /** A task end: read remote/local bytes, remote/local blocks, fetch wait, run time, write bytes. */
-  private static SparkEvent.TaskEnd task(int stage, int attempt, TaskEndReason reason, long remote, long local,
-      long remoteBlocks, long localBlocks, long wait, long run, long written, long durationMs) {
-    String cls = switch (reason) {
-      case SUCCESS -> "Success";
-      case FETCH_FAILED -> "FetchFailed";
-      case KILLED -> "TaskKilled";
-      case OTHER -> "ExceptionFailure";
-    };
-    return new SparkEvent.TaskEnd(stage, attempt, 1, 0, 0, reason, cls, 10_000, 10_000 + durationMs, run,
-        remoteBlocks, localBlocks, wait, remote, local, remote + local > 0 ? 10 : 0, written, 3_500_000,
-        written > 0 ? 7 : 0, 100, 50, stage == 0 ? 4096 : 0);
+  /**
+   * A task end: read remote/local bytes, remote/local blocks, fetch wait, run time, write bytes.
+   */
+  private static SparkEvent.TaskEnd task(
+      int stage,
+      int attempt,
+      TaskEndReason reason,
+      long remote,
+      long local,
+      long remoteBlocks,
+      long localBlocks,
+      long wait,
+      long run,
+      long written,
+      long durationMs) {
+    String cls =
+        switch (reason) {
+          case SUCCESS -> "Success";
+          case FETCH_FAILED -> "FetchFailed";
+          case KILLED -> "TaskKilled";
+          case OTHER -> "ExceptionFailure";
+        };
+    return new SparkEvent.TaskEnd(
+        stage,
+        attempt,
+        1,
+        0,
+        0,
+        reason,
+        cls,
+        10_000,
+        10_000 + durationMs,
+        run,
+        remoteBlocks,
+        localBlocks,
+        wait,
+        remote,
+        local,
+        remote + local > 0 ? 10 : 0,
+        written,
+        3_500_000,
+        written > 0 ? 7 : 0,
+        100,
+        50,
+        stage == 0 ? 4096 : 0);
   }
 
   private static List<SparkEvent> events() {
     List<SparkEvent> e = new ArrayList<>();
     e.add(new SparkEvent.LogStart("3.5.7"));
-    e.add(new SparkEvent.EnvironmentUpdate(Map.of("spark.yarn.queue", "etl", "spark.app.name", "daily 2026-11-21",
-        "spark.sql.shuffle.partitions", "64", "spark.sluice.injected.spark.sql.shuffle.partitions", "small blocks",
-        "spark.sluice.injected.spark.reducer.maxSizeInFlight", "96m")));
-    e.add(new SparkEvent.ApplicationStart("daily 2026-11-21", "application_1_0001", "1", 500, "alice"));
+    e.add(
+        new SparkEvent.EnvironmentUpdate(
+            Map.of(
+                "spark.yarn.queue",
+                "etl",
+                "spark.app.name",
+                "daily 2026-11-21",
+                "spark.sql.shuffle.partitions",
+                "64",
+                "spark.sluice.injected.spark.sql.shuffle.partitions",
+                "small blocks",
+                "spark.sluice.injected.spark.reducer.maxSizeInFlight",
+                "96m")));
+    e.add(
+        new SparkEvent.ApplicationStart(
+            "daily 2026-11-21", "application_1_0001", "1", 500, "alice"));
     // job 0: map stage 0 (4 partitions) and map stage 1 (2 partitions) feed stage 2 (3 tasks)
-    e.add(new SparkEvent.JobStart(0, 900, List.of(0, 1, 2), List.of(stage(0, 0, 4, List.of()),
-        stage(1, 0, 2, List.of()), stage(2, 0, 3, List.of(0, 1)))));
+    e.add(
+        new SparkEvent.JobStart(
+            0,
+            900,
+            List.of(0, 1, 2),
+            List.of(
+                stage(0, 0, 4, List.of()),
+                stage(1, 0, 2, List.of()),
+                stage(2, 0, 3, List.of(0, 1)))));
     e.add(new SparkEvent.StageSubmitted(stage(0, 0, 4, List.of())));
     for (int i = 0; i < 4; i++) {
       e.add(task(0, 0, TaskEndReason.SUCCESS, 0, 0, 0, 0, 0, 100, 1000, 150));
@@ -67,15 +128,20 @@ class AppFolderTest {
     e.add(task(2, 0, TaskEndReason.FETCH_FAILED, 0, 0, 0, 0, 0, 0, 0, 5));
     e.add(task(2, 0, TaskEndReason.KILLED, 777, 777, 7, 7, 77, 777, 0, 777));
     e.add(new SparkEvent.StageCompleted(stage(2, 0, 3, List.of(0, 1))));
-    // retry of stage 2 with one task; a late success of attempt 0 after the retry started still counts there
+    // retry of stage 2 with one task; a late success of attempt 0 after the retry started still
+    // counts there
     e.add(new SparkEvent.StageSubmitted(stage(2, 1, 1, List.of(0, 1))));
     e.add(task(2, 1, TaskEndReason.SUCCESS, 0, 300, 0, 3, 0, 100, 0, 110));
     e.add(task(2, 0, TaskEndReason.SUCCESS, 200, 200, 2, 2, 30, 150, 0, 180));
     e.add(new SparkEvent.StageCompleted(stage(2, 1, 1, List.of(0, 1))));
     e.add(new SparkEvent.JobEnd(0, 3000, true));
     // job 1 reuses stage 0's shuffle: stage 3 skipped (never submitted), stage 4 reads it
-    e.add(new SparkEvent.JobStart(1, 3100, List.of(3, 4), List.of(stage(3, 0, 4, List.of()),
-        stage(4, 0, 5, List.of(3)))));
+    e.add(
+        new SparkEvent.JobStart(
+            1,
+            3100,
+            List.of(3, 4),
+            List.of(stage(3, 0, 4, List.of()), stage(4, 0, 5, List.of(3)))));
     e.add(new SparkEvent.StageSubmitted(stage(4, 0, 5, List.of(3))));
     e.add(task(4, 0, TaskEndReason.SUCCESS, 0, 10, 0, 1, 0, 10, 0, 10));
     e.add(new SparkEvent.StageCompleted(stage(4, 0, 5, List.of(3))));
@@ -94,17 +160,26 @@ class AppFolderTest {
   @Test
   void foldsStageAttemptsExactly() {
     AppRun run = fold(events()).toAppRun(42);
-    assertThat(run.stages()).extracting(StageProfile::key)
-        .containsExactly("application_1_0001/0/0", "application_1_0001/1/0", "application_1_0001/2/0",
-            "application_1_0001/2/1", "application_1_0001/4/0");
-    assertThat(run.stages()).extracting(StageProfile::inputBytesRead).as("stage 0 scans files, the others do not")
+    assertThat(run.stages())
+        .extracting(StageProfile::key)
+        .containsExactly(
+            "application_1_0001/0/0",
+            "application_1_0001/1/0",
+            "application_1_0001/2/0",
+            "application_1_0001/2/1",
+            "application_1_0001/4/0");
+    assertThat(run.stages())
+        .extracting(StageProfile::inputBytesRead)
+        .as("stage 0 scans files, the others do not")
         .containsExactly(4 * 4096L, 0L, 0L, 0L, 0L);
     assertThat(run.stages().get(0).scansFiles()).isTrue();
     StageProfile s2 = run.stages().get(2);
     assertThat(s2.name()).isEqualTo("stage 2");
     assertThat(s2.numTasks()).isEqualTo(3);
     assertThat(s2.successfulTasks()).isEqualTo(3);
-    assertThat(s2.failedTasks()).as("ExceptionFailure + FetchFailed, as Spark's numFailedTasks").isEqualTo(2);
+    assertThat(s2.failedTasks())
+        .as("ExceptionFailure + FetchFailed, as Spark's numFailedTasks")
+        .isEqualTo(2);
     assertThat(s2.fetchFailedTasks()).isEqualTo(1);
     assertThat(s2.killedTasks()).as("TaskKilled is not a failure").isEqualTo(1);
     assertThat(s2.shuffleRemoteBytesRead()).isEqualTo(900);
@@ -143,7 +218,9 @@ class AppFolderTest {
     assertThat(retry.readSkew()).isCloseTo(1.0, within(1e-9));
 
     StageProfile s4 = run.stages().get(4);
-    assertThat(s4.mapPartitions()).as("skipped parent's partitions, learnt from JobStart").isEqualTo(4);
+    assertThat(s4.mapPartitions())
+        .as("skipped parent's partitions, learnt from JobStart")
+        .isEqualTo(4);
     assertThat(s4.reducePartitions()).isEqualTo(5);
   }
 
@@ -165,8 +242,10 @@ class AppFolderTest {
     assertThat(run.sparkVersion()).isEqualTo("3.5.7");
     assertThat(run.jobKey()).isEqualTo("prod/etl/alice/daily <date>");
     assertThat(run.conf()).containsEntry("spark.sql.shuffle.partitions", "64").hasSize(5);
-    assertThat(run.injected()).containsExactly(Map.entry("spark.reducer.maxSizeInFlight", "96m"),
-        Map.entry("spark.sql.shuffle.partitions", "64"));
+    assertThat(run.injected())
+        .containsExactly(
+            Map.entry("spark.reducer.maxSizeInFlight", "96m"),
+            Map.entry("spark.sql.shuffle.partitions", "64"));
     assertThat(run.updatedAt()).isEqualTo(42);
   }
 
@@ -182,8 +261,11 @@ class AppFolderTest {
     List<SparkEvent> exitCode = new ArrayList<>(running);
     exitCode.add(new SparkEvent.ApplicationEnd(4000, 1));
     assertThat(fold(exitCode).toAppRun(0).status()).isEqualTo("FAILED");
-    AppRun explicit = fold(List.of(new SparkEvent.EnvironmentUpdate(Map.of("spark.sluice.job.key", "sales-daily")),
-        new SparkEvent.ApplicationStart("x", "app-1", null, 1, "bob"))).toAppRun(0);
+    AppRun explicit =
+        fold(List.of(
+                new SparkEvent.EnvironmentUpdate(Map.of("spark.sluice.job.key", "sales-daily")),
+                new SparkEvent.ApplicationStart("x", "app-1", null, 1, "bob")))
+            .toAppRun(0);
     assertThat(explicit.jobKey()).isEqualTo("sales-daily");
     assertThat(explicit.injected()).isEmpty();
     assertThat(explicit.appAttemptId()).isEmpty();
@@ -213,8 +295,9 @@ class AppFolderTest {
   @Test
   void corruptStateIsRejected() {
     byte[] garbage = {0, 0, 0, 9, 1, 2, 3};
-    org.assertj.core.api.Assertions.assertThatThrownBy(() -> AppFolder.readFrom(
-        new DataInputStream(new ByteArrayInputStream(garbage)))).isInstanceOf(IOException.class)
+    org.assertj.core.api.Assertions.assertThatThrownBy(
+            () -> AppFolder.readFrom(new DataInputStream(new ByteArrayInputStream(garbage))))
+        .isInstanceOf(IOException.class)
         .hasMessageContaining("version 9");
   }
 
@@ -228,7 +311,19 @@ class AppFolderTest {
     assertThat(evicted).isEqualTo(before);
     assertThat(f.stageAttempts()).isZero();
     assertThat(f.completedStageAttempts()).isZero();
-    f.accept(task(2, 1, TaskEndReason.SUCCESS, 0, 1, 0, 1, 0, 1, 0, 1)); // a late end of an emitted attempt
+    f.accept(
+        task(
+            2,
+            1,
+            TaskEndReason.SUCCESS,
+            0,
+            1,
+            0,
+            1,
+            0,
+            1,
+            0,
+            1)); // a late end of an emitted attempt
     AppFolder restored = roundTrip(f);
     for (AppFolder g : List.of(f, restored)) {
       assertThat(g.lateTaskEnds()).isEqualTo(1);

@@ -41,16 +41,34 @@ class JsonScanTest {
 
   private static List<byte[]> realLines() throws IOException {
     return Files.readAllLines(Fixtures.plainLog(), StandardCharsets.UTF_8).stream()
-        .map(JsonScanTest::utf8).collect(Collectors.toList());
+        .map(JsonScanTest::utf8)
+        .collect(Collectors.toList());
   }
 
   @Test
   void acceptsStrictJson() {
-    for (String ok : List.of("{}", "[]", " { } ", "\t[1,\r\n2 ]\n", "0", "-0", "-12.5e+3", "1E-2", "0.0",
-        "true", "false", "null", "\"\"", "{\"a\":{\"b\":[[],{},[{}]]},\"c\":null}",
-        "\"brackets { [ ] } and \\\" quote inside\"", "{\"k\\\"}\":\"]}\\\\\"}",
-        "\"esc \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\uD83D\\uDE00\"", "\"h\u00e9llo \u4e16\u754c \ud83d\ude00\"",
-        "{\"a\" : 1 , \"b\" :[ true , false ] }", "\"a long string that is longer than eight bytes, twice over\"")) {
+    for (String ok :
+        List.of(
+            "{}",
+            "[]",
+            " { } ",
+            "\t[1,\r\n2 ]\n",
+            "0",
+            "-0",
+            "-12.5e+3",
+            "1E-2",
+            "0.0",
+            "true",
+            "false",
+            "null",
+            "\"\"",
+            "{\"a\":{\"b\":[[],{},[{}]]},\"c\":null}",
+            "\"brackets { [ ] } and \\\" quote inside\"",
+            "{\"k\\\"}\":\"]}\\\\\"}",
+            "\"esc \\\\ \\/ \\b \\f \\n \\r \\t \\u00e9 \\uD83D\\uDE00\"",
+            "\"h\u00e9llo \u4e16\u754c \ud83d\ude00\"",
+            "{\"a\" : 1 , \"b\" :[ true , false ] }",
+            "\"a long string that is longer than eight bytes, twice over\"")) {
       assertThat(doc(ok)).as(ok).isEqualTo(utf8(ok).length);
       assertThat(jacksonAccepts(utf8(ok))).as(ok).isTrue();
     }
@@ -58,10 +76,44 @@ class JsonScanTest {
 
   @Test
   void rejectsWhatJacksonRejects() {
-    for (String bad : List.of("", " ", "{", "}", "{]", "[}", "{\"a\"}", "{\"a\":}", "{\"a\":1,}", "[1,]", "[,1]",
-        "{a:1}", "{'a':1}", "[01]", "[1.]", "[.5]", "[+1]", "[1e]", "[-]", "[tru]", "[truex]", "[nul]", "[NaN]",
-        "{\"a\":1}}", "{\"a\":1} x", "[1 2]", "{\"a\" 1}", "\"\\x\"", "\"\\u12G4\"", "\"tab\there\"",
-        "\"nl\nhere\"", "[1]/*c*/", "{\"a\":1\u000b}", "\"unterminated", "[\"a\",", "{\"a\":[1,{\"b\":\"c\"}]")) {
+    for (String bad :
+        List.of(
+            "",
+            " ",
+            "{",
+            "}",
+            "{]",
+            "[}",
+            "{\"a\"}",
+            "{\"a\":}",
+            "{\"a\":1,}",
+            "[1,]",
+            "[,1]",
+            "{a:1}",
+            "{'a':1}",
+            "[01]",
+            "[1.]",
+            "[.5]",
+            "[+1]",
+            "[1e]",
+            "[-]",
+            "[tru]",
+            "[truex]",
+            "[nul]",
+            "[NaN]",
+            "{\"a\":1}}",
+            "{\"a\":1} x",
+            "[1 2]",
+            "{\"a\" 1}",
+            "\"\\x\"",
+            "\"\\u12G4\"",
+            "\"tab\there\"",
+            "\"nl\nhere\"",
+            "[1]/*c*/",
+            "{\"a\":1\u000b}",
+            "\"unterminated",
+            "[\"a\",",
+            "{\"a\":[1,{\"b\":\"c\"}]")) {
       assertThat(doc(bad)).as(bad).isNegative();
       assertThat(jacksonAccepts(utf8(bad)) && !bad.isBlank()).as("Jackson on " + bad).isFalse();
     }
@@ -69,10 +121,15 @@ class JsonScanTest {
 
   @Test
   void truncatedInputIsTruncatedAtEveryCut() throws IOException {
-    byte[] line = realLines().stream().filter(l -> new String(l, StandardCharsets.UTF_8).contains("TaskEnd"))
-        .findFirst().orElseThrow();
-    // add escapes, non-ASCII and nested brackets inside strings so that cuts land inside all of them
-    String extra = ",\"x\":[\"\u00e9\u4e16\ud83d\ude00\",\"a\\\"b\\\\\",\"\\u0041{[}]\",-1.5e-7,true,false,null]}";
+    byte[] line =
+        realLines().stream()
+            .filter(l -> new String(l, StandardCharsets.UTF_8).contains("TaskEnd"))
+            .findFirst()
+            .orElseThrow();
+    // add escapes, non-ASCII and nested brackets inside strings so that cuts land inside all of
+    // them
+    String extra =
+        ",\"x\":[\"\u00e9\u4e16\ud83d\ude00\",\"a\\\"b\\\\\",\"\\u0041{[}]\",-1.5e-7,true,false,null]}";
     byte[] b = Arrays.copyOf(line, line.length - 1 + utf8(extra).length);
     System.arraycopy(utf8(extra), 0, b, line.length - 1, utf8(extra).length);
     assertThat(JsonScan.document(b, 0, b.length)).isEqualTo(b.length);
@@ -84,31 +141,38 @@ class JsonScanTest {
   @Test
   void invalidUtf8IsRejectedInsideAndOutsideStrings() {
     byte[][] bad = {
-        {'"', (byte) 0xC0, (byte) 0x80, '"'}, // overlong NUL
-        {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'}, // surrogate
-        {'"', (byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"'}, // above U+10FFFF
-        {'"', (byte) 0xE4, (byte) 0xB8, '"'}, // cut short by the quote
-        {'"', (byte) 0x80, '"'}, // lone continuation byte
-        {'"', 'a', 'b', 'c', 'd', 'e', 'f', 'g', (byte) 0xFF, '"'}, // after eight plain bytes
-        {'[', (byte) 0xC3, (byte) 0xA9, ']'}, // valid UTF-8 but outside a string
+      {'"', (byte) 0xC0, (byte) 0x80, '"'}, // overlong NUL
+      {'"', (byte) 0xED, (byte) 0xA0, (byte) 0x80, '"'}, // surrogate
+      {'"', (byte) 0xF4, (byte) 0x90, (byte) 0x80, (byte) 0x80, '"'}, // above U+10FFFF
+      {'"', (byte) 0xE4, (byte) 0xB8, '"'}, // cut short by the quote
+      {'"', (byte) 0x80, '"'}, // lone continuation byte
+      {'"', 'a', 'b', 'c', 'd', 'e', 'f', 'g', (byte) 0xFF, '"'}, // after eight plain bytes
+      {'[', (byte) 0xC3, (byte) 0xA9, ']'}, // valid UTF-8 but outside a string
     };
     for (byte[] b : bad) {
-      assertThat(JsonScan.document(b, 0, b.length)).as(Arrays.toString(b)).isEqualTo(JsonScan.INVALID);
+      assertThat(JsonScan.document(b, 0, b.length))
+          .as(Arrays.toString(b))
+          .isEqualTo(JsonScan.INVALID);
     }
   }
 
   @Test
   void limitsAreTighterThanJacksons() {
     assertThat(doc("[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH))).isPositive();
-    assertThat(doc("[".repeat(JsonScan.MAX_DEPTH + 1) + "]".repeat(JsonScan.MAX_DEPTH + 1))).isNegative();
-    assertThat(doc("{\"a\":" + "[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH) + "}")).isNegative();
+    assertThat(doc("[".repeat(JsonScan.MAX_DEPTH + 1) + "]".repeat(JsonScan.MAX_DEPTH + 1)))
+        .isNegative();
+    assertThat(
+            doc("{\"a\":" + "[".repeat(JsonScan.MAX_DEPTH) + "]".repeat(JsonScan.MAX_DEPTH) + "}"))
+        .isNegative();
     assertThat(doc("1".repeat(JsonScan.MAX_NUMBER_CHARS))).isPositive();
     assertThat(doc("1".repeat(JsonScan.MAX_NUMBER_CHARS + 1))).isNegative();
     assertThat(doc("{\"" + "k".repeat(JsonScan.MAX_NAME_BYTES + 1) + "\":1}")).isNegative();
     assertThat(doc("[\"" + "k".repeat(JsonScan.MAX_NAME_BYTES + 1) + "\"]")).isPositive();
   }
 
-  /** Every real line, and thousands of damaged copies: whatever the scan accepts, Jackson accepts. */
+  /**
+   * Every real line, and thousands of damaged copies: whatever the scan accepts, Jackson accepts.
+   */
   @Test
   void scanAgreesWithJacksonOnRealAndDamagedLines() throws IOException {
     Random rnd = new Random(42);
@@ -145,7 +209,8 @@ class JsonScanTest {
     return out;
   }
 
-  private static final JsonScan.Keep KEEP = JsonScan.Keep.keys("a", "c").with("n", JsonScan.Keep.keys("x"));
+  private static final JsonScan.Keep KEEP =
+      JsonScan.Keep.keys("a", "c").with("n", JsonScan.Keep.keys("x"));
 
   private static String pruned(String json) {
     byte[] b = utf8(json);
@@ -161,7 +226,8 @@ class JsonScanTest {
     assertThat(pruned("{\"b\":1,\"d\":2,\"c\":3,\"e\":4}")).isEqualTo("{\"c\":3}");
     assertThat(pruned("{\"b\":1,\"d\":{}}")).isEqualTo("{}");
     assertThat(pruned("{ \"b\" : 1 , \"a\" : 2 }")).isEqualTo("{ \"a\" : 2 }");
-    assertThat(pruned("{\"n\":{\"y\":[1],\"x\":{\"y\":1}},\"z\":\"}\"}")).isEqualTo("{\"n\":{\"x\":{\"y\":1}}}");
+    assertThat(pruned("{\"n\":{\"y\":[1],\"x\":{\"y\":1}},\"z\":\"}\"}"))
+        .isEqualTo("{\"n\":{\"x\":{\"y\":1}}}");
     // a kept key whose value is not an object is kept verbatim
     assertThat(pruned("{\"n\":[{\"y\":1}]}")).isEqualTo("{\"n\":[{\"y\":1}]}");
     // a key written with an escape may decode to a kept key: never cut
@@ -173,8 +239,9 @@ class JsonScanTest {
 
   @Test
   void prunedRealTaskEndsEqualTheTreeWithoutTheOtherKeys() throws IOException {
-    JsonScan.Keep keep = JsonScan.Keep.keys("Event", "Stage ID")
-        .with("Task Info", JsonScan.Keep.keys("Task ID", "Finish Time"));
+    JsonScan.Keep keep =
+        JsonScan.Keep.keys("Event", "Stage ID")
+            .with("Task Info", JsonScan.Keep.keys("Task ID", "Finish Time"));
     int n = 0;
     for (byte[] line : realLines()) {
       JsonNode tree = TREE.readTree(line);
@@ -192,7 +259,10 @@ class JsonScanTest {
     assertThat(n).isPositive();
   }
 
-  /** The parser's fast path and its whole-line Jackson path give the same events, problems and failures. */
+  /**
+   * The parser's fast path and its whole-line Jackson path give the same events, problems and
+   * failures.
+   */
   @Test
   void fastPathEqualsJacksonPathOnRealAndDamagedLines() throws IOException {
     Random rnd = new Random(7);

@@ -11,8 +11,14 @@ class TaskEndReasonTest {
     assertThat(TaskEndReason.of("FetchFailed")).isEqualTo(TaskEndReason.FETCH_FAILED);
     assertThat(TaskEndReason.of("TaskKilled")).isEqualTo(TaskEndReason.KILLED);
     assertThat(TaskEndReason.of("TaskCommitDenied")).isEqualTo(TaskEndReason.KILLED);
-    for (String failed : new String[] {"ExceptionFailure", "ExecutorLostFailure", "TaskResultLost", "Resubmitted",
-        "UnknownReason"}) {
+    for (String failed :
+        new String[] {
+          "ExceptionFailure",
+          "ExecutorLostFailure",
+          "TaskResultLost",
+          "Resubmitted",
+          "UnknownReason"
+        }) {
       assertThat(TaskEndReason.of(failed)).as(failed).isEqualTo(TaskEndReason.OTHER);
     }
     assertThat(TaskEndReason.of(null)).isEqualTo(TaskEndReason.OTHER);

@@ -14,8 +14,8 @@ import java.util.TreeMap;
 import java.util.function.Consumer;
 
 /**
- * The Kafka client security settings every Sluice producer and consumer adds to its own (the Spark listener, the
- * collectors, the Flink job, the ESS gate's event publisher), in one way:
+ * The Kafka client security settings every Sluice producer and consumer adds to its own (the Spark
+ * listener, the collectors, the Flink job, the ESS gate's event publisher), in one way:
  *
  * <table>
  * <tr><th>source</th><th>holds</th></tr>
@@ -25,10 +25,11 @@ import java.util.function.Consumer;
  * <tr><td>{@value #ENV_JAAS}</td><td>{@code sasl.jaas.config}, overriding the file's</td></tr>
  * </table>
  *
- * Only security keys ({@link #isSecurityKey}) are taken from the file; anything else is ignored, so the file cannot
- * change a component's delivery semantics. Secrets ({@link #isSecret}) are accepted only from these two sources:
- * {@link #withoutSecrets} drops them from settings that travel in a Spark conf (which lands in event logs and the
- * UI), and {@link #redact} hides them in anything logged.
+ * Only security keys ({@link #isSecurityKey}) are taken from the file; anything else is ignored, so
+ * the file cannot change a component's delivery semantics. Secrets ({@link #isSecret}) are accepted
+ * only from these two sources: {@link #withoutSecrets} drops them from settings that travel in a
+ * Spark conf (which lands in event logs and the UI), and {@link #redact} hides them in anything
+ * logged.
  */
 public final class KafkaClientSecurity {
   public static final String ENV_FILE = "SLUICE_KAFKA_CLIENT_PROPERTIES";
@@ -36,7 +37,11 @@ public final class KafkaClientSecurity {
   public static final String ENV_JAAS = "SLUICE_KAFKA_SASL_JAAS_CONFIG";
   public static final String JAAS = "sasl.jaas.config";
   static final String REDACTED = "*********(redacted)";
-  /** Kafka's own package, built at run time: a shading relocation rewrites string constants that name it. */
+
+  /**
+   * Kafka's own package, built at run time: a shading relocation rewrites string constants that
+   * name it.
+   */
   private static final String KAFKA_PACKAGE = String.join(".", "org", "apache", "kafka", "");
 
   private KafkaClientSecurity() {}
@@ -59,7 +64,8 @@ public final class KafkaClientSecurity {
 
   /**
    * The security settings from {@value #ENV_FILE} (else the file {@code fileProperty} names) and
-   * {@value #ENV_JAAS}; empty when none is set. An unreadable file is an {@link UncheckedIOException} naming it.
+   * {@value #ENV_JAAS}; empty when none is set. An unreadable file is an {@link
+   * UncheckedIOException} naming it.
    */
   public static Map<String, String> load(Map<String, String> env, String fileProperty) {
     Map<String, String> out = new TreeMap<>();
@@ -85,18 +91,20 @@ public final class KafkaClientSecurity {
   }
 
   /**
-   * {@code settings} without secrets, each dropped key reported (by name only) to {@code dropped}: for settings that
-   * come from a Spark conf.
+   * {@code settings} without secrets, each dropped key reported (by name only) to {@code dropped}:
+   * for settings that come from a Spark conf.
    */
-  public static Map<String, String> withoutSecrets(Map<String, String> settings, Consumer<String> dropped) {
+  public static Map<String, String> withoutSecrets(
+      Map<String, String> settings, Consumer<String> dropped) {
     Map<String, String> out = new LinkedHashMap<>();
-    settings.forEach((k, v) -> {
-      if (isSecret(k)) {
-        dropped.accept(k);
-      } else {
-        out.put(k, v);
-      }
-    });
+    settings.forEach(
+        (k, v) -> {
+          if (isSecret(k)) {
+            dropped.accept(k);
+          } else {
+            out.put(k, v);
+          }
+        });
     return out;
   }
 
@@ -108,10 +116,11 @@ public final class KafkaClientSecurity {
   }
 
   /**
-   * For a client whose Kafka classes were relocated by shading: class names in the values
-   * ({@code org.apache.kafka.common.security.plain.PlainLoginModule} in a JAAS config, callback handler classes)
-   * rewritten to the relocated package, found from the run-time name of a Kafka class the caller names
-   * ({@code kafkaClassName}, e.g. {@code ProducerConfig.class.getName()}). Unchanged when Kafka is not relocated.
+   * For a client whose Kafka classes were relocated by shading: class names in the values ({@code
+   * org.apache.kafka.common.security.plain.PlainLoginModule} in a JAAS config, callback handler
+   * classes) rewritten to the relocated package, found from the run-time name of a Kafka class the
+   * caller names ({@code kafkaClassName}, e.g. {@code ProducerConfig.class.getName()}). Unchanged
+   * when Kafka is not relocated.
    */
   public static Map<String, String> relocated(Map<String, String> settings, String kafkaClassName) {
     String name = kafkaClassName;

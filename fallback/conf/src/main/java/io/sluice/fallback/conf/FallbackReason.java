@@ -1,8 +1,14 @@
 package io.sluice.fallback.conf;
 
-/** Why the driver chose native sort shuffle + ESS instead of the requested push tier. Codes are stable. */
+/**
+ * Why the driver chose native sort shuffle + ESS instead of the requested push tier. Codes are
+ * stable.
+ */
 public enum FallbackReason {
-  /** A later application attempt (YARN re-ran the driver): the first one may have failed in the tier. */
+  /**
+   * A later application attempt (YARN re-ran the driver): the first one may have failed in the
+   * tier.
+   */
   LATER_ATTEMPT,
   /** The tier did not answer its health check before the first shuffle. */
   TIER_UNHEALTHY,

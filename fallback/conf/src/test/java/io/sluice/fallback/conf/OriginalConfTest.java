@@ -13,7 +13,8 @@ import org.junit.jupiter.api.Test;
 
 class OriginalConfTest {
   // sluice-submit's prefixes (io.sluice.submit.Injection.INJECTED_PREFIX / ORIGINAL_PREFIX)
-  private static final Markers MARKERS = new Markers("spark.sluice.injected.", "spark.sluice.original.");
+  private static final Markers MARKERS =
+      new Markers("spark.sluice.injected.", "spark.sluice.original.");
 
   private static Map<String, String> conf(String... kv) {
     Map<String, String> m = new LinkedHashMap<>();
@@ -23,7 +24,10 @@ class OriginalConfTest {
     return m;
   }
 
-  /** A launched Celeborn push-tier conf: overlay over a user conf that had its own shuffle partitions. */
+  /**
+   * A launched Celeborn push-tier conf: overlay over a user conf that had its own shuffle
+   * partitions.
+   */
   private static Map<String, String> launchedCeleborn() {
     return conf(
         "spark.app.name", "nightly",
@@ -43,13 +47,15 @@ class OriginalConfTest {
   @Test
   void removesInjectedKeysRestoresOverriddenOnesAndDropsTheMarkers() {
     Restored r = OriginalConf.restore(launchedCeleborn(), MARKERS);
-    assertThat(r.conf()).containsExactly(
-        Map.entry("spark.app.name", "nightly"),
-        Map.entry("spark.sql.shuffle.partitions", "400"),
-        Map.entry("spark.executor.memory", "2g"),
-        Map.entry("spark.sluice.submission.id", "s-42"));
-    assertThat(r.removed()).containsExactly("spark.shuffle.manager", "spark.sluice.tier",
-        "spark.celeborn.master.endpoints");
+    assertThat(r.conf())
+        .containsExactly(
+            Map.entry("spark.app.name", "nightly"),
+            Map.entry("spark.sql.shuffle.partitions", "400"),
+            Map.entry("spark.executor.memory", "2g"),
+            Map.entry("spark.sluice.submission.id", "s-42"));
+    assertThat(r.removed())
+        .containsExactly(
+            "spark.shuffle.manager", "spark.sluice.tier", "spark.celeborn.master.endpoints");
     assertThat(r.restored()).containsExactly(Map.entry("spark.executor.memory", "2g"));
     assertThat(r.leftChanged()).isEmpty();
     assertThat(r.changed()).isTrue();
@@ -58,7 +64,9 @@ class OriginalConfTest {
   @Test
   void anInjectedKeyChangedAfterInjectionIsLeftAsLaunched() {
     Map<String, String> launched = launchedCeleborn();
-    launched.put("spark.celeborn.master.endpoints", "m2:9097"); // someone else changed it after sluice-submit
+    launched.put(
+        "spark.celeborn.master.endpoints",
+        "m2:9097"); // someone else changed it after sluice-submit
     Restored r = OriginalConf.restore(launched, MARKERS);
     assertThat(r.conf()).containsEntry("spark.celeborn.master.endpoints", "m2:9097");
     assertThat(r.leftChanged()).containsExactly("spark.celeborn.master.endpoints");
@@ -67,9 +75,12 @@ class OriginalConfTest {
 
   @Test
   void anOriginalWhoseKeyIsGoneIsPutBack() {
-    Restored r = OriginalConf.restore(conf(
-        "spark.sluice.original.spark.reducer.maxSizeInFlight", "96m",
-        "spark.sluice.injected.spark.reducer.maxSizeInFlight", "48m"), MARKERS);
+    Restored r =
+        OriginalConf.restore(
+            conf(
+                "spark.sluice.original.spark.reducer.maxSizeInFlight", "96m",
+                "spark.sluice.injected.spark.reducer.maxSizeInFlight", "48m"),
+            MARKERS);
     assertThat(r.conf()).containsExactly(Map.entry("spark.reducer.maxSizeInFlight", "96m"));
     assertThat(r.restored()).containsExactly(Map.entry("spark.reducer.maxSizeInFlight", "96m"));
   }
@@ -94,15 +105,17 @@ class OriginalConfTest {
 
   @Test
   void forRerunIsTheOriginalConfPlusTheOutcomeMarkers() {
-    Map<String, String> rerun = OriginalConf.forRerun(launchedCeleborn(), MARKERS, "exit 1 in celeborn");
-    assertThat(rerun).containsExactly(
-        Map.entry("spark.app.name", "nightly"),
-        Map.entry("spark.sql.shuffle.partitions", "400"),
-        Map.entry("spark.executor.memory", "2g"),
-        Map.entry("spark.sluice.submission.id", "s-42"),
-        Map.entry("spark.sluice.tier.outcome", "ESS"),
-        Map.entry("spark.sluice.tier.fallbackReason", "RERUN_AFTER_TIER_FAILURE"),
-        Map.entry("spark.sluice.tier.fallbackDetail", "exit 1 in celeborn"));
+    Map<String, String> rerun =
+        OriginalConf.forRerun(launchedCeleborn(), MARKERS, "exit 1 in celeborn");
+    assertThat(rerun)
+        .containsExactly(
+            Map.entry("spark.app.name", "nightly"),
+            Map.entry("spark.sql.shuffle.partitions", "400"),
+            Map.entry("spark.executor.memory", "2g"),
+            Map.entry("spark.sluice.submission.id", "s-42"),
+            Map.entry("spark.sluice.tier.outcome", "ESS"),
+            Map.entry("spark.sluice.tier.fallbackReason", "RERUN_AFTER_TIER_FAILURE"),
+            Map.entry("spark.sluice.tier.fallbackDetail", "exit 1 in celeborn"));
   }
 
   @Test

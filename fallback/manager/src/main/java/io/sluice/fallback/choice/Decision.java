@@ -11,12 +11,19 @@ import java.util.Map;
  *
  * @param requested the tier asked for ({@code spark.sluice.tier} as given, null if absent)
  * @param outcome the tier that really runs the shuffles
- * @param shuffleManager the ShuffleManager class that runs them, on the driver and on every executor
+ * @param shuffleManager the ShuffleManager class that runs them, on the driver and on every
+ *     executor
  * @param reason why the requested tier is not used; null when it is, or when none was requested
  * @param detail the reason in words (empty when there is none)
- * @param disablePush whether Spark's push-based shuffle must be switched off (a {@code spark-push} fallback)
+ * @param disablePush whether Spark's push-based shuffle must be switched off (a {@code spark-push}
+ *     fallback)
  */
-public record Decision(String requested, Tier outcome, String shuffleManager, FallbackReason reason, String detail,
+public record Decision(
+    String requested,
+    Tier outcome,
+    String shuffleManager,
+    FallbackReason reason,
+    String detail,
     boolean disablePush) {
 
   public boolean fellBack() {
@@ -24,17 +31,25 @@ public record Decision(String requested, Tier outcome, String shuffleManager, Fa
   }
 
   /** Native sort shuffle + ESS for {@code reason}. */
-  static Decision fallback(String requested, FallbackReason reason, String detail, boolean disablePush) {
-    return new Decision(requested, Tier.ESS, TierKeys.SORT_SHUFFLE_MANAGER, reason, detail, disablePush);
+  static Decision fallback(
+      String requested, FallbackReason reason, String detail, boolean disablePush) {
+    return new Decision(
+        requested, Tier.ESS, TierKeys.SORT_SHUFFLE_MANAGER, reason, detail, disablePush);
   }
 
   /** The same decision after the tier's manager failed to start on the driver. */
   public Decision managerFailed(Throwable t) {
-    return fallback(requested, FallbackReason.TIER_MANAGER_FAILED,
-        shuffleManager + " failed to start on the driver: " + t, outcome == Tier.SPARK_PUSH);
+    return fallback(
+        requested,
+        FallbackReason.TIER_MANAGER_FAILED,
+        shuffleManager + " failed to start on the driver: " + t,
+        outcome == Tier.SPARK_PUSH);
   }
 
-  /** The conf entries the driver writes into its own conf (they then reach the executors and the event log). */
+  /**
+   * The conf entries the driver writes into its own conf (they then reach the executors and the
+   * event log).
+   */
   public Map<String, String> confEntries(long decisionMs) {
     Map<String, String> m = new LinkedHashMap<>();
     m.put(TierKeys.SHUFFLE_MANAGER, shuffleManager);
@@ -52,8 +67,12 @@ public record Decision(String requested, Tier outcome, String shuffleManager, Fa
 
   /** One log line. */
   public String summary() {
-    return "SLUICE_TIER_OUTCOME requested=" + (requested == null ? "-" : requested) + " outcome=" + outcome.wireName()
-        + " shuffleManager=" + shuffleManager + (reason == null ? "" : " fallbackReason=" + reason
-        + " detail=\"" + detail + "\"");
+    return "SLUICE_TIER_OUTCOME requested="
+        + (requested == null ? "-" : requested)
+        + " outcome="
+        + outcome.wireName()
+        + " shuffleManager="
+        + shuffleManager
+        + (reason == null ? "" : " fallbackReason=" + reason + " detail=\"" + detail + "\"");
   }
 }

@@ -14,21 +14,25 @@ import java.util.function.Function;
 import java.util.stream.Collectors;
 
 /**
- * The once-per-application-attempt choice, cheapest test first; never throws: whatever is missing or malformed ends
- * in native sort shuffle + ESS with the reason. In order:
+ * The once-per-application-attempt choice, cheapest test first; never throws: whatever is missing
+ * or malformed ends in native sort shuffle + ESS with the reason. In order:
+ *
  * <ol>
- *   <li>no tier requested ({@value TierMarkers#TIER}), or {@code ESS} → ESS, no fallback;</li>
- *   <li>an unknown tier name → ESS, {@link FallbackReason#UNKNOWN_TIER};</li>
+ *   <li>no tier requested ({@value TierMarkers#TIER}), or {@code ESS} → ESS, no fallback;
+ *   <li>an unknown tier name → ESS, {@link FallbackReason#UNKNOWN_TIER};
  *   <li>the application attempt above 1 → ESS, {@link FallbackReason#LATER_ATTEMPT} (malformed:
- *       {@link FallbackReason#BAD_CONF}): {@value TierKeys#YARN_ATTEMPT_ID} when the conf has it, else the attempt in
- *       the YARN container id of the driver's own container ({@value TierKeys#CONTAINER_ID_ENV}, cluster mode: Spark
- *       3.5 keeps the attempt out of the conf); neither: the first attempt;</li>
- *   <li>no tier manager class → {@link FallbackReason#NO_TIER_MANAGER}; one that does not load or is not a
- *       ShuffleManager → {@link FallbackReason#TIER_MANAGER_UNLOADABLE} (Spark push-based shuffle needs none: it is
- *       Spark's sort shuffle);</li>
- *   <li>the tier's health check within {@value TierKeys#HEALTH_TIMEOUT_MS} → healthy: the tier; otherwise
- *       {@link FallbackReason#TIER_UNHEALTHY} ({@link FallbackReason#BAD_CONF} if its endpoints are malformed).</li>
+ *       {@link FallbackReason#BAD_CONF}): {@value TierKeys#YARN_ATTEMPT_ID} when the conf has it,
+ *       else the attempt in the YARN container id of the driver's own container ({@value
+ *       TierKeys#CONTAINER_ID_ENV}, cluster mode: Spark 3.5 keeps the attempt out of the conf);
+ *       neither: the first attempt;
+ *   <li>no tier manager class → {@link FallbackReason#NO_TIER_MANAGER}; one that does not load or
+ *       is not a ShuffleManager → {@link FallbackReason#TIER_MANAGER_UNLOADABLE} (Spark push-based
+ *       shuffle needs none: it is Spark's sort shuffle);
+ *   <li>the tier's health check within {@value TierKeys#HEALTH_TIMEOUT_MS} → healthy: the tier;
+ *       otherwise {@link FallbackReason#TIER_UNHEALTHY} ({@link FallbackReason#BAD_CONF} if its
+ *       endpoints are malformed).
  * </ol>
+ *
  * A {@code SPARK_PUSH} fallback also switches {@value TierKeys#PUSH_ENABLED} off.
  */
 public final class TierChooser {
@@ -37,9 +41,11 @@ public final class TierChooser {
 
   /**
    * @param healthChecks the health check of each tier (see {@link TierHealthCheck#standard})
-   * @param managerProblem for a class name, why it cannot serve as a ShuffleManager, or null if it can
+   * @param managerProblem for a class name, why it cannot serve as a ShuffleManager, or null if it
+   *     can
    */
-  public TierChooser(Function<Tier, TierHealthCheck> healthChecks, Function<String, String> managerProblem) {
+  public TierChooser(
+      Function<Tier, TierHealthCheck> healthChecks, Function<String, String> managerProblem) {
     this.healthChecks = healthChecks;
     this.managerProblem = managerProblem;
   }
@@ -56,7 +62,7 @@ public final class TierChooser {
 
   /**
    * @param conf the driver's conf
-   * @param env  the driver's environment (only {@value TierKeys#CONTAINER_ID_ENV} is read)
+   * @param env the driver's environment (only {@value TierKeys#CONTAINER_ID_ENV} is read)
    */
   public Decision choose(Map<String, String> conf, Map<String, String> env) {
     String requested = conf.get(TierMarkers.TIER);
@@ -65,8 +71,15 @@ public final class TierChooser {
     }
     Optional<Tier> parsed = Tier.parse(requested);
     if (parsed.isEmpty()) {
-      return Decision.fallback(requested, FallbackReason.UNKNOWN_TIER, "unknown tier '" + requested + "' (known: "
-          + Arrays.stream(Tier.values()).map(Tier::wireName).collect(Collectors.joining(", ")) + ")", false);
+      return Decision.fallback(
+          requested,
+          FallbackReason.UNKNOWN_TIER,
+          "unknown tier '"
+              + requested
+              + "' (known: "
+              + Arrays.stream(Tier.values()).map(Tier::wireName).collect(Collectors.joining(", "))
+              + ")",
+          false);
     }
     Tier tier = parsed.get();
     if (tier == Tier.ESS) {
@@ -81,40 +94,71 @@ public final class TierChooser {
       attemptText = env.get(TierKeys.CONTAINER_ID_ENV);
     }
     if (attemptText != null) {
-      long attempt = attemptSource.equals(TierKeys.CONTAINER_ID_ENV) ? attemptOfContainer(attemptText)
-          : parseAttempt(attemptText);
+      long attempt =
+          attemptSource.equals(TierKeys.CONTAINER_ID_ENV)
+              ? attemptOfContainer(attemptText)
+              : parseAttempt(attemptText);
       if (attempt < 1) {
-        return Decision.fallback(requested, FallbackReason.BAD_CONF,
-            attemptSource + "='" + attemptText + "' is not " + (attemptSource.equals(TierKeys.CONTAINER_ID_ENV)
-                ? "a YARN container id" : "an attempt number"), push);
+        return Decision.fallback(
+            requested,
+            FallbackReason.BAD_CONF,
+            attemptSource
+                + "='"
+                + attemptText
+                + "' is not "
+                + (attemptSource.equals(TierKeys.CONTAINER_ID_ENV)
+                    ? "a YARN container id"
+                    : "an attempt number"),
+            push);
       }
       if (attempt > 1) {
-        return Decision.fallback(requested, FallbackReason.LATER_ATTEMPT, "application attempt " + attempt
-            + (attemptSource.equals(TierKeys.CONTAINER_ID_ENV) ? " (container " + attemptText.trim() + ")" : "")
-            + ": the push tier is only tried on attempt 1", push);
+        return Decision.fallback(
+            requested,
+            FallbackReason.LATER_ATTEMPT,
+            "application attempt "
+                + attempt
+                + (attemptSource.equals(TierKeys.CONTAINER_ID_ENV)
+                    ? " (container " + attemptText.trim() + ")"
+                    : "")
+                + ": the push tier is only tried on attempt 1",
+            push);
       }
     }
 
-    String manager = push ? TierKeys.SORT_SHUFFLE_MANAGER : trimToNull(conf.get(TierMarkers.SHUFFLE_MANAGER));
+    String manager =
+        push ? TierKeys.SORT_SHUFFLE_MANAGER : trimToNull(conf.get(TierMarkers.SHUFFLE_MANAGER));
     if (manager == null) {
-      return Decision.fallback(requested, FallbackReason.NO_TIER_MANAGER,
-          TierMarkers.SHUFFLE_MANAGER + " is not set", false);
+      return Decision.fallback(
+          requested,
+          FallbackReason.NO_TIER_MANAGER,
+          TierMarkers.SHUFFLE_MANAGER + " is not set",
+          false);
     }
     String problem = managerProblem.apply(manager);
     if (problem != null) {
-      return Decision.fallback(requested, FallbackReason.TIER_MANAGER_UNLOADABLE, manager + ": " + problem, push);
+      return Decision.fallback(
+          requested, FallbackReason.TIER_MANAGER_UNLOADABLE, manager + ": " + problem, push);
     }
 
     long timeoutMs;
     String timeoutText = conf.get(TierKeys.HEALTH_TIMEOUT_MS);
     try {
-      timeoutMs = timeoutText == null ? TierKeys.DEFAULT_HEALTH_TIMEOUT_MS : Long.parseLong(timeoutText.trim());
+      timeoutMs =
+          timeoutText == null
+              ? TierKeys.DEFAULT_HEALTH_TIMEOUT_MS
+              : Long.parseLong(timeoutText.trim());
     } catch (NumberFormatException e) {
       timeoutMs = -1;
     }
     if (timeoutMs < 1) {
-      return Decision.fallback(requested, FallbackReason.BAD_CONF,
-          TierKeys.HEALTH_TIMEOUT_MS + "='" + timeoutText + "' is not a positive number of milliseconds", push);
+      return Decision.fallback(
+          requested,
+          FallbackReason.BAD_CONF,
+          TierKeys.HEALTH_TIMEOUT_MS
+              + "='"
+              + timeoutText
+              + "' is not a positive number of milliseconds",
+          push);
     }
 
     Health health;
@@ -123,7 +167,8 @@ public final class TierChooser {
     } catch (IllegalArgumentException e) {
       return Decision.fallback(requested, FallbackReason.BAD_CONF, e.getMessage(), push);
     } catch (RuntimeException e) {
-      return Decision.fallback(requested, FallbackReason.TIER_UNHEALTHY, "health check failed: " + e, push);
+      return Decision.fallback(
+          requested, FallbackReason.TIER_UNHEALTHY, "health check failed: " + e, push);
     }
     if (!health.healthy()) {
       return Decision.fallback(requested, FallbackReason.TIER_UNHEALTHY, health.detail(), push);

@@ -16,8 +16,8 @@ public record Endpoint(String host, int port) {
   }
 
   /**
-   * Parses a comma-separated list of {@code host[:port]} ({@code [v6]:port} accepted); a missing port is
-   * {@code defaultPort}. Blank entries are skipped.
+   * Parses a comma-separated list of {@code host[:port]} ({@code [v6]:port} accepted); a missing
+   * port is {@code defaultPort}. Blank entries are skipped.
    *
    * @throws IllegalArgumentException naming the bad entry, or if the list holds no endpoint
    */

@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * Connects to all endpoints at once (non-blocking) and reports healthy as soon as one accepts a TCP connection;
- * unhealthy when every one refused, failed, or did not answer before the timeout. One thread, bounded by the
- * timeout (plus name resolution).
+ * Connects to all endpoints at once (non-blocking) and reports healthy as soon as one accepts a TCP
+ * connection; unhealthy when every one refused, failed, or did not answer before the timeout. One
+ * thread, bounded by the timeout (plus name resolution).
  */
 public final class TcpProbe {
   private TcpProbe() {}

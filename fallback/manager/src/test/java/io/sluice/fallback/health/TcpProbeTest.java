@@ -16,7 +16,8 @@ class TcpProbeTest {
   void healthyWhenTheEndpointListens() throws Exception {
     try (ServerSocket s = Loopback.listening()) {
       Health h = TcpProbe.anyAccepts(List.of(new Endpoint("127.0.0.1", s.getLocalPort())), TIMEOUT);
-      assertThat(h).isEqualTo(Health.up("127.0.0.1:" + s.getLocalPort() + " accepted a connection"));
+      assertThat(h)
+          .isEqualTo(Health.up("127.0.0.1:" + s.getLocalPort() + " accepted a connection"));
     }
   }
 
@@ -24,9 +25,12 @@ class TcpProbeTest {
   void unhealthyWhenEveryEndpointRefuses() throws Exception {
     int a = Loopback.closedPort();
     int b = Loopback.closedPort();
-    Health h = TcpProbe.anyAccepts(List.of(new Endpoint("127.0.0.1", a), new Endpoint("127.0.0.1", b)), TIMEOUT);
+    Health h =
+        TcpProbe.anyAccepts(
+            List.of(new Endpoint("127.0.0.1", a), new Endpoint("127.0.0.1", b)), TIMEOUT);
     assertThat(h.healthy()).isFalse();
-    assertThat(h.detail()).contains("127.0.0.1:" + a + " connection refused")
+    assertThat(h.detail())
+        .contains("127.0.0.1:" + a + " connection refused")
         .contains("127.0.0.1:" + b + " connection refused");
   }
 
@@ -34,8 +38,10 @@ class TcpProbeTest {
   void healthyWhenAnyOneOfSeveralListens() throws Exception {
     int dead = Loopback.closedPort();
     try (ServerSocket s = Loopback.listening()) {
-      Health h = TcpProbe.anyAccepts(List.of(new Endpoint("127.0.0.1", dead), new Endpoint("localhost", s.getLocalPort())),
-          TIMEOUT);
+      Health h =
+          TcpProbe.anyAccepts(
+              List.of(new Endpoint("127.0.0.1", dead), new Endpoint("localhost", s.getLocalPort())),
+              TIMEOUT);
       assertThat(h.healthy()).as(h.detail()).isTrue();
     }
   }

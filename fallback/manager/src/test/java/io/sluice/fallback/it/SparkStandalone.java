@@ -13,8 +13,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A real Spark standalone cluster (pyspark's distribution, a separate ESS) through {@code deploy/bin/spark-cluster.sh},
- * on ports of its own, and applications submitted through {@code deploy/jobs/submit.sh}. Close it in a finally.
+ * A real Spark standalone cluster (pyspark's distribution, a separate ESS) through {@code
+ * deploy/bin/spark-cluster.sh}, on ports of its own, and applications submitted through {@code
+ * deploy/jobs/submit.sh}. Close it in a finally.
  */
 public final class SparkStandalone implements AutoCloseable {
   public static final String VERSION = "3.5.7";
@@ -41,18 +42,40 @@ public final class SparkStandalone implements AutoCloseable {
     return state;
   }
 
-  /** The separate ESS's log (it logs every executor registration with its shuffle manager class). */
+  /**
+   * The separate ESS's log (it logs every executor registration with its shuffle manager class).
+   */
   public Path essLog() {
     return state.resolve("logs/ess.out");
   }
 
   public Result start() throws IOException, InterruptedException {
     started = true; // from here on close() stops whatever the script recorded
-    Result r = run(List.of(root.resolve("deploy/bin/spark-cluster.sh").toString(), "start", "--version", VERSION,
-        "--state-dir", state.toString(), "--master-port", String.valueOf(freePort()),
-        "--webui-port", String.valueOf(freePort()), "--ess-port", String.valueOf(freePort()),
-        "--workers", "1", "--worker-cores", "2", "--worker-memory", "1536m", "--timeout", "120"),
-        state.resolveSibling("spark-cluster-start.log"), Duration.ofSeconds(180));
+    Result r =
+        run(
+            List.of(
+                root.resolve("deploy/bin/spark-cluster.sh").toString(),
+                "start",
+                "--version",
+                VERSION,
+                "--state-dir",
+                state.toString(),
+                "--master-port",
+                String.valueOf(freePort()),
+                "--webui-port",
+                String.valueOf(freePort()),
+                "--ess-port",
+                String.valueOf(freePort()),
+                "--workers",
+                "1",
+                "--worker-cores",
+                "2",
+                "--worker-memory",
+                "1536m",
+                "--timeout",
+                "120"),
+            state.resolveSibling("spark-cluster-start.log"),
+            Duration.ofSeconds(180));
     if (r.exit() != 0) {
       throw new IllegalStateException("spark-cluster.sh start failed:\n" + r.output());
     }
@@ -60,9 +83,16 @@ public final class SparkStandalone implements AutoCloseable {
   }
 
   /** {@code deploy/jobs/submit.sh --state-dir ... ARGS}; output to {@code log}. */
-  public Result submit(List<String> args, Path log, Duration timeout) throws IOException, InterruptedException {
-    List<String> cmd = new ArrayList<>(List.of(root.resolve("deploy/jobs/submit.sh").toString(),
-        "--version", VERSION, "--state-dir", state.toString()));
+  public Result submit(List<String> args, Path log, Duration timeout)
+      throws IOException, InterruptedException {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                root.resolve("deploy/jobs/submit.sh").toString(),
+                "--version",
+                VERSION,
+                "--state-dir",
+                state.toString()));
     cmd.addAll(args);
     return run(cmd, log, timeout);
   }
@@ -70,8 +100,14 @@ public final class SparkStandalone implements AutoCloseable {
   @Override
   public void close() throws IOException, InterruptedException {
     if (started) {
-      run(List.of(root.resolve("deploy/bin/spark-cluster.sh").toString(), "stop", "--state-dir", state.toString()),
-          state.resolveSibling("spark-cluster-stop.log"), Duration.ofSeconds(120));
+      run(
+          List.of(
+              root.resolve("deploy/bin/spark-cluster.sh").toString(),
+              "stop",
+              "--state-dir",
+              state.toString()),
+          state.resolveSibling("spark-cluster-stop.log"),
+          Duration.ofSeconds(120));
     }
   }
 
@@ -88,16 +124,18 @@ public final class SparkStandalone implements AutoCloseable {
     }
   }
 
-  static Result run(List<String> cmd, Path log, Duration timeout) throws IOException, InterruptedException {
+  static Result run(List<String> cmd, Path log, Duration timeout)
+      throws IOException, InterruptedException {
     Files.createDirectories(log.toAbsolutePath().getParent());
-    ProcessBuilder pb = new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
+    ProcessBuilder pb =
+        new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
     pb.environment().put("SPARK_LOCAL_IP", "127.0.0.1");
     long t0 = System.nanoTime();
     Process p = pb.start();
     try {
       if (!p.waitFor(timeout.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new IllegalStateException(String.join(" ", cmd) + " did not finish within " + timeout + "; log "
-            + log);
+        throw new IllegalStateException(
+            String.join(" ", cmd) + " did not finish within " + timeout + "; log " + log);
       }
     } finally {
       if (p.isAlive()) {

@@ -1,12 +1,16 @@
 package io.sluice.fallback.testing;
 
-/** Ordered clean-up for a test's {@code @AfterAll}: what it started, closed in the order given, each whatever the others did. */
+/**
+ * Ordered clean-up for a test's {@code @AfterAll}: what it started, closed in the order given, each
+ * whatever the others did.
+ */
 public final class Closing {
   private Closing() {}
 
   /**
-   * Closes each of {@code resources} in order, skipping nulls (never started). Every one is closed even when an
-   * earlier one fails (exception or error); the first failure is rethrown with the later ones added as suppressed.
+   * Closes each of {@code resources} in order, skipping nulls (never started). Every one is closed
+   * even when an earlier one fails (exception or error); the first failure is rethrown with the
+   * later ones added as suppressed.
    */
   public static void all(AutoCloseable... resources) throws Exception {
     Throwable first = null;

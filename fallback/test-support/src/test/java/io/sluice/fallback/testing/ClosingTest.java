@@ -25,13 +25,19 @@ class ClosingTest {
   void closesEveryOneAfterFailuresAndRethrowsTheFirstWithTheOthersSuppressed() {
     IOException first = new IOException("cluster");
     AssertionError second = new AssertionError("tuner");
-    Throwable t = catchThrowable(() -> Closing.all(() -> {
-      closed.add("cluster");
-      throw first;
-    }, () -> {
-      closed.add("tuner");
-      throw second;
-    }, ok("webhook")));
+    Throwable t =
+        catchThrowable(
+            () ->
+                Closing.all(
+                    () -> {
+                      closed.add("cluster");
+                      throw first;
+                    },
+                    () -> {
+                      closed.add("tuner");
+                      throw second;
+                    },
+                    ok("webhook")));
     assertThat(closed).containsExactly("cluster", "tuner", "webhook");
     assertThat(t).isSameAs(first);
     assertThat(t.getSuppressed()).containsExactly(second);
@@ -40,9 +46,14 @@ class ClosingTest {
   @Test
   void anErrorComesBackAsItself() {
     AssertionError error = new AssertionError("pool");
-    Throwable t = catchThrowable(() -> Closing.all(() -> {
-      throw error;
-    }, ok("yarn")));
+    Throwable t =
+        catchThrowable(
+            () ->
+                Closing.all(
+                    () -> {
+                      throw error;
+                    },
+                    ok("yarn")));
     assertThat(t).isSameAs(error);
     assertThat(closed).containsExactly("yarn");
   }

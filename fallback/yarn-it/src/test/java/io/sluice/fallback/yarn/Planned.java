@@ -13,8 +13,9 @@ import java.util.Map;
 
 /**
  * What sluice-submit makes of one spark-submit command line: {@link SluiceSubmit#plan} (the code
- * {@code deploy/bin/sluice-submit} runs) asks the real tuner-service and rewrites the arguments; {@link #conf} is every
- * {@code --conf} of the result (the user's and Sluice's), {@link #note} what sluice-submit printed.
+ * {@code deploy/bin/sluice-submit} runs) asks the real tuner-service and rewrites the arguments;
+ * {@link #conf} is every {@code --conf} of the result (the user's and Sluice's), {@link #note} what
+ * sluice-submit printed.
  */
 record Planned(List<String> args, Map<String, String> conf, String note) {
 
@@ -22,15 +23,39 @@ record Planned(List<String> args, Map<String, String> conf, String note) {
    * @param userConf the user's {@code --conf}s
    * @param stateDir where sluice-submit keeps its circuit breaker's state
    */
-  static Planned of(String tunerUrl, String cluster, String queue, String mainClass, Path jar, List<String> jobArgs,
-      Map<String, String> userConf, Path stateDir) {
-    List<String> cmd = new ArrayList<>(List.of("--master", "yarn", "--deploy-mode", "cluster", "--queue", queue,
-        "--class", mainClass));
+  static Planned of(
+      String tunerUrl,
+      String cluster,
+      String queue,
+      String mainClass,
+      Path jar,
+      List<String> jobArgs,
+      Map<String, String> userConf,
+      Path stateDir) {
+    List<String> cmd =
+        new ArrayList<>(
+            List.of(
+                "--master",
+                "yarn",
+                "--deploy-mode",
+                "cluster",
+                "--queue",
+                queue,
+                "--class",
+                mainClass));
     userConf.forEach((k, v) -> cmd.addAll(List.of("--conf", k + "=" + v)));
     cmd.add(jar.toString());
     cmd.addAll(jobArgs);
-    Map<String, String> env = Map.of("SLUICE_SUBMIT_URL", tunerUrl, "SLUICE_CLUSTER", cluster,
-        "SLUICE_TUNER_TIMEOUT_MS", "20000", "SLUICE_STATE_DIR", stateDir.toString());
+    Map<String, String> env =
+        Map.of(
+            "SLUICE_SUBMIT_URL",
+            tunerUrl,
+            "SLUICE_CLUSTER",
+            cluster,
+            "SLUICE_TUNER_TIMEOUT_MS",
+            "20000",
+            "SLUICE_STATE_DIR",
+            stateDir.toString());
     ByteArrayOutputStream err = new ByteArrayOutputStream();
     List<String> out;
     try (PrintStream ps = new PrintStream(err, true, StandardCharsets.UTF_8)) {

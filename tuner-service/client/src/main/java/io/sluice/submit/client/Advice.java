@@ -4,23 +4,37 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * A validated answer of tuner-service. {@code overlay} holds only allow-listed keys with in-bound values, in the
- * order the service sent them; {@code dropped} says which overlay entries were refused and why; {@code platform}
- * holds the platform's additions (never null; {@link Platform#NONE} when the answer had none or an unusable one).
+ * A validated answer of tuner-service. {@code overlay} holds only allow-listed keys with in-bound
+ * values, in the order the service sent them; {@code dropped} says which overlay entries were
+ * refused and why; {@code platform} holds the platform's additions (never null; {@link
+ * Platform#NONE} when the answer had none or an unusable one).
  */
-public record Advice(String submissionId, String jobKey, String state, Map<String, String> overlay,
-    List<Change> changes, List<String> reasons, List<String> dropped, Platform platform) {
+public record Advice(
+    String submissionId,
+    String jobKey,
+    String state,
+    Map<String, String> overlay,
+    List<Change> changes,
+    List<String> reasons,
+    List<String> dropped,
+    Platform platform) {
 
   /** One recorded change (for logs); evidence values are numbers. */
-  public record Change(String key, String value, String previous, String ruleId, String reason,
+  public record Change(
+      String key,
+      String value,
+      String previous,
+      String ruleId,
+      String reason,
       Map<String, Double> evidence) {}
 
   /**
-   * What the platform adds besides tuning (not tuning recommendations, so not checked against the AllowList, but
-   * never overriding a key the user set): confs, jars for {@code spark.jars}, plugin classes for
-   * {@code spark.plugins}, and the service's reasons.
+   * What the platform adds besides tuning (not tuning recommendations, so not checked against the
+   * AllowList, but never overriding a key the user set): confs, jars for {@code spark.jars}, plugin
+   * classes for {@code spark.plugins}, and the service's reasons.
    */
-  public record Platform(Map<String, String> confs, List<String> jars, List<String> plugins, List<String> reasons) {
+  public record Platform(
+      Map<String, String> confs, List<String> jars, List<String> plugins, List<String> reasons) {
     public static final Platform NONE = new Platform(Map.of(), List.of(), List.of(), List.of());
 
     public Platform {
@@ -44,8 +58,14 @@ public record Advice(String submissionId, String jobKey, String state, Map<Strin
   }
 
   /** An answer without platform additions. */
-  public Advice(String submissionId, String jobKey, String state, Map<String, String> overlay, List<Change> changes,
-      List<String> reasons, List<String> dropped) {
+  public Advice(
+      String submissionId,
+      String jobKey,
+      String state,
+      Map<String, String> overlay,
+      List<Change> changes,
+      List<String> reasons,
+      List<String> dropped) {
     this(submissionId, jobKey, state, overlay, changes, reasons, dropped, Platform.NONE);
   }
 }

@@ -13,18 +13,24 @@ import java.util.function.LongSupplier;
 import java.util.function.UnaryOperator;
 
 /**
- * A circuit breaker whose state outlives the process: {@code sluice-submit} is one short JVM per submission, so an
- * in-memory breaker (resilience4j's) would never see a second call. After {@code failureThreshold} consecutive
- * failures the breaker opens for {@code openFor}; then one caller may probe (half-open) and its outcome closes or
- * re-opens the breaker. While a probe is in flight (at most {@code probeFor}) other callers are refused.
+ * A circuit breaker whose state outlives the process: {@code sluice-submit} is one short JVM per
+ * submission, so an in-memory breaker (resilience4j's) would never see a second call. After {@code
+ * failureThreshold} consecutive failures the breaker opens for {@code openFor}; then one caller may
+ * probe (half-open) and its outcome closes or re-opens the breaker. While a probe is in flight (at
+ * most {@code probeFor}) other callers are refused.
  *
- * <p>State transitions are read-modify-write operations on a {@link Store}; the file store holds an OS file lock
- * during each, so concurrent submissions on one gateway share one breaker. A store that cannot be read or written
- * never blocks a request: the breaker then behaves as closed for that call.
+ * <p>State transitions are read-modify-write operations on a {@link Store}; the file store holds an
+ * OS file lock during each, so concurrent submissions on one gateway share one breaker. A store
+ * that cannot be read or written never blocks a request: the breaker then behaves as closed for
+ * that call.
  */
 public final class CircuitBreaker {
   /** Breaker phases. */
-  public enum Phase { CLOSED, OPEN, HALF_OPEN }
+  public enum Phase {
+    CLOSED,
+    OPEN,
+    HALF_OPEN
+  }
 
   /** Persisted state. Times are epoch milliseconds of the injected clock. */
   public record State(Phase phase, int failures, long openUntilMs, long probeUntilMs) {
@@ -38,7 +44,8 @@ public final class CircuitBreaker {
 
     public Settings {
       if (failureThreshold < 1) {
-        throw new IllegalArgumentException("failureThreshold must be >= 1, was " + failureThreshold);
+        throw new IllegalArgumentException(
+            "failureThreshold must be >= 1, was " + failureThreshold);
       }
       if (openFor == null || openFor.isNegative() || openFor.isZero()) {
         throw new IllegalArgumentException("openFor must be > 0, was " + openFor);
@@ -49,7 +56,10 @@ public final class CircuitBreaker {
     }
   }
 
-  /** Where the state lives. {@code update} must apply the function atomically with respect to other updaters. */
+  /**
+   * Where the state lives. {@code update} must apply the function atomically with respect to other
+   * updaters.
+   */
   public interface Store {
     State update(UnaryOperator<State> f) throws IOException;
   }
@@ -75,29 +85,39 @@ public final class CircuitBreaker {
     boolean[] allowed = {true};
     String[] why = {""};
     try {
-      store.update(s -> {
-        switch (s.phase()) {
-          case CLOSED:
-            return s;
-          case OPEN:
-            if (now < s.openUntilMs()) {
-              allowed[0] = false;
-              why[0] = "breaker " + name + " is OPEN for " + (s.openUntilMs() - now) + " ms more";
-              return s;
+      store.update(
+          s -> {
+            switch (s.phase()) {
+              case CLOSED:
+                return s;
+              case OPEN:
+                if (now < s.openUntilMs()) {
+                  allowed[0] = false;
+                  why[0] =
+                      "breaker " + name + " is OPEN for " + (s.openUntilMs() - now) + " ms more";
+                  return s;
+                }
+                why[0] = "breaker " + name + " is HALF_OPEN: probing";
+                return new State(
+                    Phase.HALF_OPEN,
+                    s.failures(),
+                    s.openUntilMs(),
+                    now + settings.probeFor().toMillis());
+              case HALF_OPEN:
+              default:
+                if (now < s.probeUntilMs()) {
+                  allowed[0] = false;
+                  why[0] = "breaker " + name + " is HALF_OPEN and another probe is in flight";
+                  return s;
+                }
+                why[0] = "breaker " + name + " is HALF_OPEN: probing again";
+                return new State(
+                    Phase.HALF_OPEN,
+                    s.failures(),
+                    s.openUntilMs(),
+                    now + settings.probeFor().toMillis());
             }
-            why[0] = "breaker " + name + " is HALF_OPEN: probing";
-            return new State(Phase.HALF_OPEN, s.failures(), s.openUntilMs(), now + settings.probeFor().toMillis());
-          case HALF_OPEN:
-          default:
-            if (now < s.probeUntilMs()) {
-              allowed[0] = false;
-              why[0] = "breaker " + name + " is HALF_OPEN and another probe is in flight";
-              return s;
-            }
-            why[0] = "breaker " + name + " is HALF_OPEN: probing again";
-            return new State(Phase.HALF_OPEN, s.failures(), s.openUntilMs(), now + settings.probeFor().toMillis());
-        }
-      });
+          });
     } catch (IOException | RuntimeException e) {
       return new Permission(true, "breaker " + name + " state unavailable (" + e + "); calling");
     }
@@ -115,21 +135,24 @@ public final class CircuitBreaker {
   public void onFailure() {
     long now = clock.getAsLong();
     try {
-      store.update(s -> {
-        switch (s.phase()) {
-          case CLOSED: {
-            int failures = s.failures() + 1;
-            return failures >= settings.failureThreshold()
-                ? new State(Phase.OPEN, failures, now + settings.openFor().toMillis(), 0)
-                : new State(Phase.CLOSED, failures, 0, 0);
-          }
-          case HALF_OPEN:
-            return new State(Phase.OPEN, s.failures() + 1, now + settings.openFor().toMillis(), 0);
-          case OPEN:
-          default:
-            return s;
-        }
-      });
+      store.update(
+          s -> {
+            switch (s.phase()) {
+              case CLOSED:
+                {
+                  int failures = s.failures() + 1;
+                  return failures >= settings.failureThreshold()
+                      ? new State(Phase.OPEN, failures, now + settings.openFor().toMillis(), 0)
+                      : new State(Phase.CLOSED, failures, 0, 0);
+                }
+              case HALF_OPEN:
+                return new State(
+                    Phase.OPEN, s.failures() + 1, now + settings.openFor().toMillis(), 0);
+              case OPEN:
+              default:
+                return s;
+            }
+          });
     } catch (IOException | RuntimeException ignored) {
       // see onSuccess
     }
@@ -156,8 +179,8 @@ public final class CircuitBreaker {
   }
 
   /**
-   * A small properties file, locked (OS file lock, bounded wait) for each read-modify-write. Unparseable content is
-   * treated as the initial state and overwritten.
+   * A small properties file, locked (OS file lock, bounded wait) for each read-modify-write.
+   * Unparseable content is treated as the initial state and overwritten.
    */
   public static final class FileStore implements Store {
     private static final long LOCK_WAIT_MS = 200;
@@ -175,8 +198,8 @@ public final class CircuitBreaker {
     public State update(UnaryOperator<State> f) throws IOException {
       Files.createDirectories(file.toAbsolutePath().getParent());
       try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw");
-           FileChannel ch = raf.getChannel();
-           FileLock lock = lockWithin(ch)) {
+          FileChannel ch = raf.getChannel();
+          FileLock lock = lockWithin(ch)) {
         byte[] bytes = new byte[(int) Math.min(ch.size(), 4096)];
         raf.readFully(bytes);
         State before = parse(new String(bytes, StandardCharsets.UTF_8));
@@ -199,7 +222,8 @@ public final class CircuitBreaker {
           return lock;
         }
         if (System.nanoTime() > deadline) {
-          throw new IOException("breaker state file is locked by another process for > " + LOCK_WAIT_MS + " ms");
+          throw new IOException(
+              "breaker state file is locked by another process for > " + LOCK_WAIT_MS + " ms");
         }
         try {
           Thread.sleep(5);
@@ -217,16 +241,26 @@ public final class CircuitBreaker {
       try {
         Properties p = new Properties();
         p.load(new java.io.StringReader(text));
-        return new State(Phase.valueOf(p.getProperty("phase")), Integer.parseInt(p.getProperty("failures")),
-            Long.parseLong(p.getProperty("openUntilMs")), Long.parseLong(p.getProperty("probeUntilMs")));
+        return new State(
+            Phase.valueOf(p.getProperty("phase")),
+            Integer.parseInt(p.getProperty("failures")),
+            Long.parseLong(p.getProperty("openUntilMs")),
+            Long.parseLong(p.getProperty("probeUntilMs")));
       } catch (IOException | RuntimeException e) {
         return State.INITIAL;
       }
     }
 
     static String format(State s) {
-      return "phase=" + s.phase() + "\nfailures=" + s.failures() + "\nopenUntilMs=" + s.openUntilMs()
-          + "\nprobeUntilMs=" + s.probeUntilMs() + "\n";
+      return "phase="
+          + s.phase()
+          + "\nfailures="
+          + s.failures()
+          + "\nopenUntilMs="
+          + s.openUntilMs()
+          + "\nprobeUntilMs="
+          + s.probeUntilMs()
+          + "\n";
     }
   }
 }

@@ -3,8 +3,8 @@ package io.sluice.submit.client;
 import java.util.Optional;
 
 /**
- * What asking tuner-service gave: advice, or the reason there is none (service down, slow, garbage, breaker open).
- * Never an exception: callers fail open on an empty outcome.
+ * What asking tuner-service gave: advice, or the reason there is none (service down, slow, garbage,
+ * breaker open). Never an exception: callers fail open on an empty outcome.
  */
 public record Outcome(Optional<Advice> advice, String note, long elapsedMs) {
   public static Outcome none(String note, long elapsedMs) {

@@ -15,14 +15,16 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Validates a 200 body of {@code POST /api/v1/submissions}. A body that is not JSON, or whose contract fields are
- * missing or of the wrong type, is rejected as a whole ({@link InvalidResponse}). Overlay entries whose key is not on
- * {@link AllowList#defaults()} or whose value is outside its bounds are dropped one by one (and listed). The
- * {@code platform} field is optional and read leniently ({@link #platform}): a bad one never rejects the answer.
+ * Validates a 200 body of {@code POST /api/v1/submissions}. A body that is not JSON, or whose
+ * contract fields are missing or of the wrong type, is rejected as a whole ({@link
+ * InvalidResponse}). Overlay entries whose key is not on {@link AllowList#defaults()} or whose
+ * value is outside its bounds are dropped one by one (and listed). The {@code platform} field is
+ * optional and read leniently ({@link #platform}): a bad one never rejects the answer.
  */
 public final class ResponseParser {
   /** Contract states. */
   public static final Set<String> STATES = Set.of("NEW", "TUNING", "STABLE", "FROZEN", "DISABLED");
+
   /** Larger bodies are refused unread. */
   public static final int MAX_BODY_BYTES = 1 << 20;
 
@@ -33,8 +35,8 @@ public final class ResponseParser {
     }
   }
 
-  private static final ObjectMapper MAPPER = new ObjectMapper()
-      .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+  private static final ObjectMapper MAPPER =
+      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
 
   private final AllowList allowList;
 
@@ -106,21 +108,33 @@ public final class ResponseParser {
         reasons.add(r.asText());
       }
     }
-    return new Advice(submissionId, jobKey, state, overlay, changes, reasons, dropped,
+    return new Advice(
+        submissionId,
+        jobKey,
+        state,
+        overlay,
+        changes,
+        reasons,
+        dropped,
         platform(root.get("platform"), dropped));
   }
 
-  /** A conf key the platform may add: a Spark property name, no whitespace, not a list-valued key. */
-  private static final java.util.regex.Pattern CONF_KEY = java.util.regex.Pattern.compile("spark\\.[\\w.\\-]+");
+  /**
+   * A conf key the platform may add: a Spark property name, no whitespace, not a list-valued key.
+   */
+  private static final java.util.regex.Pattern CONF_KEY =
+      java.util.regex.Pattern.compile("spark\\.[\\w.\\-]+");
+
   /** A plugin class name. */
   private static final java.util.regex.Pattern CLASS_NAME =
-      java.util.regex.Pattern.compile("[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.$]*");
+      java.util.regex.Pattern.compile(
+          "[\\p{javaJavaIdentifierStart}][\\p{javaJavaIdentifierPart}.$]*");
 
   /**
-   * The {@code platform} field, read leniently: never fails the answer. Not an object → ignored; entries that are
-   * not strings, conf keys that are not Spark property names (or are spark.jars / spark.plugins), values or jars
-   * with line breaks or commas where they do not belong, and plugin names that are not class names are dropped one
-   * by one (and listed in {@code dropped}).
+   * The {@code platform} field, read leniently: never fails the answer. Not an object → ignored;
+   * entries that are not strings, conf keys that are not Spark property names (or are spark.jars /
+   * spark.plugins), values or jars with line breaks or commas where they do not belong, and plugin
+   * names that are not class names are dropped one by one (and listed in {@code dropped}).
    */
   static Advice.Platform platform(JsonNode node, List<String> dropped) {
     if (node == null || node.isNull()) {
@@ -140,9 +154,14 @@ public final class ResponseParser {
           Map.Entry<String, JsonNode> e = it.next();
           String k = e.getKey();
           JsonNode v = e.getValue();
-          if (!CONF_KEY.matcher(k).matches() || k.equals("spark.jars") || k.equals("spark.plugins")) {
-            dropped.add("platform.confs." + oneLine(k) + ": not an addable Spark property; ignored");
-          } else if (!v.isTextual() || v.asText().isBlank() || v.asText().matches("(?s).*[\\r\\n\\x00].*")) {
+          if (!CONF_KEY.matcher(k).matches()
+              || k.equals("spark.jars")
+              || k.equals("spark.plugins")) {
+            dropped.add(
+                "platform.confs." + oneLine(k) + ": not an addable Spark property; ignored");
+          } else if (!v.isTextual()
+              || v.asText().isBlank()
+              || v.asText().matches("(?s).*[\\r\\n\\x00].*")) {
             dropped.add("platform.confs." + k + ": not a one-line string; ignored");
           } else {
             confs.put(k, v.asText().trim());
@@ -150,13 +169,17 @@ public final class ResponseParser {
         }
       }
     }
-    List<String> jars = strings(node, "jars", dropped, s -> !s.contains(",") && !s.matches("(?s).*\\s.*"));
+    List<String> jars =
+        strings(node, "jars", dropped, s -> !s.contains(",") && !s.matches("(?s).*\\s.*"));
     List<String> plugins = strings(node, "plugins", dropped, s -> CLASS_NAME.matcher(s).matches());
     List<String> reasons = strings(node, "reasons", dropped, s -> true);
     return new Advice.Platform(confs, jars, plugins, reasons);
   }
 
-  private static List<String> strings(JsonNode node, String field, List<String> dropped,
+  private static List<String> strings(
+      JsonNode node,
+      String field,
+      List<String> dropped,
       java.util.function.Predicate<String> valid) {
     JsonNode a = node.get(field);
     List<String> out = new ArrayList<>();
@@ -170,7 +193,8 @@ public final class ResponseParser {
     for (JsonNode v : a) {
       String s = v.isTextual() ? v.asText().trim() : null;
       if (s == null || s.isEmpty() || !valid.test(s)) {
-        dropped.add("platform." + field + ": " + oneLine(String.valueOf(v)) + " is not usable; ignored");
+        dropped.add(
+            "platform." + field + ": " + oneLine(String.valueOf(v)) + " is not usable; ignored");
       } else if (!out.contains(s)) {
         out.add(s);
       }
@@ -196,8 +220,13 @@ public final class ResponseParser {
         evidence.put(e.getKey(), e.getValue().doubleValue());
       }
     }
-    return new Advice.Change(requiredText(c, "key"), requiredText(c, "value"), optionalText(c, "previous"),
-        requiredText(c, "ruleId"), optionalText(c, "reason"), evidence);
+    return new Advice.Change(
+        requiredText(c, "key"),
+        requiredText(c, "value"),
+        optionalText(c, "previous"),
+        requiredText(c, "ruleId"),
+        optionalText(c, "reason"),
+        evidence);
   }
 
   private static String requiredText(JsonNode node, String field) throws InvalidResponse {

@@ -13,9 +13,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Asks tuner-service for a submission's overlay within one total deadline, behind a {@link CircuitBreaker}.
- * {@link #ask} never throws and never takes (much) longer than the timeout: everything that goes wrong is an
- * {@link Outcome} without advice and a one-line note.
+ * Asks tuner-service for a submission's overlay within one total deadline, behind a {@link
+ * CircuitBreaker}. {@link #ask} never throws and never takes (much) longer than the timeout:
+ * everything that goes wrong is an {@link Outcome} without advice and a one-line note.
  */
 public final class TunerClient {
   public static final String PATH = "/api/v1/submissions";
@@ -27,7 +27,8 @@ public final class TunerClient {
 
   public TunerClient(URI baseUrl, Duration timeout, CircuitBreaker breaker, AllowList allowList) {
     String base = baseUrl.toString();
-    this.endpoint = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + PATH);
+    this.endpoint =
+        URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + PATH);
     this.timeout = timeout;
     this.breaker = breaker;
     this.parser = new ResponseParser(allowList);
@@ -35,9 +36,13 @@ public final class TunerClient {
 
   /** A client with a file-backed breaker as the settings say (settings must carry a URL). */
   public static TunerClient fromSettings(TunerSettings s) {
-    CircuitBreaker breaker = new CircuitBreaker(s.url().toString(),
-        new CircuitBreaker.Settings(s.breakerFailures(), s.breakerOpenFor(), s.timeout().multipliedBy(2)),
-        new CircuitBreaker.FileStore(s.breakerFile()), System::currentTimeMillis);
+    CircuitBreaker breaker =
+        new CircuitBreaker(
+            s.url().toString(),
+            new CircuitBreaker.Settings(
+                s.breakerFailures(), s.breakerOpenFor(), s.timeout().multipliedBy(2)),
+            new CircuitBreaker.FileStore(s.breakerFile()),
+            System::currentTimeMillis);
     return new TunerClient(s.url(), s.timeout(), breaker, AllowList.defaults());
   }
 
@@ -57,21 +62,25 @@ public final class TunerClient {
         breaker.onFailure();
         return Outcome.none("no time left for the request", elapsedMs(start));
       }
-      HttpClient http = HttpClient.newBuilder()
-          .version(HttpClient.Version.HTTP_1_1)
-          .connectTimeout(Duration.ofMillis(remainingMs))
-          .followRedirects(HttpClient.Redirect.NEVER)
-          .build();
-      HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(endpoint))
-          .timeout(Duration.ofMillis(remainingMs))
-          .header("Content-Type", "application/json")
-          .header("Accept", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofByteArray(ResponseParser.requestJson(request)))
-          .build();
-      CompletableFuture<HttpResponse<byte[]>> future = http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray());
+      HttpClient http =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .connectTimeout(Duration.ofMillis(remainingMs))
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .build();
+      HttpRequest req =
+          TunerToken.authorize(HttpRequest.newBuilder(endpoint))
+              .timeout(Duration.ofMillis(remainingMs))
+              .header("Content-Type", "application/json")
+              .header("Accept", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofByteArray(ResponseParser.requestJson(request)))
+              .build();
+      CompletableFuture<HttpResponse<byte[]>> future =
+          http.sendAsync(req, HttpResponse.BodyHandlers.ofByteArray());
       HttpResponse<byte[]> response;
       try {
-        response = future.get(Math.max(1, timeout.toMillis() - elapsedMs(start)), TimeUnit.MILLISECONDS);
+        response =
+            future.get(Math.max(1, timeout.toMillis() - elapsedMs(start)), TimeUnit.MILLISECONDS);
       } catch (TimeoutException e) {
         future.cancel(true);
         breaker.onFailure();
@@ -107,7 +116,8 @@ public final class TunerClient {
 
   private static String describe(Throwable t) {
     String m = t.getMessage();
-    return t.getClass().getSimpleName() + (m == null || m.isBlank() ? "" : ": " + ResponseParser.oneLine(m));
+    return t.getClass().getSimpleName()
+        + (m == null || m.isBlank() ? "" : ": " + ResponseParser.oneLine(m));
   }
 
   private static long elapsedMs(long startNanos) {

@@ -10,11 +10,12 @@ import java.util.Optional;
 import java.util.Properties;
 
 /**
- * The bearer token machine callers send to tuner-service, provided by the platform and never taken from a Spark conf
- * (a conf lands in event logs): the environment variable {@code SLUICE_TUNER_TOKEN}, else the file named by
- * {@code SLUICE_TUNER_TOKEN_FILE}, else (for JVM plugins) the file named by the system property
- * {@code sluice.tuner.token-file}. The file is read at each call, so a rotated token is picked up. No token: calls
- * go without credentials (and a secured service refuses them: the caller fails open as for any refusal).
+ * The bearer token machine callers send to tuner-service, provided by the platform and never taken
+ * from a Spark conf (a conf lands in event logs): the environment variable {@code
+ * SLUICE_TUNER_TOKEN}, else the file named by {@code SLUICE_TUNER_TOKEN_FILE}, else (for JVM
+ * plugins) the file named by the system property {@code sluice.tuner.token-file}. The file is read
+ * at each call, so a rotated token is picked up. No token: calls go without credentials (and a
+ * secured service refuses them: the caller fails open as for any refusal).
  */
 public final class TunerToken {
   public static final String ENV = "SLUICE_TUNER_TOKEN";
@@ -50,8 +51,12 @@ public final class TunerToken {
       String t = Files.readString(Path.of(file.strip()), StandardCharsets.UTF_8).strip();
       return t.isEmpty() ? Optional.empty() : Optional.of(t);
     } catch (IOException e) {
-      System.err.println("sluice: the tuner token file " + file + " cannot be read (" + e.getMessage()
-          + "): calling tuner-service without credentials");
+      System.err.println(
+          "sluice: the tuner token file "
+              + file
+              + " cannot be read ("
+              + e.getMessage()
+              + "): calling tuner-service without credentials");
       return Optional.empty();
     }
   }

@@ -11,9 +11,10 @@ import java.util.Properties;
 import java.util.TreeMap;
 
 /**
- * The Sluice settings of the Kyuubi server itself: the {@code spark.sluice.*} entries of the server's
- * {@code kyuubi-defaults.conf} (in {@code $KYUUBI_CONF_DIR}, else {@code $KYUUBI_HOME/conf}). Read once when the
- * advisor is created; a session's own conf is never consulted for them.
+ * The Sluice settings of the Kyuubi server itself: the {@code spark.sluice.*} entries of the
+ * server's {@code kyuubi-defaults.conf} (in {@code $KYUUBI_CONF_DIR}, else {@code
+ * $KYUUBI_HOME/conf}). Read once when the advisor is created; a session's own conf is never
+ * consulted for them.
  */
 final class KyuubiServerConf {
   static final String FILE_NAME = "kyuubi-defaults.conf";

@@ -13,15 +13,17 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 
 /**
- * Sends one run report to tuner-service within a deadline. Never throws: the answer is one line saying what
- * happened (for stderr). The service merges reports per (run, attempt), so sending one twice is harmless.
+ * Sends one run report to tuner-service within a deadline. Never throws: the answer is one line
+ * saying what happened (for stderr). The service merges reports per (run, attempt), so sending one
+ * twice is harmless.
  */
 public final class OutcomeSender {
   /** Deadline of one report (connect + answer). */
   public static final Duration TIMEOUT = Duration.ofSeconds(3);
+
   /** The contract records as JSON, absent (null) fields left out. */
-  private static final ObjectMapper JSON = new ObjectMapper()
-      .setSerializationInclusion(JsonInclude.Include.NON_NULL);
+  private static final ObjectMapper JSON =
+      new ObjectMapper().setSerializationInclusion(JsonInclude.Include.NON_NULL);
 
   private final URI endpoint;
   private final Duration timeout;
@@ -31,10 +33,14 @@ public final class OutcomeSender {
     this(baseUrl, OutcomeReports.PATH, "tier outcome", timeout);
   }
 
-  /** A sender to {@code path} under the base URL; {@code what} names the report in the one-line notes. */
+  /**
+   * A sender to {@code path} under the base URL; {@code what} names the report in the one-line
+   * notes.
+   */
   public OutcomeSender(URI baseUrl, String path, String what, Duration timeout) {
     String base = baseUrl.toString();
-    this.endpoint = URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
+    this.endpoint =
+        URI.create((base.endsWith("/") ? base.substring(0, base.length() - 1) : base) + path);
     this.timeout = timeout;
     this.what = what;
   }
@@ -43,13 +49,24 @@ public final class OutcomeSender {
     return endpoint;
   }
 
-  /** Posts the report (a contract record of {@code io.sluice.contracts.api}); returns a one-line note. */
+  /**
+   * Posts the report (a contract record of {@code io.sluice.contracts.api}); returns a one-line
+   * note.
+   */
   public String send(Record report) {
     try {
-      HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).connectTimeout(timeout)
-          .followRedirects(HttpClient.Redirect.NEVER).build();
-      HttpRequest req = TunerToken.authorize(HttpRequest.newBuilder(endpoint)).timeout(timeout).header("Content-Type", "application/json")
-          .POST(HttpRequest.BodyPublishers.ofString(json(report))).build();
+      HttpClient http =
+          HttpClient.newBuilder()
+              .version(HttpClient.Version.HTTP_1_1)
+              .connectTimeout(timeout)
+              .followRedirects(HttpClient.Redirect.NEVER)
+              .build();
+      HttpRequest req =
+          TunerToken.authorize(HttpRequest.newBuilder(endpoint))
+              .timeout(timeout)
+              .header("Content-Type", "application/json")
+              .POST(HttpRequest.BodyPublishers.ofString(json(report)))
+              .build();
       HttpResponse<String> r = http.send(req, HttpResponse.BodyHandlers.ofString());
       if (r.statusCode() != 200) {
         return what + " not reported: " + endpoint + " answered HTTP " + r.statusCode();
@@ -75,6 +92,8 @@ public final class OutcomeSender {
     if (report instanceof RunReportRequest r) {
       return r.status() + ", attempt " + r.attempt();
     }
-    return report instanceof LaunchFailureReport f ? "exit " + f.exitCode() : report.getClass().getSimpleName();
+    return report instanceof LaunchFailureReport f
+        ? "exit " + f.exitCode()
+        : report.getClass().getSimpleName();
   }
 }

@@ -13,9 +13,10 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What a client lets the answer's {@code platform} block ({@link Advice.Platform}) add to an application, decided on
- * the client's side so that a compromised or impersonated tuner-service cannot put an arbitrary conf, plugin class or
- * jar into every job. Configured by the platform on the gateway or the Kyuubi server, never by a Spark conf:
+ * What a client lets the answer's {@code platform} block ({@link Advice.Platform}) add to an
+ * application, decided on the client's side so that a compromised or impersonated tuner-service
+ * cannot put an arbitrary conf, plugin class or jar into every job. Configured by the platform on
+ * the gateway or the Kyuubi server, never by a Spark conf:
  *
  * <table>
  * <tr><th>source</th><th>meaning</th></tr>
@@ -25,10 +26,11 @@ import java.util.Map;
  * <tr><td>neither</td><td>{@link #DEFAULT_ENTRIES}: exactly what Sluice's own platform additions use</td></tr>
  * </table>
  *
- * <p>Entries ({@code #} starts a comment): {@code conf KEY} or {@code conf PREFIX*} (a conf key, or every key that
- * starts with the prefix), {@code plugin CLASS}, {@code jar PREFIX} (a jar location that starts with the prefix; the
- * default allows local paths only), and {@code defaults} (the built-in entries). A configured list replaces the
- * defaults unless it says {@code defaults}. A malformed entry is an {@link IllegalArgumentException} naming it.
+ * <p>Entries ({@code #} starts a comment): {@code conf KEY} or {@code conf PREFIX*} (a conf key, or
+ * every key that starts with the prefix), {@code plugin CLASS}, {@code jar PREFIX} (a jar location
+ * that starts with the prefix; the default allows local paths only), and {@code defaults} (the
+ * built-in entries). A configured list replaces the defaults unless it says {@code defaults}. A
+ * malformed entry is an {@link IllegalArgumentException} naming it.
  */
 public final class PlatformAllowList {
   public static final String ENV_FILE = "SLUICE_PLATFORM_ALLOW_FILE";
@@ -36,36 +38,37 @@ public final class PlatformAllowList {
   public static final String PROPERTY_FILE = "sluice.platform.allow-file";
 
   /**
-   * The built-in entries: the keys, plugins and jar locations of Sluice's own platform contributors — the ESS
-   * throttle (app reporter and client shim plugins, the reporter's service URL, shim settings) and the push tier
-   * (the overlay keys of Spark push, Celeborn and Uniffle, Sluice's fallback manager on the class paths with the
-   * user's original value kept, and the tier markers).
+   * The built-in entries: the keys, plugins and jar locations of Sluice's own platform contributors
+   * — the ESS throttle (app reporter and client shim plugins, the reporter's service URL, shim
+   * settings) and the push tier (the overlay keys of Spark push, Celeborn and Uniffle, Sluice's
+   * fallback manager on the class paths with the user's original value kept, and the tier markers).
    */
-  public static final List<String> DEFAULT_ENTRIES = List.of(
-      "plugin io.sluice.submit.plugin.SluiceAppReporterPlugin",
-      "plugin io.sluice.throttle.shim.SluiceShimPlugin",
-      "conf spark.sluice.tuner.url",
-      "conf spark.sluice.shim.*",
-      "conf spark.sluice.tier",
-      "conf spark.sluice.tier.*",
-      "conf spark.shuffle.manager",
-      "conf spark.shuffle.service.enabled",
-      "conf spark.shuffle.push.enabled",
-      "conf spark.serializer",
-      "conf spark.yarn.maxAppAttempts",
-      "conf spark.driver.extraClassPath",
-      "conf spark.executor.extraClassPath",
-      "conf spark.sluice.original.spark.driver.extraClassPath",
-      "conf spark.sluice.original.spark.executor.extraClassPath",
-      "conf spark.celeborn.master.endpoints",
-      "conf spark.celeborn.client.spark.shuffle.fallback.policy",
-      "conf spark.celeborn.quota.identity.provider",
-      "conf spark.celeborn.quota.identity.user-specific.tenant",
-      "conf spark.rss.coordinator.quorum",
-      "conf spark.rss.access.id",
-      "jar /",
-      "jar file:/",
-      "jar local:/");
+  public static final List<String> DEFAULT_ENTRIES =
+      List.of(
+          "plugin io.sluice.submit.plugin.SluiceAppReporterPlugin",
+          "plugin io.sluice.throttle.shim.SluiceShimPlugin",
+          "conf spark.sluice.tuner.url",
+          "conf spark.sluice.shim.*",
+          "conf spark.sluice.tier",
+          "conf spark.sluice.tier.*",
+          "conf spark.shuffle.manager",
+          "conf spark.shuffle.service.enabled",
+          "conf spark.shuffle.push.enabled",
+          "conf spark.serializer",
+          "conf spark.yarn.maxAppAttempts",
+          "conf spark.driver.extraClassPath",
+          "conf spark.executor.extraClassPath",
+          "conf spark.sluice.original.spark.driver.extraClassPath",
+          "conf spark.sluice.original.spark.executor.extraClassPath",
+          "conf spark.celeborn.master.endpoints",
+          "conf spark.celeborn.client.spark.shuffle.fallback.policy",
+          "conf spark.celeborn.quota.identity.provider",
+          "conf spark.celeborn.quota.identity.user-specific.tenant",
+          "conf spark.rss.coordinator.quorum",
+          "conf spark.rss.access.id",
+          "jar /",
+          "jar file:/",
+          "jar local:/");
 
   private final List<String> confKeys;
   private final List<String> confPrefixes;
@@ -73,8 +76,12 @@ public final class PlatformAllowList {
   private final List<String> jarPrefixes;
   private final String source;
 
-  private PlatformAllowList(List<String> confKeys, List<String> confPrefixes, List<String> plugins,
-      List<String> jarPrefixes, String source) {
+  private PlatformAllowList(
+      List<String> confKeys,
+      List<String> confPrefixes,
+      List<String> plugins,
+      List<String> jarPrefixes,
+      String source) {
     this.confKeys = List.copyOf(confKeys);
     this.confPrefixes = List.copyOf(confPrefixes);
     this.plugins = List.copyOf(plugins);
@@ -88,9 +95,10 @@ public final class PlatformAllowList {
   }
 
   /**
-   * The list the platform configured: {@value #ENV_FILE}, else the system property {@value #PROPERTY_FILE}, else
-   * {@value #ENV_INLINE}, else {@link #defaults()}. An unreadable file or a malformed entry throws (the caller then
-   * applies no platform additions at all rather than guessing).
+   * The list the platform configured: {@value #ENV_FILE}, else the system property {@value
+   * #PROPERTY_FILE}, else {@value #ENV_INLINE}, else {@link #defaults()}. An unreadable file or a
+   * malformed entry throws (the caller then applies no platform additions at all rather than
+   * guessing).
    */
   public static PlatformAllowList configured(Map<String, String> env, String fileProperty) {
     String file = firstNonBlank(env.get(ENV_FILE), fileProperty);
@@ -109,16 +117,20 @@ public final class PlatformAllowList {
   }
 
   /**
-   * {@link #configured}, or when the configuration cannot be read a list that allows nothing, after one line to
-   * {@code err} saying why (a broken allow-list never widens what the platform may add, and never fails the job).
+   * {@link #configured}, or when the configuration cannot be read a list that allows nothing, after
+   * one line to {@code err} saying why (a broken allow-list never widens what the platform may add,
+   * and never fails the job).
    */
-  public static PlatformAllowList configuredOrNothing(Map<String, String> env, String fileProperty,
-      java.io.PrintStream err) {
+  public static PlatformAllowList configuredOrNothing(
+      Map<String, String> env, String fileProperty, java.io.PrintStream err) {
     try {
       return configured(env, fileProperty);
     } catch (RuntimeException e) {
-      err.println("sluice: " + e.getMessage() + (e.getCause() == null ? "" : " (" + e.getCause() + ")")
-          + "; no platform additions will be applied");
+      err.println(
+          "sluice: "
+              + e.getMessage()
+              + (e.getCause() == null ? "" : " (" + e.getCause() + ")")
+              + "; no platform additions will be applied");
       return parse(List.of(), "nothing (unreadable configuration)");
     }
   }
@@ -147,8 +159,13 @@ public final class PlatformAllowList {
       }
       String[] parts = line.split("\\s+");
       if (parts.length != 2) {
-        throw new IllegalArgumentException(source + " entry " + n + " '" + line
-            + "' is not 'conf KEY', 'conf PREFIX*', 'plugin CLASS', 'jar PREFIX' or 'defaults'");
+        throw new IllegalArgumentException(
+            source
+                + " entry "
+                + n
+                + " '"
+                + line
+                + "' is not 'conf KEY', 'conf PREFIX*', 'plugin CLASS', 'jar PREFIX' or 'defaults'");
       }
       String value = parts[1];
       switch (parts[0]) {
@@ -161,8 +178,16 @@ public final class PlatformAllowList {
         }
         case "plugin" -> plugins.add(value);
         case "jar" -> jars.add(value);
-        default -> throw new IllegalArgumentException(source + " entry " + n + " '" + line
-            + "': unknown kind '" + parts[0] + "' (conf, plugin, jar or defaults)");
+        default ->
+            throw new IllegalArgumentException(
+                source
+                    + " entry "
+                    + n
+                    + " '"
+                    + line
+                    + "': unknown kind '"
+                    + parts[0]
+                    + "' (conf, plugin, jar or defaults)");
       }
     }
     return new PlatformAllowList(keys, prefixes, plugins, jars, source);
@@ -185,23 +210,31 @@ public final class PlatformAllowList {
     return jarPrefixes.stream().anyMatch(location::startsWith);
   }
 
-  /** The part of {@code platform} this list allows, and one entry per refused conf, plugin or jar. */
+  /**
+   * The part of {@code platform} this list allows, and one entry per refused conf, plugin or jar.
+   */
   public Filtered filter(Advice.Platform platform) {
     Map<String, String> confs = new LinkedHashMap<>();
     List<String> refused = new ArrayList<>();
-    platform.confs().forEach((k, v) -> {
-      if (allowsConf(k)) {
-        confs.put(k, v);
-      } else {
-        refused.add("conf " + k);
-      }
-    });
+    platform
+        .confs()
+        .forEach(
+            (k, v) -> {
+              if (allowsConf(k)) {
+                confs.put(k, v);
+              } else {
+                refused.add("conf " + k);
+              }
+            });
     List<String> plugins = allowed(platform.plugins(), this::allowsPlugin, "plugin ", refused);
     List<String> jars = allowed(platform.jars(), this::allowsJar, "jar ", refused);
     return new Filtered(new Advice.Platform(confs, jars, plugins, platform.reasons()), refused);
   }
 
-  private static List<String> allowed(List<String> values, java.util.function.Predicate<String> allows, String kind,
+  private static List<String> allowed(
+      List<String> values,
+      java.util.function.Predicate<String> allows,
+      String kind,
       List<String> refused) {
     List<String> out = new ArrayList<>();
     for (String v : values) {

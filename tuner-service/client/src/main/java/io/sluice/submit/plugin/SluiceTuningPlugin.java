@@ -23,14 +23,15 @@ import org.apache.spark.api.plugin.SparkPlugin;
 import scala.Tuple2;
 
 /**
- * {@code spark.plugins=io.sluice.submit.plugin.SluiceTuningPlugin}: for applications that were not submitted through
- * {@code sluice-submit} (no {@value Injection#SUBMISSION_ID} in the conf), asks tuner-service while the driver starts
- * and sets the recommended <em>runtime SQL</em> confs ({@link AllowList.Key#runtime()}) that the user did not set
- * into the driver's SparkConf. The plugin is initialised inside SparkContext's constructor, before the environment
- * is posted to listeners and before any SparkSession exists, so the values reach the event log and every SQL
- * session (a session's SQLConf starts from the SparkContext's conf). Core confs (memory, shuffle I/O, codecs) cannot
- * change at this point and are never applied. Markers are set as {@code sluice-submit} sets them. Never fails the
- * driver: any problem leaves the conf untouched.
+ * {@code spark.plugins=io.sluice.submit.plugin.SluiceTuningPlugin}: for applications that were not
+ * submitted through {@code sluice-submit} (no {@value Injection#SUBMISSION_ID} in the conf), asks
+ * tuner-service while the driver starts and sets the recommended <em>runtime SQL</em> confs ({@link
+ * AllowList.Key#runtime()}) that the user did not set into the driver's SparkConf. The plugin is
+ * initialised inside SparkContext's constructor, before the environment is posted to listeners and
+ * before any SparkSession exists, so the values reach the event log and every SQL session (a
+ * session's SQLConf starts from the SparkContext's conf). Core confs (memory, shuffle I/O, codecs)
+ * cannot change at this point and are never applied. Markers are set as {@code sluice-submit} sets
+ * them. Never fails the driver: any problem leaves the conf untouched.
  */
 public class SluiceTuningPlugin implements SparkPlugin {
   @Override
@@ -73,8 +74,12 @@ public class SluiceTuningPlugin implements SparkPlugin {
       return Collections.emptyMap();
     }
 
-    /** The confs to set on a driver whose conf is {@code conf}; empty when nothing applies. Never throws. */
-    public Map<String, String> apply(Map<String, String> conf, String user, java.io.PrintStream err) {
+    /**
+     * The confs to set on a driver whose conf is {@code conf}; empty when nothing applies. Never
+     * throws.
+     */
+    public Map<String, String> apply(
+        Map<String, String> conf, String user, java.io.PrintStream err) {
       try {
         if (conf.containsKey(Injection.SUBMISSION_ID)) {
           return Map.of();
@@ -84,25 +89,48 @@ public class SluiceTuningPlugin implements SparkPlugin {
           return Map.of();
         }
         Map<String, String> sent = new LinkedHashMap<>();
-        conf.forEach((k, v) -> {
-          if (!SECRET.matcher(k).find()) {
-            sent.put(k, v);
-          }
-        });
-        Outcome outcome = clients.apply(settings).ask(new SubmissionRequest(settings.cluster(),
-            conf.get("spark.yarn.queue"), user, conf.get("spark.app.name"), conf.get(JobKey.EXPLICIT_KEY), sent));
+        conf.forEach(
+            (k, v) -> {
+              if (!SECRET.matcher(k).find()) {
+                sent.put(k, v);
+              }
+            });
+        Outcome outcome =
+            clients
+                .apply(settings)
+                .ask(
+                    new SubmissionRequest(
+                        settings.cluster(),
+                        conf.get("spark.yarn.queue"),
+                        user,
+                        conf.get("spark.app.name"),
+                        conf.get(JobKey.EXPLICIT_KEY),
+                        sent));
         if (outcome.advice().isEmpty()) {
-          err.println("sluice: driver plugin: " + outcome.note() + " after " + outcome.elapsedMs()
-              + " ms; conf unchanged");
+          err.println(
+              "sluice: driver plugin: "
+                  + outcome.note()
+                  + " after "
+                  + outcome.elapsedMs()
+                  + " ms; conf unchanged");
           return Map.of();
         }
         Advice advice = outcome.advice().get();
         AllowList allow = AllowList.defaults();
-        Injection injection = Injection.compute(conf, advice, settings.overrideUserConf(), null,
-            k -> allow.key(k).map(AllowList.Key::runtime).orElse(false),
-            PlatformAllowList.configuredOrNothing(env, System.getProperty(PlatformAllowList.PROPERTY_FILE), err));
-        err.println(injection.summary(advice).replace("sluice: ", "sluice: driver plugin: ")
-            + " (runtime SQL confs only, " + outcome.elapsedMs() + " ms)");
+        Injection injection =
+            Injection.compute(
+                conf,
+                advice,
+                settings.overrideUserConf(),
+                null,
+                k -> allow.key(k).map(AllowList.Key::runtime).orElse(false),
+                PlatformAllowList.configuredOrNothing(
+                    env, System.getProperty(PlatformAllowList.PROPERTY_FILE), err));
+        err.println(
+            injection.summary(advice).replace("sluice: ", "sluice: driver plugin: ")
+                + " (runtime SQL confs only, "
+                + outcome.elapsedMs()
+                + " ms)");
         return injection.confs();
       } catch (Throwable t) {
         if (t instanceof VirtualMachineError vme && !(t instanceof OutOfMemoryError)) {

@@ -71,7 +71,8 @@ class CircuitBreakerTest {
   }
 
   @Test
-  void fileStoreSharesStateAcrossInstancesLikeSeparateProcesses(@TempDir Path dir) throws Exception {
+  void fileStoreSharesStateAcrossInstancesLikeSeparateProcesses(@TempDir Path dir)
+      throws Exception {
     Path file = dir.resolve("sub/breaker.properties");
     for (int i = 0; i < 3; i++) {
       breaker(new CircuitBreaker.FileStore(file)).onFailure();
@@ -91,7 +92,8 @@ class CircuitBreakerTest {
     Path file = Files.writeString(dir.resolve("b.properties"), "phase=WHAT\nfailures=x");
     assertThat(breaker(new CircuitBreaker.FileStore(file)).tryAcquire().allowed()).isTrue();
     Path blocker = Files.writeString(dir.resolve("afile"), "x");
-    CircuitBreaker b = breaker(new CircuitBreaker.FileStore(blocker.resolve("under-a-file/b.properties")));
+    CircuitBreaker b =
+        breaker(new CircuitBreaker.FileStore(blocker.resolve("under-a-file/b.properties")));
     b.onFailure();
     CircuitBreaker.Permission p = b.tryAcquire();
     assertThat(p.allowed()).isTrue();
@@ -100,7 +102,8 @@ class CircuitBreakerTest {
 
   @Test
   void settingsAreValidatedWithTheOffendingValue() {
-    assertThatThrownBy(() -> new CircuitBreaker.Settings(0, Duration.ofSeconds(1), Duration.ofSeconds(1)))
+    assertThatThrownBy(
+            () -> new CircuitBreaker.Settings(0, Duration.ofSeconds(1), Duration.ofSeconds(1)))
         .hasMessageContaining("was 0");
     assertThatThrownBy(() -> new CircuitBreaker.Settings(1, Duration.ZERO, Duration.ofSeconds(1)))
         .hasMessageContaining("openFor");

@@ -19,14 +19,18 @@ class ResponseParserTest {
 
   @Test
   void contractAnswerIsParsed() throws Exception {
-    Advice a = parse("{\"submissionId\":\"s1\",\"jobKey\":\"c/q/u/job\",\"state\":\"TUNING\","
-        + "\"overlay\":{\"spark.sql.shuffle.partitions\":\"64\",\"spark.io.compression.codec\":\"zstd\"},"
-        + "\"changes\":[{\"key\":\"spark.sql.shuffle.partitions\",\"value\":\"64\",\"previous\":null,"
-        + "\"ruleId\":\"TOO_MANY_SMALL_TASKS\",\"reason\":\"r\",\"evidence\":{\"tasks\":4000,\"avgMs\":12.5}}],"
-        + "\"reasons\":[\"why\"]}");
+    Advice a =
+        parse(
+            "{\"submissionId\":\"s1\",\"jobKey\":\"c/q/u/job\",\"state\":\"TUNING\","
+                + "\"overlay\":{\"spark.sql.shuffle.partitions\":\"64\",\"spark.io.compression.codec\":\"zstd\"},"
+                + "\"changes\":[{\"key\":\"spark.sql.shuffle.partitions\",\"value\":\"64\",\"previous\":null,"
+                + "\"ruleId\":\"TOO_MANY_SMALL_TASKS\",\"reason\":\"r\",\"evidence\":{\"tasks\":4000,\"avgMs\":12.5}}],"
+                + "\"reasons\":[\"why\"]}");
     assertThat(a.submissionId()).isEqualTo("s1");
-    assertThat(a.overlay()).containsExactly(java.util.Map.entry("spark.sql.shuffle.partitions", "64"),
-        java.util.Map.entry("spark.io.compression.codec", "zstd"));
+    assertThat(a.overlay())
+        .containsExactly(
+            java.util.Map.entry("spark.sql.shuffle.partitions", "64"),
+            java.util.Map.entry("spark.io.compression.codec", "zstd"));
     assertThat(a.changes()).hasSize(1);
     assertThat(a.changes().get(0).evidence()).containsEntry("tasks", 4000.0);
     assertThat(a.dropped()).isEmpty();
@@ -34,38 +38,51 @@ class ResponseParserTest {
 
   @Test
   void keysOffTheAllowListAndOutOfBoundValuesAreDroppedOneByOne() throws Exception {
-    Advice a = parse("{\"submissionId\":\"s1\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{"
-        + "\"spark.executor.extraJavaOptions\":\"-Dx\",\"spark.sluice.submission.id\":\"forged\","
-        + "\"spark.sql.shuffle.partitions\":\"0\",\"spark.io.compression.codec\":\"gzip\","
-        + "\"spark.sql.adaptive.enabled\":\"true\"}}");
+    Advice a =
+        parse(
+            "{\"submissionId\":\"s1\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{"
+                + "\"spark.executor.extraJavaOptions\":\"-Dx\",\"spark.sluice.submission.id\":\"forged\","
+                + "\"spark.sql.shuffle.partitions\":\"0\",\"spark.io.compression.codec\":\"gzip\","
+                + "\"spark.sql.adaptive.enabled\":\"true\"}}");
     assertThat(a.overlay()).containsOnlyKeys("spark.sql.adaptive.enabled");
     assertThat(a.dropped()).hasSize(4);
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {
-      "", "not json", "[1,2]", "null", "{\"submissionId\":\"s\"", "{}",
-      "{\"submissionId\":1,\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{}}",
-      "{\"submissionId\":\" \",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{}}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"BOGUS\",\"overlay\":{}}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":[]}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\"}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{\"spark.sql.shuffle.partitions\":7}}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"changes\":{}}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"reasons\":[1]}",
-      "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"changes\":[{\"key\":\"a\","
-          + "\"value\":\"b\",\"ruleId\":\"R\",\"evidence\":{\"x\":\"1\"}}]}",
-      "{\"submissionId\":\"s\",\"submissionId\":\"t\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{}}",
-  })
+  @ValueSource(
+      strings = {
+        "",
+        "not json",
+        "[1,2]",
+        "null",
+        "{\"submissionId\":\"s\"",
+        "{}",
+        "{\"submissionId\":1,\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{}}",
+        "{\"submissionId\":\" \",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{}}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"BOGUS\",\"overlay\":{}}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":[]}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\"}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{\"spark.sql.shuffle.partitions\":7}}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"changes\":{}}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"reasons\":[1]}",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"changes\":[{\"key\":\"a\","
+            + "\"value\":\"b\",\"ruleId\":\"R\",\"evidence\":{\"x\":\"1\"}}]}",
+        "{\"submissionId\":\"s\",\"submissionId\":\"t\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{}}",
+      })
   void garbageAndWrongTypesAreRejectedAsAWhole(String body) {
     assertThatThrownBy(() -> parse(body)).isInstanceOf(ResponseParser.InvalidResponse.class);
   }
 
   @Test
   void requestJsonFollowsTheContract() {
-    String json = new String(ResponseParser.requestJson(new SubmissionRequest("c", null, "u", "app", null,
-        java.util.Map.of("spark.a", "1"))), StandardCharsets.UTF_8);
-    assertThat(json).isEqualTo(
-        "{\"cluster\":\"c\",\"queue\":null,\"user\":\"u\",\"appName\":\"app\",\"jobKey\":null,\"conf\":{\"spark.a\":\"1\"}}");
+    String json =
+        new String(
+            ResponseParser.requestJson(
+                new SubmissionRequest(
+                    "c", null, "u", "app", null, java.util.Map.of("spark.a", "1"))),
+            StandardCharsets.UTF_8);
+    assertThat(json)
+        .isEqualTo(
+            "{\"cluster\":\"c\",\"queue\":null,\"user\":\"u\",\"appName\":\"app\",\"jobKey\":null,\"conf\":{\"spark.a\":\"1\"}}");
   }
 }

@@ -10,8 +10,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 class TunerTokenTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   @Test
   void theEnvironmentWinsThenItsFileThenTheSystemPropertysFile() throws Exception {
@@ -20,9 +19,12 @@ class TunerTokenTest {
     Properties sys = new Properties();
     sys.setProperty(TunerToken.FILE_PROPERTY, propFile.toString());
 
-    assertThat(TunerToken.resolve(Map.of(TunerToken.ENV, " direct ", TunerToken.FILE_ENV, envFile.toString()), sys))
+    assertThat(
+            TunerToken.resolve(
+                Map.of(TunerToken.ENV, " direct ", TunerToken.FILE_ENV, envFile.toString()), sys))
         .contains("direct");
-    assertThat(TunerToken.resolve(Map.of(TunerToken.FILE_ENV, envFile.toString()), sys)).contains("from-env-file");
+    assertThat(TunerToken.resolve(Map.of(TunerToken.FILE_ENV, envFile.toString()), sys))
+        .contains("from-env-file");
     assertThat(TunerToken.resolve(Map.of(), sys)).contains("from-property-file");
     assertThat(TunerToken.resolve(Map.of(), new Properties())).isEmpty();
   }
@@ -30,8 +32,11 @@ class TunerTokenTest {
   @Test
   void anUnreadableOrEmptyFileMeansNoToken() throws Exception {
     Path empty = Files.writeString(dir.resolve("empty"), "\n");
-    assertThat(TunerToken.resolve(Map.of(TunerToken.FILE_ENV, empty.toString()), new Properties())).isEmpty();
-    assertThat(TunerToken.resolve(Map.of(TunerToken.FILE_ENV, dir.resolve("missing").toString()), new Properties()))
+    assertThat(TunerToken.resolve(Map.of(TunerToken.FILE_ENV, empty.toString()), new Properties()))
+        .isEmpty();
+    assertThat(
+            TunerToken.resolve(
+                Map.of(TunerToken.FILE_ENV, dir.resolve("missing").toString()), new Properties()))
         .isEmpty();
   }
 }

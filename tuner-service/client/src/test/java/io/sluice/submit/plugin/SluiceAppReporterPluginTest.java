@@ -32,27 +32,38 @@ class SluiceAppReporterPluginTest {
   @BeforeEach
   void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/api/v1/throttle/apps", ex -> {
-      try (InputStream in = ex.getRequestBody()) {
-        bodies.add(ex.getRequestMethod() + " " + new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-      received.countDown();
-      try {
-        answer.await(10, TimeUnit.SECONDS);
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-      }
-      ex.sendResponseHeaders(status, -1);
-      ex.close();
-    });
-    server.createContext("/api/v1/tiers/outcomes", ex -> {
-      try (InputStream in = ex.getRequestBody()) {
-        bodies.add(ex.getRequestMethod() + " " + ex.getRequestURI().getPath() + " "
-            + new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      }
-      ex.sendResponseHeaders(status, -1);
-      ex.close();
-    });
+    server.createContext(
+        "/api/v1/throttle/apps",
+        ex -> {
+          try (InputStream in = ex.getRequestBody()) {
+            bodies.add(
+                ex.getRequestMethod()
+                    + " "
+                    + new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          }
+          received.countDown();
+          try {
+            answer.await(10, TimeUnit.SECONDS);
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+          }
+          ex.sendResponseHeaders(status, -1);
+          ex.close();
+        });
+    server.createContext(
+        "/api/v1/tiers/outcomes",
+        ex -> {
+          try (InputStream in = ex.getRequestBody()) {
+            bodies.add(
+                ex.getRequestMethod()
+                    + " "
+                    + ex.getRequestURI().getPath()
+                    + " "
+                    + new String(in.readAllBytes(), StandardCharsets.UTF_8));
+          }
+          ex.sendResponseHeaders(status, -1);
+          ex.close();
+        });
     server.start();
   }
 
@@ -73,15 +84,18 @@ class SluiceAppReporterPluginTest {
   @Test
   void reportsAppIdAndSubmissionWithoutWaitingForTheAnswer() throws Exception {
     SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
-    Thread t = d.report("app-20261122-0001", Map.of("spark.sluice.tuner.url", url(),
-        "spark.sluice.submission.id", "sub-1"));
+    Thread t =
+        d.report(
+            "app-20261122-0001",
+            Map.of("spark.sluice.tuner.url", url(), "spark.sluice.submission.id", "sub-1"));
     // report() has returned while the server still holds the request unanswered
     assertThat(received.await(10, TimeUnit.SECONDS)).isTrue();
     assertThat(t.isAlive()).isTrue();
     assertThat(t.isDaemon()).isTrue();
     answer.countDown();
     t.join(10_000);
-    assertThat(bodies).containsExactly("POST {\"appId\":\"app-20261122-0001\",\"submissionId\":\"sub-1\"}");
+    assertThat(bodies)
+        .containsExactly("POST {\"appId\":\"app-20261122-0001\",\"submissionId\":\"sub-1\"}");
     assertThat(err()).contains("app-20261122-0001 reported as submission sub-1");
   }
 
@@ -89,11 +103,13 @@ class SluiceAppReporterPluginTest {
   void theUrlMayComeFromTheEnvironmentAndAnUnknownSubmissionIsOnlyALogLine() throws Exception {
     status = 404;
     answer.countDown();
-    SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of("SLUICE_TUNER_URL", url()), err);
+    SluiceAppReporterPlugin.Driver d =
+        new SluiceAppReporterPlugin.Driver(Map.of("SLUICE_TUNER_URL", url()), err);
     Thread t = d.report("app-2", Map.of("spark.sluice.submission.id", "gone"));
     t.join(10_000);
     assertThat(bodies).containsExactly("POST {\"appId\":\"app-2\",\"submissionId\":\"gone\"}");
-    assertThat(err()).contains("answered HTTP 404 for app-2; the ESS throttle gives it the default priority");
+    assertThat(err())
+        .contains("answered HTTP 404 for app-2; the ESS throttle gives it the default priority");
   }
 
   @Test
@@ -101,36 +117,64 @@ class SluiceAppReporterPluginTest {
     SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
     assertThat(d.report("app-3", Map.of("spark.sluice.tuner.url", url()))).isNull();
     assertThat(d.report("app-3", Map.of("spark.sluice.submission.id", "s"))).isNull();
-    assertThat(d.report(null, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.submission.id", "s"))).isNull();
-    assertThat(d.report("app-3", Map.of("spark.sluice.tuner.url", "ftp://x", "spark.sluice.submission.id", "s")))
+    assertThat(
+            d.report(
+                null, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.submission.id", "s")))
+        .isNull();
+    assertThat(
+            d.report(
+                "app-3",
+                Map.of("spark.sluice.tuner.url", "ftp://x", "spark.sluice.submission.id", "s")))
         .isNull();
     assertThat(bodies).isEmpty();
-    assertThat(err()).contains("not reported (java.lang.IllegalArgumentException: spark.sluice.tuner.url must be http");
+    assertThat(err())
+        .contains(
+            "not reported (java.lang.IllegalArgumentException: spark.sluice.tuner.url must be http");
   }
 
   @Test
   void aDeadServiceIsOnlyALogLine() throws Exception {
     SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
-    Thread t = d.report("app-4", Map.of("spark.sluice.tuner.url", FakeTuner.deadUrl(),
-        "spark.sluice.submission.id", "s"));
+    Thread t =
+        d.report(
+            "app-4",
+            Map.of(
+                "spark.sluice.tuner.url", FakeTuner.deadUrl(), "spark.sluice.submission.id", "s"));
     t.join(10_000);
     assertThat(t.isAlive()).isFalse();
-    assertThat(err()).contains("app-4 not reported (").contains("the ESS throttle gives it the default priority");
+    assertThat(err())
+        .contains("app-4 not reported (")
+        .contains("the ESS throttle gives it the default priority");
   }
 
   @Test
   void theTierOutcomeOfARoutedJobIsReportedAndOthersAreNot() throws Exception {
     status = 200;
     SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
-    assertThat(d.reportTier("app-5", 1, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.tier", "ESS")))
+    assertThat(
+            d.reportTier(
+                "app-5", 1, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.tier", "ESS")))
         .isNull();
-    Thread t = d.reportTier("app-5", 2, Map.of("spark.sluice.tuner.url", url(), "spark.sluice.tier", "UNIFFLE",
-        "spark.sluice.tier.outcome", "ESS", "spark.sluice.tier.fallbackReason", "LATER_ATTEMPT"));
+    Thread t =
+        d.reportTier(
+            "app-5",
+            2,
+            Map.of(
+                "spark.sluice.tuner.url",
+                url(),
+                "spark.sluice.tier",
+                "UNIFFLE",
+                "spark.sluice.tier.outcome",
+                "ESS",
+                "spark.sluice.tier.fallbackReason",
+                "LATER_ATTEMPT"));
     t.join(10_000);
     assertThat(t.isDaemon()).isTrue();
-    assertThat(bodies).containsExactly("POST /api/v1/tiers/outcomes {\"appId\":\"app-5\",\"attempt\":2,"
-        + "\"source\":\"DRIVER\",\"cluster\":\"default\",\"requestedTier\":\"UNIFFLE\",\"ranTier\":\"ESS\","
-        + "\"fallbackReason\":\"LATER_ATTEMPT\",\"status\":\"STARTED\"}");
+    assertThat(bodies)
+        .containsExactly(
+            "POST /api/v1/tiers/outcomes {\"appId\":\"app-5\",\"attempt\":2,"
+                + "\"source\":\"DRIVER\",\"cluster\":\"default\",\"requestedTier\":\"UNIFFLE\",\"ranTier\":\"ESS\","
+                + "\"fallbackReason\":\"LATER_ATTEMPT\",\"status\":\"STARTED\"}");
     assertThat(err()).contains("app-5: tier outcome reported (STARTED, attempt 2)");
     assertThat(SluiceAppReporterPlugin.Driver.attempt("2")).isEqualTo(2);
     assertThat(SluiceAppReporterPlugin.Driver.attempt(null)).isEqualTo(1);
@@ -140,7 +184,10 @@ class SluiceAppReporterPluginTest {
   @Test
   void shutdownLetsTheReportInFlightFinish() throws Exception {
     SluiceAppReporterPlugin.Driver d = new SluiceAppReporterPlugin.Driver(Map.of(), err);
-    Thread t = d.report("app-6", Map.of("spark.sluice.tuner.url", url(), "spark.sluice.submission.id", "sub-6"));
+    Thread t =
+        d.report(
+            "app-6",
+            Map.of("spark.sluice.tuner.url", url(), "spark.sluice.submission.id", "sub-6"));
     assertThat(received.await(10, TimeUnit.SECONDS)).isTrue();
     Thread stopper = new Thread(d::shutdown);
     stopper.start();
@@ -168,10 +215,20 @@ class SluiceAppReporterPluginTest {
   void theDeadlineIsTheClientTimeoutButNeverUnderThreeSeconds() {
     java.net.URI u = java.net.URI.create(url());
     Map<String, String> none = Map.of();
-    assertThat(SluiceAppReporterPlugin.Driver.deadline(io.sluice.submit.client.TunerSettings.resolve(
-        Map.of("spark.sluice.tuner.url", u.toString()), none))).isEqualTo(java.time.Duration.ofSeconds(3));
-    assertThat(SluiceAppReporterPlugin.Driver.deadline(io.sluice.submit.client.TunerSettings.resolve(
-        Map.of("spark.sluice.tuner.url", u.toString(), "spark.sluice.tuner.timeoutMs", "20000"), none)))
+    assertThat(
+            SluiceAppReporterPlugin.Driver.deadline(
+                io.sluice.submit.client.TunerSettings.resolve(
+                    Map.of("spark.sluice.tuner.url", u.toString()), none)))
+        .isEqualTo(java.time.Duration.ofSeconds(3));
+    assertThat(
+            SluiceAppReporterPlugin.Driver.deadline(
+                io.sluice.submit.client.TunerSettings.resolve(
+                    Map.of(
+                        "spark.sluice.tuner.url",
+                        u.toString(),
+                        "spark.sluice.tuner.timeoutMs",
+                        "20000"),
+                    none)))
         .isEqualTo(java.time.Duration.ofSeconds(20));
   }
 }

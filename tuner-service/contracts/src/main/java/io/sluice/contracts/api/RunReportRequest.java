@@ -16,9 +16,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Body of {@code POST /api/v1/tiers/outcomes}: one attempt of a routed run, reported by its driver (requested and ran
- * tier, fallback reason) or its launcher (final status). The run is named by {@code submissionId} or {@code appId};
- * that is checked first, so a report naming neither is refused for that reason.
+ * Body of {@code POST /api/v1/tiers/outcomes}: one attempt of a routed run, reported by its driver
+ * (requested and ran tier, fallback reason) or its launcher (final status). The run is named by
+ * {@code submissionId} or {@code appId}; that is checked first, so a report naming neither is
+ * refused for that reason.
  */
 @RunReportRequest.Identified(groups = RunReportRequest.Identity.class)
 @GroupSequence({RunReportRequest.Identity.class, RunReportRequest.class})
@@ -27,25 +28,36 @@ public record RunReportRequest(
     @Size(max = 200) String appId,
     @NotNull(message = "is required, 1..100") @Min(1) @Max(100) Integer attempt,
     @NotNull(message = "is required: DRIVER or LAUNCHER")
-    @Pattern(regexp = "(?i)\\s*(DRIVER|LAUNCHER)\\s*", message = "must be DRIVER or LAUNCHER") String source,
+        @Pattern(regexp = "(?i)\\s*(DRIVER|LAUNCHER)\\s*", message = "must be DRIVER or LAUNCHER")
+        String source,
     @Size(max = 200) String cluster,
     @Size(max = Limits.NAME) String queue,
     @Size(max = Limits.JOB_KEY) String jobKey,
-    @Pattern(regexp = TierRuleRequest.TIER_NAME, message = "must be one of " + TierRuleRequest.TIERS)
-    String requestedTier,
-    @Pattern(regexp = TierRuleRequest.TIER_NAME, message = "must be one of " + TierRuleRequest.TIERS) String ranTier,
+    @Pattern(
+            regexp = TierRuleRequest.TIER_NAME,
+            message = "must be one of " + TierRuleRequest.TIERS)
+        String requestedTier,
+    @Pattern(
+            regexp = TierRuleRequest.TIER_NAME,
+            message = "must be one of " + TierRuleRequest.TIERS)
+        String ranTier,
     @Size(max = 64) String fallbackReason,
     @Size(max = 2000) String fallbackDetail,
     Long decisionMs,
     @NotNull(message = "is required: STARTED, SUCCEEDED or FAILED")
-    @Pattern(regexp = "(?i)\\s*(STARTED|SUCCEEDED|FAILED)\\s*", message = "must be STARTED, SUCCEEDED or FAILED")
-    String status,
+        @Pattern(
+            regexp = "(?i)\\s*(STARTED|SUCCEEDED|FAILED)\\s*",
+            message = "must be STARTED, SUCCEEDED or FAILED")
+        String status,
     Integer exitCode) {
 
   /** The validation group checked before all others: the run is named. */
   public interface Identity {}
 
-  /** A report names its run by {@code submissionId} or {@code appId}; reported on {@code submissionId}. */
+  /**
+   * A report names its run by {@code submissionId} or {@code appId}; reported on {@code
+   * submissionId}.
+   */
   @Constraint(validatedBy = Named.class)
   @Target(ElementType.TYPE)
   @Retention(RetentionPolicy.RUNTIME)
@@ -65,8 +77,10 @@ public record RunReportRequest(
         return true;
       }
       context.disableDefaultConstraintViolation();
-      context.buildConstraintViolationWithTemplate(context.getDefaultConstraintMessageTemplate())
-          .addPropertyNode("submissionId").addConstraintViolation();
+      context
+          .buildConstraintViolationWithTemplate(context.getDefaultConstraintMessageTemplate())
+          .addPropertyNode("submissionId")
+          .addConstraintViolation();
       return false;
     }
 

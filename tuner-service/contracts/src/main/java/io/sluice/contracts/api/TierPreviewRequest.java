@@ -7,8 +7,9 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Body of {@code POST /api/v1/tiers/preview}: the submission whose tier decision to show, named by {@code jobKey} or
- * by the fields the job key derives from (cluster, queue, user, appName, and an explicit key in {@code conf}).
+ * Body of {@code POST /api/v1/tiers/preview}: the submission whose tier decision to show, named by
+ * {@code jobKey} or by the fields the job key derives from (cluster, queue, user, appName, and an
+ * explicit key in {@code conf}).
  */
 public record TierPreviewRequest(
     @Size(max = Limits.NAME) String cluster,
@@ -17,7 +18,8 @@ public record TierPreviewRequest(
     @Size(max = Limits.NAME) String appName,
     @Size(max = Limits.JOB_KEY) String jobKey,
     @Size(max = Limits.CONF_ENTRIES)
-    Map<@Size(max = Limits.CONF_KEY) String, @NotNull @Size(max = Limits.CONF_VALUE) String> conf) {
+        Map<@Size(max = Limits.CONF_KEY) String, @NotNull @Size(max = Limits.CONF_VALUE) String>
+            conf) {
   public TierPreviewRequest {
     conf = conf == null ? Map.of() : Collections.unmodifiableMap(new TreeMap<>(conf));
   }

@@ -1,13 +1,16 @@
 package io.sluice.contracts.kafka;
 
 /**
- * The default names of Sluice's Kafka topics (docs/topics.md). Values are JSON, keyed by the Spark application id.
- * Every component takes its topic from its own configuration; these are the defaults they all agree on.
+ * The default names of Sluice's Kafka topics (docs/topics.md). Values are JSON, keyed by the Spark
+ * application id. Every component takes its topic from its own configuration; these are the
+ * defaults they all agree on.
  */
 public final class Topics {
   private Topics() {}
 
-  /** {@link EventEnvelope}s: listener events from the Spark listener and the event-log collector. */
+  /**
+   * {@link EventEnvelope}s: listener events from the Spark listener and the event-log collector.
+   */
   public static final String SPARK_EVENTS = "sluice.spark-events";
 
   /** YARN application records from the ResourceManager poller. */

@@ -14,7 +14,10 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.method.annotation.MethodArgumentTypeMismatchException;
 
-/** Maps failures to {@link ApiError}s: 400 naming the field, 404 for unknown items, 503 when the store cannot answer. */
+/**
+ * Maps failures to {@link ApiError}s: 400 naming the field, 404 for unknown items, 503 when the
+ * store cannot answer.
+ */
 @RestControllerAdvice
 class ApiErrors {
   @ExceptionHandler(BadRequest.class)
@@ -24,11 +27,18 @@ class ApiErrors {
 
   @ExceptionHandler(MethodArgumentNotValidException.class)
   ResponseEntity<ApiError> invalid(MethodArgumentNotValidException e, HttpServletRequest req) {
-    FieldError f = e.getBindingResult().getFieldErrors().stream()
-        .sorted(java.util.Comparator.comparing(FieldError::getField)).findFirst().orElse(null);
+    FieldError f =
+        e.getBindingResult().getFieldErrors().stream()
+            .sorted(java.util.Comparator.comparing(FieldError::getField))
+            .findFirst()
+            .orElse(null);
     if (f == null) {
-      return bad("body", e.getBindingResult().getAllErrors().stream()
-          .map(x -> String.valueOf(x.getDefaultMessage())).collect(Collectors.joining("; ")), req);
+      return bad(
+          "body",
+          e.getBindingResult().getAllErrors().stream()
+              .map(x -> String.valueOf(x.getDefaultMessage()))
+              .collect(Collectors.joining("; ")),
+          req);
     }
     return bad(f.getField(), f.getField() + " " + f.getDefaultMessage(), req);
   }
@@ -38,44 +48,62 @@ class ApiErrors {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof BodySizeLimit.TooLarge t) {
         HttpStatus s = HttpStatus.PAYLOAD_TOO_LARGE;
-        return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), "body", t.getMessage(),
-            req.getRequestURI()));
+        return ResponseEntity.status(s)
+            .body(
+                new ApiError(
+                    s.value(), s.getReasonPhrase(), "body", t.getMessage(), req.getRequestURI()));
       }
     }
     if (e.getCause() instanceof JsonMappingException m && !m.getPath().isEmpty()) {
-      String field = m.getPath().stream()
-          .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
-          .collect(Collectors.joining(".")).replace(".[", "[");
+      String field =
+          m.getPath().stream()
+              .map(r -> r.getFieldName() != null ? r.getFieldName() : "[" + r.getIndex() + "]")
+              .collect(Collectors.joining("."))
+              .replace(".[", "[");
       return bad(field, "malformed field " + field + ": " + m.getOriginalMessage(), req);
     }
-    String detail = e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException p
-        ? p.getOriginalMessage() : e.getMessage();
+    String detail =
+        e.getCause() instanceof com.fasterxml.jackson.core.JsonProcessingException p
+            ? p.getOriginalMessage()
+            : e.getMessage();
     return bad("body", "malformed JSON body: " + detail, req);
   }
 
   @ExceptionHandler(MissingServletRequestParameterException.class)
-  ResponseEntity<ApiError> missing(MissingServletRequestParameterException e, HttpServletRequest req) {
-    return bad(e.getParameterName(), "query parameter " + e.getParameterName() + " is required", req);
+  ResponseEntity<ApiError> missing(
+      MissingServletRequestParameterException e, HttpServletRequest req) {
+    return bad(
+        e.getParameterName(), "query parameter " + e.getParameterName() + " is required", req);
   }
 
   @ExceptionHandler(MethodArgumentTypeMismatchException.class)
   ResponseEntity<ApiError> mismatch(MethodArgumentTypeMismatchException e, HttpServletRequest req) {
-    return bad(e.getName(), e.getName() + "=" + e.getValue() + " is not a valid "
-        + (e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName()), req);
+    return bad(
+        e.getName(),
+        e.getName()
+            + "="
+            + e.getValue()
+            + " is not a valid "
+            + (e.getRequiredType() == null ? "value" : e.getRequiredType().getSimpleName()),
+        req);
   }
 
   @ExceptionHandler(Forbidden.class)
   ResponseEntity<ApiError> forbidden(Forbidden e, HttpServletRequest req) {
     HttpStatus s = HttpStatus.FORBIDDEN;
-    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), null, e.getMessage(),
-        req.getRequestURI()));
+    return ResponseEntity.status(s)
+        .body(
+            new ApiError(
+                s.value(), s.getReasonPhrase(), null, e.getMessage(), req.getRequestURI()));
   }
 
   @ExceptionHandler(TooMany.class)
   ResponseEntity<ApiError> tooMany(TooMany e, HttpServletRequest req) {
     HttpStatus s = HttpStatus.TOO_MANY_REQUESTS;
-    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), null, e.getMessage(),
-        req.getRequestURI()));
+    return ResponseEntity.status(s)
+        .body(
+            new ApiError(
+                s.value(), s.getReasonPhrase(), null, e.getMessage(), req.getRequestURI()));
   }
 
   @ExceptionHandler(StoreGateway.Rejected.class)
@@ -86,20 +114,29 @@ class ApiErrors {
   @ExceptionHandler(NotFound.class)
   ResponseEntity<ApiError> notFound(NotFound e, HttpServletRequest req) {
     HttpStatus s = HttpStatus.NOT_FOUND;
-    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), e.field(), e.getMessage(),
-        req.getRequestURI()));
+    return ResponseEntity.status(s)
+        .body(
+            new ApiError(
+                s.value(), s.getReasonPhrase(), e.field(), e.getMessage(), req.getRequestURI()));
   }
 
   @ExceptionHandler(StoreGateway.Unavailable.class)
   ResponseEntity<ApiError> unavailable(StoreGateway.Unavailable e, HttpServletRequest req) {
     HttpStatus s = HttpStatus.SERVICE_UNAVAILABLE;
-    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), null,
-        "history store unavailable (" + e.reason() + "): " + e.getMessage(), req.getRequestURI()));
+    return ResponseEntity.status(s)
+        .body(
+            new ApiError(
+                s.value(),
+                s.getReasonPhrase(),
+                null,
+                "history store unavailable (" + e.reason() + "): " + e.getMessage(),
+                req.getRequestURI()));
   }
 
-  private static ResponseEntity<ApiError> bad(String field, String message, HttpServletRequest req) {
+  private static ResponseEntity<ApiError> bad(
+      String field, String message, HttpServletRequest req) {
     HttpStatus s = HttpStatus.BAD_REQUEST;
-    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), field, message,
-        req.getRequestURI()));
+    return ResponseEntity.status(s)
+        .body(new ApiError(s.value(), s.getReasonPhrase(), field, message, req.getRequestURI()));
   }
 }

@@ -12,10 +12,10 @@ import org.springdoc.core.customizers.OpenApiCustomizer;
 import org.springframework.stereotype.Component;
 
 /**
- * Makes the OpenAPI description say what the answers do: the service writes every field, null included
- * ({@code spring.jackson.default-property-inclusion: always}), so a property that is not required may be null. Without
- * this, clients and API fuzzers generated from the description reject valid answers (an empty trial's
- * {@code state: null}, a new rule's audit {@code before: null}).
+ * Makes the OpenAPI description say what the answers do: the service writes every field, null
+ * included ({@code spring.jackson.default-property-inclusion: always}), so a property that is not
+ * required may be null. Without this, clients and API fuzzers generated from the description reject
+ * valid answers (an empty trial's {@code state: null}, a new rule's audit {@code before: null}).
  */
 @Component
 class OpenApiNullables implements OpenApiCustomizer {
@@ -25,15 +25,26 @@ class OpenApiNullables implements OpenApiCustomizer {
       api.getComponents().getSchemas().values().forEach(s -> nullable(s, Set.of()));
     }
     if (api.getPaths() != null) {
-      api.getPaths().values().forEach(p -> p.readOperations().forEach(op -> {
-        if (op.getResponses() != null) {
-          op.getResponses().values().forEach(r -> {
-            if (r.getContent() != null) {
-              r.getContent().values().forEach(m -> nullable(m.getSchema(), Set.of()));
-            }
-          });
-        }
-      }));
+      api.getPaths()
+          .values()
+          .forEach(
+              p ->
+                  p.readOperations()
+                      .forEach(
+                          op -> {
+                            if (op.getResponses() != null) {
+                              op.getResponses()
+                                  .values()
+                                  .forEach(
+                                      r -> {
+                                        if (r.getContent() != null) {
+                                          r.getContent()
+                                              .values()
+                                              .forEach(m -> nullable(m.getSchema(), Set.of()));
+                                        }
+                                      });
+                            }
+                          }));
     }
   }
 
@@ -69,8 +80,10 @@ class OpenApiNullables implements OpenApiCustomizer {
         e.setValue(either);
         continue;
       }
-      Set<String> types = p.getTypes() != null ? new LinkedHashSet<>(p.getTypes())
-          : p.getType() != null ? new LinkedHashSet<>(Set.of(p.getType())) : null;
+      Set<String> types =
+          p.getTypes() != null
+              ? new LinkedHashSet<>(p.getTypes())
+              : p.getType() != null ? new LinkedHashSet<>(Set.of(p.getType())) : null;
       if (types != null) {
         types.add("null");
         p.setTypes(types);

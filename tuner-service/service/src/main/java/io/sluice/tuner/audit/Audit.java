@@ -15,8 +15,9 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Service;
 
 /**
- * Records operator and admin actions with the signed-in caller as the actor, after the action succeeded. A failure to
- * record is logged and counted ({@code sluice.tuner.audit.failures}); the action itself stands.
+ * Records operator and admin actions with the signed-in caller as the actor, after the action
+ * succeeded. A failure to record is logged and counted ({@code sluice.tuner.audit.failures}); the
+ * action itself stands.
  */
 @Service
 public class Audit implements DisposableBean {
@@ -31,14 +32,26 @@ public class Audit implements DisposableBean {
     this.log = new JdbcAuditLog(control);
     this.clock = clock;
     this.json = json;
-    this.failures = Counter.builder("sluice.tuner.audit.failures")
-        .description("Operator or admin actions that could not be recorded in the audit log").register(meters);
+    this.failures =
+        Counter.builder("sluice.tuner.audit.failures")
+            .description("Operator or admin actions that could not be recorded in the audit log")
+            .register(meters);
   }
 
-  /** Records {@code action} on {@code target}; {@code before}/{@code after} are serialised as JSON (null stays null). */
+  /**
+   * Records {@code action} on {@code target}; {@code before}/{@code after} are serialised as JSON
+   * (null stays null).
+   */
   public void record(String action, String target, Object before, Object after) {
-    AuditRecord r = new AuditRecord(UUID.randomUUID().toString(), clock.millis(), Caller.current().name(), action,
-        target, text(before), text(after));
+    AuditRecord r =
+        new AuditRecord(
+            UUID.randomUUID().toString(),
+            clock.millis(),
+            Caller.current().name(),
+            action,
+            target,
+            text(before),
+            text(after));
     try {
       log.append(r);
     } catch (RuntimeException e) {

@@ -24,10 +24,15 @@ class AuditController {
   }
 
   @GetMapping("/api/v1/audit")
-  @Operation(summary = "Operator and admin actions (who, what, target, before/after, when), newest first; filters "
-      + "actor, action, target; paged by offset and limit (1..500, default 50)")
-  Page audit(@RequestParam(required = false) String actor, @RequestParam(required = false) String action,
-      @RequestParam(required = false) String target, @RequestParam(defaultValue = "0") int offset,
+  @Operation(
+      summary =
+          "Operator and admin actions (who, what, target, before/after, when), newest first; filters "
+              + "actor, action, target; paged by offset and limit (1..500, default 50)")
+  Page audit(
+      @RequestParam(required = false) String actor,
+      @RequestParam(required = false) String action,
+      @RequestParam(required = false) String target,
+      @RequestParam(defaultValue = "0") int offset,
       @RequestParam(defaultValue = "50") int limit) {
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new BadRequest("limit", "limit must be in 1.." + MAX_LIMIT + ", was " + limit);
@@ -40,6 +45,7 @@ class AuditController {
         throw new BadRequest(f[0], f[0] + " is longer than 1024 characters");
       }
     }
-    return new Page(offset, limit, audit.find(new AuditQuery(actor, action, target, offset, limit)));
+    return new Page(
+        offset, limit, audit.find(new AuditQuery(actor, action, target, offset, limit)));
   }
 }

@@ -3,6 +3,8 @@ package io.sluice.tuner.jobs;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.model.AppRun;
 import io.sluice.rules.RuleEngine;
+import io.sluice.store.HistoryStore;
+import io.sluice.store.RunsVersion;
 import io.sluice.tuner.TunerMetrics;
 import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.policy.Decision;
@@ -12,8 +14,6 @@ import io.sluice.tuner.policy.Memory;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.Rejection;
 import io.sluice.tuner.policy.TuningPolicy;
-import io.sluice.store.HistoryStore;
-import io.sluice.store.RunsVersion;
 import io.sluice.tuner.store.DecisionLog;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
@@ -27,11 +27,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Service;
 
 /**
- * A job's portrait through the policy: reads the newest runs (re-diagnosed with the service's rules unless
- * {@code sluice.tuner.rediagnose=false}), the decision log and the freeze flag, decides, and logs the new
- * decisions and the job's state in the job index — all in one guarded store call. {@link #view}, {@link #read} and
- * {@link #replay} decide the same way and write nothing, for reads; the first two keep their replays in a
- * {@link ReplayCache}.
+ * A job's portrait through the policy: reads the newest runs (re-diagnosed with the service's rules
+ * unless {@code sluice.tuner.rediagnose=false}), the decision log and the freeze flag, decides, and
+ * logs the new decisions and the job's state in the job index — all in one guarded store call.
+ * {@link #view}, {@link #read} and {@link #replay} decide the same way and write nothing, for
+ * reads; the first two keep their replays in a {@link ReplayCache}.
  */
 @Service
 public class JobTuning {
@@ -52,8 +52,14 @@ public class JobTuning {
   private final Clock clock;
   private final ReplayCache cache;
 
-  public JobTuning(StoreGateway gateway, TuningPolicy policy, RuleEngine rules, TunerProperties props,
-      TunerMetrics metrics, Clock clock, MeterRegistry meters) {
+  public JobTuning(
+      StoreGateway gateway,
+      TuningPolicy policy,
+      RuleEngine rules,
+      TunerProperties props,
+      TunerMetrics metrics,
+      Clock clock,
+      MeterRegistry meters) {
     this.cache = new ReplayCache(props.replayCacheRuns(), meters);
     this.gateway = gateway;
     this.policy = policy;
@@ -67,50 +73,79 @@ public class JobTuning {
    * @param window how many newest runs to replay (at least the portrait size)
    * @throws StoreGateway.Unavailable when the store cannot answer within the budget
    */
-  public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
+  public Snapshot evaluate(
+      String op,
+      StoreGateway.Budget budget,
+      String jobKey,
+      Map<String, String> userConf,
       int window) {
     return evaluate(op, budget, jobKey, userConf, window, Map.of());
   }
 
-  /** As {@link #evaluate(String, StoreGateway.Budget, String, Map, int)} with an operator trial pending. */
-  public Snapshot evaluate(String op, StoreGateway.Budget budget, String jobKey, Map<String, String> userConf,
-      int window, Map<String, String> operatorTrial) {
-    return gateway.call(op, budget, (store, log) -> {
-      Replay r = replay(store, log, jobKey, window, userConf, operatorTrial);
-      metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), clock.millis()));
-      recordState(store, jobKey, r.snapshot());
-      return r.snapshot();
-    });
-  }
-
   /**
-   * The same decision as {@link #evaluate}, for reads (history, recommendation): nothing is written, the decisions are
-   * logged by the next submission that replays the same runs.
+   * As {@link #evaluate(String, StoreGateway.Budget, String, Map, int)} with an operator trial
+   * pending.
    */
-  public Snapshot view(String op, StoreGateway.Budget budget, String jobKey, int window,
+  public Snapshot evaluate(
+      String op,
+      StoreGateway.Budget budget,
+      String jobKey,
+      Map<String, String> userConf,
+      int window,
       Map<String, String> operatorTrial) {
-    return gateway.call(op, budget, (store, log) -> read(store, log, jobKey, window, operatorTrial).snapshot());
+    return gateway.call(
+        op,
+        budget,
+        (store, log) -> {
+          Replay r = replay(store, log, jobKey, window, userConf, operatorTrial);
+          metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), clock.millis()));
+          recordState(store, jobKey, r.snapshot());
+          return r.snapshot();
+        });
   }
 
   /**
-   * As {@link #replay} without a user conf, for read-only views, answered from the {@link ReplayCache} while the job's
-   * runs, logged decisions, frozen flag and the operator trial are the ones the kept replay was made from (the runs'
-   * {@link RunsVersion} and the log are read on every call). Runs on a store thread.
+   * The same decision as {@link #evaluate}, for reads (history, recommendation): nothing is
+   * written, the decisions are logged by the next submission that replays the same runs.
    */
-  public Replay read(HistoryStore store, DecisionLog log, String jobKey, int window,
+  public Snapshot view(
+      String op,
+      StoreGateway.Budget budget,
+      String jobKey,
+      int window,
+      Map<String, String> operatorTrial) {
+    return gateway.call(
+        op, budget, (store, log) -> read(store, log, jobKey, window, operatorTrial).snapshot());
+  }
+
+  /**
+   * As {@link #replay} without a user conf, for read-only views, answered from the {@link
+   * ReplayCache} while the job's runs, logged decisions, frozen flag and the operator trial are the
+   * ones the kept replay was made from (the runs' {@link RunsVersion} and the log are read on every
+   * call). Runs on a store thread.
+   */
+  public Replay read(
+      HistoryStore store,
+      DecisionLog log,
+      String jobKey,
+      int window,
       Map<String, String> operatorTrial) {
     int limit = Math.max(window, props.portraitSize());
-    // the version first: a run stored while this replay is made is newer than the version, so the next read misses
+    // the version first: a run stored while this replay is made is newer than the version, so the
+    // next read misses
     RunsVersion version = store.runsVersion(jobKey);
     List<Decision> logged = log.decisions(jobKey);
     boolean frozen = log.frozen(jobKey);
     ReplayCache.Key key = new ReplayCache.Key(jobKey, limit);
     ReplayCache.Inputs inputs = new ReplayCache.Inputs(version, logged, frozen, operatorTrial);
-    return cache.get(key, inputs).orElseGet(() -> {
-      Replay r = replay(store, jobKey, limit, Map.of(), operatorTrial, logged, frozen);
-      cache.put(key, inputs, r);
-      return r;
-    });
+    return cache
+        .get(key, inputs)
+        .orElseGet(
+            () -> {
+              Replay r = replay(store, jobKey, limit, Map.of(), operatorTrial, logged, frozen);
+              cache.put(key, inputs, r);
+              return r;
+            });
   }
 
   /** A replay of the job's portrait, with the decisions the log held before it. */
@@ -121,22 +156,42 @@ public class JobTuning {
   }
 
   /**
-   * The policy over the job's newest runs, the decision log and the freeze flag, writing nothing and keeping nothing
-   * (the writing paths replay with it; read-only views use {@link #read}). Runs on a store thread (inside a {@link
-   * StoreGateway} call).
+   * The policy over the job's newest runs, the decision log and the freeze flag, writing nothing
+   * and keeping nothing (the writing paths replay with it; read-only views use {@link #read}). Runs
+   * on a store thread (inside a {@link StoreGateway} call).
    *
    * @param window how many newest runs to replay (at least the portrait size)
    * @param userConf the Spark confs the user set explicitly (empty for views)
    */
-  public Replay replay(HistoryStore store, DecisionLog log, String jobKey, int window, Map<String, String> userConf,
+  public Replay replay(
+      HistoryStore store,
+      DecisionLog log,
+      String jobKey,
+      int window,
+      Map<String, String> userConf,
       Map<String, String> operatorTrial) {
-    return replay(store, jobKey, Math.max(window, props.portraitSize()), userConf, operatorTrial,
-        log.decisions(jobKey), log.frozen(jobKey));
+    return replay(
+        store,
+        jobKey,
+        Math.max(window, props.portraitSize()),
+        userConf,
+        operatorTrial,
+        log.decisions(jobKey),
+        log.frozen(jobKey));
   }
 
-  /** The policy over the job's newest {@code limit} runs, with the log's decisions and freeze flag as given. */
-  private Replay replay(HistoryStore store, String jobKey, int limit, Map<String, String> userConf,
-      Map<String, String> operatorTrial, List<Decision> logged, boolean frozen) {
+  /**
+   * The policy over the job's newest {@code limit} runs, with the log's decisions and freeze flag
+   * as given.
+   */
+  private Replay replay(
+      HistoryStore store,
+      String jobKey,
+      int limit,
+      Map<String, String> userConf,
+      Map<String, String> operatorTrial,
+      List<Decision> logged,
+      boolean frozen) {
     List<AppRun> runs = owned(store.runsOfJob(jobKey, limit));
     if (props.rediagnose()) {
       List<AppRun> diagnosed = new ArrayList<>(runs.size());
@@ -145,8 +200,10 @@ public class JobTuning {
       }
       runs = diagnosed;
     }
-    TuningPolicy.Mode mode = !props.enabled() ? TuningPolicy.Mode.DISABLED
-        : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
+    TuningPolicy.Mode mode =
+        !props.enabled()
+            ? TuningPolicy.Mode.DISABLED
+            : frozen ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.ACTIVE;
     Outcome o = policy.decide(runs, memory(logged), userConf, mode, operatorTrial);
     return new Replay(new Snapshot(o, runs, frozen), logged);
   }
@@ -162,25 +219,35 @@ public class JobTuning {
 
   /** The queue of the job's newest run (empty when it has none). */
   public Optional<String> queueOf(String jobKey) {
-    return gateway.call("queue", StoreGateway.Budget.READ, (store, log) -> {
-      List<AppRun> runs = store.runsOfJob(jobKey, 1);
-      return runs.isEmpty() ? Optional.<String>empty() : Optional.ofNullable(runs.get(0).queue());
-    });
-  }
-
-  /** Freezes or unfreezes a job (stored in the decision log); answers whether it was frozen before. */
-  public boolean setFrozen(String jobKey, boolean frozen) {
-    return gateway.call(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, (store, log) -> {
-      boolean before = log.frozen(jobKey);
-      log.setFrozen(jobKey, frozen, clock.millis());
-      return before;
-    });
+    return gateway.call(
+        "queue",
+        StoreGateway.Budget.READ,
+        (store, log) -> {
+          List<AppRun> runs = store.runsOfJob(jobKey, 1);
+          return runs.isEmpty()
+              ? Optional.<String>empty()
+              : Optional.ofNullable(runs.get(0).queue());
+        });
   }
 
   /**
-   * A job key is bound to the cluster, queue and user of its oldest run in view: runs of the same key from anyone
-   * else (a user who set another team's {@code spark.sluice.job.key}) are left out of the portrait, so they cannot
-   * steer that job's tuning. Runs are newest first.
+   * Freezes or unfreezes a job (stored in the decision log); answers whether it was frozen before.
+   */
+  public boolean setFrozen(String jobKey, boolean frozen) {
+    return gateway.call(
+        frozen ? "freeze" : "unfreeze",
+        StoreGateway.Budget.READ,
+        (store, log) -> {
+          boolean before = log.frozen(jobKey);
+          log.setFrozen(jobKey, frozen, clock.millis());
+          return before;
+        });
+  }
+
+  /**
+   * A job key is bound to the cluster, queue and user of its oldest run in view: runs of the same
+   * key from anyone else (a user who set another team's {@code spark.sluice.job.key}) are left out
+   * of the portrait, so they cannot steer that job's tuning. Runs are newest first.
    */
   static List<AppRun> owned(List<AppRun> runs) {
     if (runs.size() < 2) {
@@ -189,7 +256,8 @@ public class JobTuning {
     AppRun owner = runs.get(runs.size() - 1);
     List<AppRun> out = new ArrayList<>(runs.size());
     for (AppRun r : runs) {
-      if (Objects.equals(r.cluster(), owner.cluster()) && Objects.equals(r.queue(), owner.queue())
+      if (Objects.equals(r.cluster(), owner.cluster())
+          && Objects.equals(r.queue(), owner.queue())
           && Objects.equals(r.user(), owner.user())) {
         out.add(r);
       }
@@ -208,39 +276,65 @@ public class JobTuning {
       } else if (d.kind() == Evaluation.REOPENED) {
         lastReopen = Math.max(lastReopen, d.runStart());
       } else if (d.kind() == Evaluation.ROLLED_BACK && !d.direction().isEmpty()) {
-        rejections.add(new Rejection(d.key(), d.direction(), d.value(), d.runKey(), d.runStart(), d.reason()));
+        rejections.add(
+            new Rejection(d.key(), d.direction(), d.value(), d.runKey(), d.runStart(), d.reason()));
       }
     }
     List<LaunchFailure> failures = new ArrayList<>();
-    launches.forEach((runKey, rows) -> {
-      Map<String, String> overlay = new java.util.TreeMap<>();
-      rows.forEach(r -> overlay.put(r.key(), r.value()));
-      Decision first = rows.get(0);
-      failures.add(new LaunchFailure(runKey.substring(LAUNCH_PREFIX.length()), first.runStart(), overlay,
-          first.evidence().getOrDefault("exitCode", 0.0).intValue(), first.reason()));
-    });
+    launches.forEach(
+        (runKey, rows) -> {
+          Map<String, String> overlay = new java.util.TreeMap<>();
+          rows.forEach(r -> overlay.put(r.key(), r.value()));
+          Decision first = rows.get(0);
+          failures.add(
+              new LaunchFailure(
+                  runKey.substring(LAUNCH_PREFIX.length()),
+                  first.runStart(),
+                  overlay,
+                  first.evidence().getOrDefault("exitCode", 0.0).intValue(),
+                  first.reason()));
+        });
     return new Memory(rejections, lastReopen, failures);
   }
 
   private static final String LAUNCH_PREFIX = "launch/";
 
   /**
-   * Records a launch that failed before its application ran (one LAUNCH_FAILED row per key of the overlay Sluice had
-   * added) and replays the job, so the rollback is logged at once. Answers the job's outcome after it.
+   * Records a launch that failed before its application ran (one LAUNCH_FAILED row per key of the
+   * overlay Sluice had added) and replays the job, so the rollback is logged at once. Answers the
+   * job's outcome after it.
    */
-  public Snapshot launchFailed(String jobKey, String submissionId, Map<String, String> overlay, int exitCode,
+  public Snapshot launchFailed(
+      String jobKey,
+      String submissionId,
+      Map<String, String> overlay,
+      int exitCode,
       String detail) {
     long now = clock.millis();
     LaunchFailure f = new LaunchFailure(submissionId, now, overlay, exitCode, detail);
     List<Decision> rows = new ArrayList<>();
-    f.overlay().forEach((k, v) -> rows.add(new Decision(f.runKey(), now, Evaluation.LAUNCH_FAILED, k, "", v,
-        f.detail(), Map.of("exitCode", (double) exitCode))));
-    return gateway.call("launch-failure", StoreGateway.Budget.READ, (store, log) -> {
-      log.record(jobKey, rows, now);
-      Replay r = replay(store, log, jobKey, 0, Map.of(), Map.of());
-      metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), now));
-      recordState(store, jobKey, r.snapshot());
-      return r.snapshot();
-    });
+    f.overlay()
+        .forEach(
+            (k, v) ->
+                rows.add(
+                    new Decision(
+                        f.runKey(),
+                        now,
+                        Evaluation.LAUNCH_FAILED,
+                        k,
+                        "",
+                        v,
+                        f.detail(),
+                        Map.of("exitCode", (double) exitCode))));
+    return gateway.call(
+        "launch-failure",
+        StoreGateway.Budget.READ,
+        (store, log) -> {
+          log.record(jobKey, rows, now);
+          Replay r = replay(store, log, jobKey, 0, Map.of(), Map.of());
+          metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), now));
+          recordState(store, jobKey, r.snapshot());
+          return r.snapshot();
+        });
   }
 }

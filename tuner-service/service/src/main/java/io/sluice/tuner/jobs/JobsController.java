@@ -5,14 +5,14 @@ import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
 import io.sluice.tuner.api.BadRequest;
 import io.sluice.tuner.api.Forbidden;
-import io.sluice.tuner.audit.Audit;
-import io.sluice.tuner.security.Caller;
-import io.sluice.tuner.security.Redaction;
-import io.sluice.tuner.security.Role;
 import io.sluice.tuner.api.Limits;
+import io.sluice.tuner.audit.Audit;
 import io.sluice.tuner.policy.Outcome;
 import io.sluice.tuner.policy.RunVerdict;
 import io.sluice.tuner.policy.TuningPolicy;
+import io.sluice.tuner.security.Caller;
+import io.sluice.tuner.security.Redaction;
+import io.sluice.tuner.security.Role;
 import io.sluice.tuner.store.StoreGateway;
 import io.swagger.v3.oas.annotations.Operation;
 import java.util.ArrayList;
@@ -29,8 +29,8 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * A job's history, its current recommendation, and freezing. Store failures here are 503 (these calls serve
- * operators, not submissions, and have the longer {@code sluice.tuner.read-timeout}).
+ * A job's history, its current recommendation, and freezing. Store failures here are 503 (these
+ * calls serve operators, not submissions, and have the longer {@code sluice.tuner.read-timeout}).
  */
 @RestController
 @RequestMapping("/api/v1/jobs")
@@ -45,7 +45,12 @@ class JobsController {
   private final Audit audit;
   private final Redaction redaction;
 
-  JobsController(JobTuning tuning, OperatorTrials trials, TuningPolicy policy, Audit audit, Redaction redaction) {
+  JobsController(
+      JobTuning tuning,
+      OperatorTrials trials,
+      TuningPolicy policy,
+      Audit audit,
+      Redaction redaction) {
     this.audit = audit;
     this.redaction = redaction;
     this.tuning = tuning;
@@ -54,8 +59,11 @@ class JobsController {
   }
 
   @GetMapping("/history")
-  @Operation(summary = "The job's runs, newest first, with figures, conf, injected keys, diagnoses and decisions")
-  JobViews.History history(@RequestParam String jobKey, @RequestParam(defaultValue = "20") int limit) {
+  @Operation(
+      summary =
+          "The job's runs, newest first, with figures, conf, injected keys, diagnoses and decisions")
+  JobViews.History history(
+      @RequestParam String jobKey, @RequestParam(defaultValue = "20") int limit) {
     String key = jobKey(jobKey);
     if (limit < 1 || limit > MAX_LIMIT) {
       throw new BadRequest("limit", "limit must be in 1.." + MAX_LIMIT + ", was " + limit);
@@ -77,10 +85,12 @@ class JobsController {
   }
 
   @GetMapping("/recommendation")
-  @Operation(summary = "The overlay the job's next submission would get (with no explicit user confs)")
+  @Operation(
+      summary = "The overlay the job's next submission would get (with no explicit user confs)")
   JobViews.Recommendation recommendation(@RequestParam String jobKey) {
     String key = jobKey(jobKey);
-    Outcome o = tuning.view("recommendation", StoreGateway.Budget.READ, key, 0, trials.peek(key)).outcome();
+    Outcome o =
+        tuning.view("recommendation", StoreGateway.Budget.READ, key, 0, trials.peek(key)).outcome();
     return new JobViews.Recommendation(key, o.state(), o.overlay(), o.changes(), o.reasons());
   }
 
@@ -97,12 +107,17 @@ class JobsController {
   }
 
   @PostMapping("/trial")
-  @Operation(summary = "An operator trial: the job's next submission carries these allow-listed keys (kept overlay "
-      + "plus the trial) and the run is judged like any other change (kept or rolled back)")
-  JobViews.Trial trial(@RequestParam String jobKey, @RequestBody(required = false) Map<String, Object> body) {
+  @Operation(
+      summary =
+          "An operator trial: the job's next submission carries these allow-listed keys (kept overlay "
+              + "plus the trial) and the run is judged like any other change (kept or rolled back)")
+  JobViews.Trial trial(
+      @RequestParam String jobKey, @RequestBody(required = false) Map<String, Object> body) {
     String key = jobKey(jobKey);
     if (body == null || body.isEmpty()) {
-      throw new BadRequest("body", "the trial must name at least one key: {\"spark.sql.shuffle.partitions\": \"400\"}");
+      throw new BadRequest(
+          "body",
+          "the trial must name at least one key: {\"spark.sql.shuffle.partitions\": \"400\"}");
     }
     int max = policy.config().maxChangesPerIteration();
     if (body.size() > max) {
@@ -116,9 +131,13 @@ class JobsController {
         throw new BadRequest("trial." + k, "trial." + k + " must be a string, number or boolean");
       }
       String value = String.valueOf(v).trim();
-      allowList.check(new Recommendation(k, value, "")).ifPresent(why -> {
-        throw new BadRequest("trial." + k, "trial." + k + "=" + value + " is not allowed: " + why);
-      });
+      allowList
+          .check(new Recommendation(k, value, ""))
+          .ifPresent(
+              why -> {
+                throw new BadRequest(
+                    "trial." + k, "trial." + k + "=" + value + " is not allowed: " + why);
+              });
       trial.put(k, value);
     }
     Map<String, String> before = trials.peek(key);
@@ -142,10 +161,17 @@ class JobsController {
 
   private JobViews.Freeze setFrozen(String key, boolean frozen) {
     boolean before = tuning.setFrozen(key, frozen);
-    audit.record(frozen ? "job.freeze" : "job.unfreeze", key, Map.of("frozen", before), Map.of("frozen", frozen));
-    // a write: the evaluation logs the job's decisions and records its state (frozen or not) in the job index
-    Outcome o = tuning.evaluate(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, Map.of(), 0)
-        .outcome();
+    audit.record(
+        frozen ? "job.freeze" : "job.unfreeze",
+        key,
+        Map.of("frozen", before),
+        Map.of("frozen", frozen));
+    // a write: the evaluation logs the job's decisions and records its state (frozen or not) in the
+    // job index
+    Outcome o =
+        tuning
+            .evaluate(frozen ? "freeze" : "unfreeze", StoreGateway.Budget.READ, key, Map.of(), 0)
+            .outcome();
     return new JobViews.Freeze(key, frozen, o.state());
   }
 
@@ -157,8 +183,15 @@ class JobsController {
     }
     String queue = tuning.queueOf(key).orElse(null);
     if (!caller.operates(queue)) {
-      throw new Forbidden(caller.name() + " operates queues " + new java.util.TreeSet<>(caller.queues())
-          + "; job " + key + (queue == null ? " has no runs (its queue is unknown)" : " runs in queue " + queue));
+      throw new Forbidden(
+          caller.name()
+              + " operates queues "
+              + new java.util.TreeSet<>(caller.queues())
+              + "; job "
+              + key
+              + (queue == null
+                  ? " has no runs (its queue is unknown)"
+                  : " runs in queue " + queue));
     }
     return key;
   }

@@ -8,13 +8,16 @@ import java.util.Map;
 import java.util.OptionalDouble;
 
 /**
- * Reading, comparing and stepping values of allow-listed keys: the value in force (the run's conf, else Spark's
- * default as {@link RunConf} knows it), numbers in a key's unit, and formatting back into Spark's syntax.
+ * Reading, comparing and stepping values of allow-listed keys: the value in force (the run's conf,
+ * else Spark's default as {@link RunConf} knows it), numbers in a key's unit, and formatting back
+ * into Spark's syntax.
  */
 final class ConfValues {
   private ConfValues() {}
 
-  /** The value in force in a run's conf: its own value, else Spark's default (null when unknown). */
+  /**
+   * The value in force in a run's conf: its own value, else Spark's default (null when unknown).
+   */
   static String inForce(String key, Map<String, String> conf, String sparkVersion) {
     String raw = conf.get(key);
     if (raw != null) {
@@ -90,7 +93,10 @@ final class ConfValues {
     return b;
   }
 
-  /** Whether two values of a key mean the same (numerically for numbers, case-insensitively for words). */
+  /**
+   * Whether two values of a key mean the same (numerically for numbers, case-insensitively for
+   * words).
+   */
   static boolean same(AllowList.Key key, String a, String b) {
     if (a == null || b == null) {
       return a == b;
@@ -106,15 +112,17 @@ final class ConfValues {
   }
 
   /**
-   * The direction of a change, remembered when a change is rolled back: {@code up} or {@code down} for numbers
-   * (relative to the value in force), {@code =value} for booleans and choices.
+   * The direction of a change, remembered when a change is rolled back: {@code up} or {@code down}
+   * for numbers (relative to the value in force), {@code =value} for booleans and choices.
    */
   static String direction(AllowList.Key key, String from, String to) {
     if (numeric(key.kind())) {
       OptionalDouble x = number(key, from);
       OptionalDouble y = number(key, to);
       if (x.isPresent() && y.isPresent()) {
-        return y.getAsDouble() > x.getAsDouble() ? "up" : y.getAsDouble() < x.getAsDouble() ? "down" : "same";
+        return y.getAsDouble() > x.getAsDouble()
+            ? "up"
+            : y.getAsDouble() < x.getAsDouble() ? "down" : "same";
       }
     }
     return "=" + (to == null ? "" : to.trim().toLowerCase(Locale.ROOT));

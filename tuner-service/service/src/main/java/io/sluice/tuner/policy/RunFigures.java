@@ -4,15 +4,21 @@ import io.sluice.model.AppRun;
 import io.sluice.model.StageProfile;
 
 /**
- * The figures the policy judges a run by. {@code blockedMs} is the total shuffle read blocked time (sum of
- * {@code shuffleFetchWaitMs} over stage attempts); {@code shuffleBytes} the shuffle bytes read; {@code failures}
- * the failed task ends ({@code failedTasks}, which counts FetchFailed ends too, as Spark does; killed tasks are
- * not failures); {@code inputSize} a proxy for the job's input until profiles carry input
- * metrics: the shuffle records written by the stages that read no shuffle (the source stages), or all shuffle
- * records written when no stage qualifies.
+ * The figures the policy judges a run by. {@code blockedMs} is the total shuffle read blocked time
+ * (sum of {@code shuffleFetchWaitMs} over stage attempts); {@code shuffleBytes} the shuffle bytes
+ * read; {@code failures} the failed task ends ({@code failedTasks}, which counts FetchFailed ends
+ * too, as Spark does; killed tasks are not failures); {@code inputSize} a proxy for the job's input
+ * until profiles carry input metrics: the shuffle records written by the stages that read no
+ * shuffle (the source stages), or all shuffle records written when no stage qualifies.
  */
-public record RunFigures(long wallMs, long blockedMs, long shuffleBytes, long failedTasks, long fetchFailedTasks,
-    long inputSize, boolean failedRun) {
+public record RunFigures(
+    long wallMs,
+    long blockedMs,
+    long shuffleBytes,
+    long failedTasks,
+    long fetchFailedTasks,
+    long inputSize,
+    boolean failedRun) {
 
   public static RunFigures of(AppRun run) {
     long blocked = 0;
@@ -31,8 +37,15 @@ public record RunFigures(long wallMs, long blockedMs, long shuffleBytes, long fa
         sourceRecords += s.shuffleWriteRecords();
       }
     }
-    long wall = run.endTime() > 0 && run.startTime() > 0 ? Math.max(0, run.endTime() - run.startTime()) : 0;
-    return new RunFigures(wall, blocked, bytes, failed, fetchFailed, sourceRecords > 0 ? sourceRecords : allRecords,
+    long wall =
+        run.endTime() > 0 && run.startTime() > 0 ? Math.max(0, run.endTime() - run.startTime()) : 0;
+    return new RunFigures(
+        wall,
+        blocked,
+        bytes,
+        failed,
+        fetchFailed,
+        sourceRecords > 0 ? sourceRecords : allRecords,
         "FAILED".equals(run.status()));
   }
 

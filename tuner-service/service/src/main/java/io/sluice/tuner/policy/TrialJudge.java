@@ -10,18 +10,22 @@ import java.util.Map;
 import java.util.TreeMap;
 
 /**
- * Judges one trial (one or more runs with the same changed overlay) against the reference runs, pure.
+ * Judges one trial (one or more runs with the same changed overlay) against the reference runs,
+ * pure.
  *
- * <p>The changed keys come grouped in {@link Unit}s (keys of one lever, or keys whose figures overlap, judged as one
- * change). Each unit is judged first on its own figures, medians over the reference runs and over the trial runs:
- * a cost that rose by {@code minImprovement} or more rolls it back; a unit whose figures all stayed within the
- * noise (or were not measured: no stage of their kind ran) <i>moved nothing</i> and is rolled back even if wall time
- * improved; a unit that moved a figure is kept. A timing figure (blocked time, longest reduce task) counts as better
- * only beyond the wall-time threshold below: it is as noisy as wall time. Wall time is the guard over the whole trial, against the job's own
- * noise band {@code b}: with {@code n} trial runs the threshold is {@code max(minImprovement, b / sqrt(n))}; beyond
- * it every unit is rolled back; a first run worse by more than {@code minImprovement} but within it is
- * {@link Evaluation#INCONCLUSIVE} and runs again. More failed tasks, or a failed run, roll everything back. A unit
- * that declares no figures is judged on wall time alone and needs two runs before it is kept.
+ * <p>The changed keys come grouped in {@link Unit}s (keys of one lever, or keys whose figures
+ * overlap, judged as one change). Each unit is judged first on its own figures, medians over the
+ * reference runs and over the trial runs: a cost that rose by {@code minImprovement} or more rolls
+ * it back; a unit whose figures all stayed within the noise (or were not measured: no stage of
+ * their kind ran) <i>moved nothing</i> and is rolled back even if wall time improved; a unit that
+ * moved a figure is kept. A timing figure (blocked time, longest reduce task) counts as better only
+ * beyond the wall-time threshold below: it is as noisy as wall time. Wall time is the guard over
+ * the whole trial, against the job's own noise band {@code b}: with {@code n} trial runs the
+ * threshold is {@code max(minImprovement, b / sqrt(n))}; beyond it every unit is rolled back; a
+ * first run worse by more than {@code minImprovement} but within it is {@link
+ * Evaluation#INCONCLUSIVE} and runs again. More failed tasks, or a failed run, roll everything
+ * back. A unit that declares no figures is judged on wall time alone and needs two runs before it
+ * is kept.
  */
 final class TrialJudge {
   private final PolicyConfig config;
@@ -33,25 +37,43 @@ final class TrialJudge {
   /** Keys judged as one change; {@code changes} rows are {key, direction, previous, value}. */
   record Unit(List<String[]> changes, List<Figure> figures) {
     String keys() {
-      return String.join(" + ", changes.stream().map(c -> c[0] + "=" + (c[3].isEmpty() ? "(unset)" : c[3])).toList());
+      return String.join(
+          " + ",
+          changes.stream().map(c -> c[0] + "=" + (c[3].isEmpty() ? "(unset)" : c[3])).toList());
     }
   }
 
   /**
-   * How a unit came out, why (readable, with before and after figures; it follows the unit's keys, so it starts with
-   * " because" or ": ") and the figures as evidence ({@code before.<figure>}, {@code after.<figure>}).
+   * How a unit came out, why (readable, with before and after figures; it follows the unit's keys,
+   * so it starts with " because" or ": ") and the figures as evidence ({@code before.<figure>},
+   * {@code after.<figure>}).
    */
   record UnitVerdict(Unit unit, Evaluation evaluation, String why, Map<String, Double> evidence) {}
 
-  /** The trial's verdict: KEPT (some unit kept), ROLLED_BACK or INCONCLUSIVE; per unit; shared evidence. */
-  record Verdict(Evaluation evaluation, List<UnitVerdict> units, String wall, Map<String, Double> evidence) {}
+  /**
+   * The trial's verdict: KEPT (some unit kept), ROLLED_BACK or INCONCLUSIVE; per unit; shared
+   * evidence.
+   */
+  record Verdict(
+      Evaluation evaluation, List<UnitVerdict> units, String wall, Map<String, Double> evidence) {}
 
-  private enum Move { BETTER, WORSE, FLAT, UNMEASURED }
+  private enum Move {
+    BETTER,
+    WORSE,
+    FLAT,
+    UNMEASURED
+  }
 
   private record FigureMove(Figure figure, double before, double after, Move move) {
     String text() {
       String verb = after < before ? "fell" : after > before ? "rose" : "stayed";
-      return figure.label() + " " + verb + " " + figure.format(before) + " → " + figure.format(after);
+      return figure.label()
+          + " "
+          + verb
+          + " "
+          + figure.format(before)
+          + " → "
+          + figure.format(after);
     }
   }
 
@@ -78,8 +100,15 @@ final class TrialJudge {
     ev.put("blockedImprovement", bi);
     ev.put("wallNoiseBand", band);
     ev.put("trialRuns", (double) n);
-    String wallText = String.format(Locale.ROOT, "wall time %s → %s (%+.1f%%%s, noise band ±%.0f%%)",
-        secs(refWall), secs(wall), wi == 0 ? 0.0 : -100 * wi, n > 1 ? ", median of " + n + " runs" : "", 100 * band);
+    String wallText =
+        String.format(
+            Locale.ROOT,
+            "wall time %s → %s (%+.1f%%%s, noise band ±%.0f%%)",
+            secs(refWall),
+            secs(wall),
+            wi == 0 ? 0.0 : -100 * wi,
+            n > 1 ? ", median of " + n + " runs" : "",
+            100 * band);
 
     String fatal = null;
     if (t.failures() > ref.failures()) {
@@ -87,8 +116,13 @@ final class TrialJudge {
     } else if (t.failedRun() && !ref.failedRun()) {
       fatal = "the run failed";
     } else if (-wi > threshold) {
-      fatal = String.format(Locale.ROOT, "wall time got worse by %.0f%%, beyond the noise band (±%.0f%%%s)", -100 * wi,
-          100 * threshold, n > 1 ? " for " + n + " runs" : "");
+      fatal =
+          String.format(
+              Locale.ROOT,
+              "wall time got worse by %.0f%%, beyond the noise band (±%.0f%%%s)",
+              -100 * wi,
+              100 * threshold,
+              n > 1 ? " for " + n + " runs" : "");
     }
     List<UnitVerdict> out = new ArrayList<>();
     boolean anyKept = false;
@@ -102,15 +136,29 @@ final class TrialJudge {
       if (u.figures().isEmpty()) { // wall time alone
         if (wi >= threshold && n >= 2) {
           anyKept = true;
-          out.add(new UnitVerdict(u, Evaluation.KEPT, ": judged on wall time alone, better over " + n + " runs: "
-              + wallText, uev));
+          out.add(
+              new UnitVerdict(
+                  u,
+                  Evaluation.KEPT,
+                  ": judged on wall time alone, better over " + n + " runs: " + wallText,
+                  uev));
         } else if (wi >= min && n < 2) {
           inconclusive = true;
-          out.add(new UnitVerdict(u, Evaluation.INCONCLUSIVE, ": judged on wall time alone, which needs two runs: "
-              + wallText, uev));
+          out.add(
+              new UnitVerdict(
+                  u,
+                  Evaluation.INCONCLUSIVE,
+                  ": judged on wall time alone, which needs two runs: " + wallText,
+                  uev));
         } else {
-          out.add(new UnitVerdict(u, Evaluation.ROLLED_BACK, ": judged on wall time alone, which did not improve "
-              + "beyond the noise: " + wallText, uev));
+          out.add(
+              new UnitVerdict(
+                  u,
+                  Evaluation.ROLLED_BACK,
+                  ": judged on wall time alone, which did not improve "
+                      + "beyond the noise: "
+                      + wallText,
+                  uev));
         }
         continue;
       }
@@ -126,20 +174,45 @@ final class TrialJudge {
       List<String> worse = texts(moves, Move.WORSE);
       List<String> better = texts(moves, Move.BETTER);
       if (!worse.isEmpty()) {
-        out.add(new UnitVerdict(u, Evaluation.ROLLED_BACK, " because " + String.join(" and ", worse)
-            + "; " + wallText, uev));
+        out.add(
+            new UnitVerdict(
+                u,
+                Evaluation.ROLLED_BACK,
+                " because " + String.join(" and ", worse) + "; " + wallText,
+                uev));
       } else if (!better.isEmpty()) {
         anyKept = true;
-        out.add(new UnitVerdict(u, Evaluation.KEPT, " because " + String.join(" and ", better) + "; "
-            + wallText, uev));
+        out.add(
+            new UnitVerdict(
+                u,
+                Evaluation.KEPT,
+                " because " + String.join(" and ", better) + "; " + wallText,
+                uev));
       } else if (moves.stream().allMatch(m -> m.move() == Move.UNMEASURED)) {
         List<String> kinds = u.figures().stream().map(f -> f.kind().label()).distinct().toList();
-        out.add(new UnitVerdict(u, Evaluation.ROLLED_BACK, ": it cannot act on this job (no "
-            + String.join(" or ", kinds) + " ran), so " + wallText + " is not credited to it", uev));
+        out.add(
+            new UnitVerdict(
+                u,
+                Evaluation.ROLLED_BACK,
+                ": it cannot act on this job (no "
+                    + String.join(" or ", kinds)
+                    + " ran), so "
+                    + wallText
+                    + " is not credited to it",
+                uev));
       } else {
-        List<String> flat = moves.stream().filter(m -> m.move() == Move.FLAT).map(FigureMove::text).toList();
-        out.add(new UnitVerdict(u, Evaluation.ROLLED_BACK, ": it moved nothing it acts on ("
-            + String.join(", ", flat) + "), so " + wallText + " is not credited to it", uev));
+        List<String> flat =
+            moves.stream().filter(m -> m.move() == Move.FLAT).map(FigureMove::text).toList();
+        out.add(
+            new UnitVerdict(
+                u,
+                Evaluation.ROLLED_BACK,
+                ": it moved nothing it acts on ("
+                    + String.join(", ", flat)
+                    + "), so "
+                    + wallText
+                    + " is not credited to it",
+                uev));
       }
     }
     // a kept change whose first run looks worse, within the noise, runs once more before a verdict
@@ -147,8 +220,11 @@ final class TrialJudge {
       inconclusive = true;
     }
     if (inconclusive) {
-      String why = String.format(Locale.ROOT, ": %s, within the noise: the trial runs once more before a verdict",
-          wallText);
+      String why =
+          String.format(
+              Locale.ROOT,
+              ": %s, within the noise: the trial runs once more before a verdict",
+              wallText);
       List<UnitVerdict> pending = new ArrayList<>();
       for (UnitVerdict v : out) {
         pending.add(new UnitVerdict(v.unit(), Evaluation.INCONCLUSIVE, why, v.evidence()));
@@ -159,29 +235,34 @@ final class TrialJudge {
   }
 
   /**
-   * How a figure moved from the reference runs to the trial's: by at least its floor and {@code minImprovement}. A
-   * timing figure (blocked time, longest reduce task) varies with the machine's load as wall time does, so it counts
-   * as better only beyond the wall-time threshold ({@code timingThreshold}: the job's noise band over the square
-   * root of the trial runs); it counts as worse from {@code minImprovement} on, as every cost does.
+   * How a figure moved from the reference runs to the trial's: by at least its floor and {@code
+   * minImprovement}. A timing figure (blocked time, longest reduce task) varies with the machine's
+   * load as wall time does, so it counts as better only beyond the wall-time threshold ({@code
+   * timingThreshold}: the job's noise band over the square root of the trial runs); it counts as
+   * worse from {@code minImprovement} on, as every cost does.
    */
-  private FigureMove move(Figure f, List<AppRun> refRuns, List<AppRun> trialRuns, double timingThreshold) {
-    boolean measured = refRuns.stream().anyMatch(f::measured) || trialRuns.stream().anyMatch(f::measured);
+  private FigureMove move(
+      Figure f, List<AppRun> refRuns, List<AppRun> trialRuns, double timingThreshold) {
+    boolean measured =
+        refRuns.stream().anyMatch(f::measured) || trialRuns.stream().anyMatch(f::measured);
     double before = medianOf(refRuns, f::of);
     double after = medianOf(trialRuns, f::of);
     if (!measured) {
       return new FigureMove(f, before, after, Move.UNMEASURED);
     }
-    double floor = f == Figure.BLOCKED_MS ? Math.max(f.floor(), config.blockedNoiseMs()) : f.floor();
+    double floor =
+        f == Figure.BLOCKED_MS ? Math.max(f.floor(), config.blockedNoiseMs()) : f.floor();
     double diff = after - before;
     double rel = before == 0 ? (after == 0 ? 0 : 1) : Math.abs(diff) / Math.abs(before);
     if (Math.abs(diff) < floor || rel < config.minImprovement()) {
       return new FigureMove(f, before, after, Move.FLAT);
     }
-    Move m = switch (f.better()) {
-      case EITHER -> Move.BETTER;
-      case LOWER -> diff < 0 ? Move.BETTER : Move.WORSE;
-      case HIGHER -> diff > 0 ? Move.BETTER : Move.WORSE;
-    };
+    Move m =
+        switch (f.better()) {
+          case EITHER -> Move.BETTER;
+          case LOWER -> diff < 0 ? Move.BETTER : Move.WORSE;
+          case HIGHER -> diff > 0 ? Move.BETTER : Move.WORSE;
+        };
     if (m == Move.BETTER && f.unit() == Figure.Unit.MILLIS && rel < timingThreshold) {
       m = Move.FLAT; // a timing that fell within the job's noise: not to the key's credit
     }

@@ -7,12 +7,19 @@ import java.time.Clock;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The retention pruner over the history store's database ({@link RetentionProperties} is bound by the scan). */
+/**
+ * The retention pruner over the history store's database ({@link RetentionProperties} is bound by
+ * the scan).
+ */
 @Configuration(proxyBeanMethods = false)
 class RetentionConfiguration {
   @Bean(destroyMethod = "close")
-  RetentionPruner retentionPruner(TunerProperties tuner, ControlDatabase control, RetentionProperties retention,
-      Clock clock, MeterRegistry meters) {
+  RetentionPruner retentionPruner(
+      TunerProperties tuner,
+      ControlDatabase control,
+      RetentionProperties retention,
+      Clock clock,
+      MeterRegistry meters) {
     return new RetentionPruner(tuner.storeUrl(), control, retention, clock, meters).start();
   }
 }

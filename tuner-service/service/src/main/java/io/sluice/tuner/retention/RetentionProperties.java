@@ -5,15 +5,17 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
 /**
- * How long the history store keeps what grows without bound ({@code sluice.retention.*}), applied by the
- * {@link RetentionPruner} on H2 and ClickHouse alike. Control state is never pruned: freeze
- * flags, the push-tier rules and deny entries, the operator trials. Push-tier outcomes have their own retention,
- * {@code sluice.tier.outcomes.retention} (30 days), pruned by the outcome service. Every duration must be positive;
- * binding fails naming the property otherwise.
+ * How long the history store keeps what grows without bound ({@code sluice.retention.*}), applied
+ * by the {@link RetentionPruner} on H2 and ClickHouse alike. Control state is never pruned: freeze
+ * flags, the push-tier rules and deny entries, the operator trials. Push-tier outcomes have their
+ * own retention, {@code sluice.tier.outcomes.retention} (30 days), pruned by the outcome service.
+ * Every duration must be positive; binding fails naming the property otherwise.
  *
- * @param runs runs (with their stages) last updated longer ago than this are deleted; their jobs are re-indexed
- * @param decisions the tuning policy's decisions (tuner_decisions) and the push-tier decisions (tier_decisions) taken
- *     longer ago than this; a rolled-back change is remembered this long (then it may be tried again)
+ * @param runs runs (with their stages) last updated longer ago than this are deleted; their jobs
+ *     are re-indexed
+ * @param decisions the tuning policy's decisions (tuner_decisions) and the push-tier decisions
+ *     (tier_decisions) taken longer ago than this; a rolled-back change is remembered this long
+ *     (then it may be tried again)
  * @param gateEvents the ESS gates' events (gate_events) that happened longer ago than this
  * @param audit audit entries (sluice_audit, tier_audit) older than this
  * @param interval how often the pruner runs (first one interval after start-up)
@@ -36,7 +38,8 @@ public record RetentionProperties(
 
   private static void positive(String name, Duration d) {
     if (d == null || d.isNegative() || d.isZero()) {
-      throw new IllegalArgumentException("sluice.retention." + name + " must be positive, was " + d);
+      throw new IllegalArgumentException(
+          "sluice.retention." + name + " must be positive, was " + d);
     }
   }
 }

@@ -16,11 +16,12 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Applies {@link RetentionProperties} to the history store's database, H2 or ClickHouse: runs (with their stages,
- * re-indexing their jobs), gate events, the tuning and push-tier decisions and the audit entries older than their
- * retention are deleted, every {@code sluice.retention.interval} on one daemon thread, on its own connections (never
- * through the store's circuit breaker: a long prune does not open it). Each table's deleted rows are counted in
- * {@code sluice.retention.pruned{table}}. A failed prune is logged and tried again at the next interval.
+ * Applies {@link RetentionProperties} to the history store's database, H2 or ClickHouse: runs (with
+ * their stages, re-indexing their jobs), gate events, the tuning and push-tier decisions and the
+ * audit entries older than their retention are deleted, every {@code sluice.retention.interval} on
+ * one daemon thread, on its own connections (never through the store's circuit breaker: a long
+ * prune does not open it). Each table's deleted rows are counted in {@code
+ * sluice.retention.pruned{table}}. A failed prune is logged and tried again at the next interval.
  */
 public final class RetentionPruner implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RetentionPruner.class);
@@ -32,18 +33,24 @@ public final class RetentionPruner implements AutoCloseable {
   private final MeterRegistry meters;
   private final ScheduledExecutorService exec;
 
-  public RetentionPruner(String url, ControlDatabase control, RetentionProperties retention, Clock clock,
+  public RetentionPruner(
+      String url,
+      ControlDatabase control,
+      RetentionProperties retention,
+      Clock clock,
       MeterRegistry meters) {
     this.url = url;
     this.tables = new ControlTables(control);
     this.retention = retention;
     this.clock = clock;
     this.meters = meters;
-    this.exec = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-retention");
-      t.setDaemon(true);
-      return t;
-    });
+    this.exec =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-retention");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Schedules the prune every interval, the first one interval from now. */
@@ -64,7 +71,10 @@ public final class RetentionPruner implements AutoCloseable {
     }
   }
 
-  /** Prunes every table once against the clock's now; returns the rows deleted per table, in pruning order. */
+  /**
+   * Prunes every table once against the clock's now; returns the rows deleted per table, in pruning
+   * order.
+   */
   public Map<String, Long> pruneOnce() {
     long now = clock.millis();
     Map<String, Long> out = new LinkedHashMap<>();
@@ -73,13 +83,21 @@ public final class RetentionPruner implements AutoCloseable {
       out.put("gate_events", store.pruneGateEvents(before(now, retention.gateEvents())));
     }
     try {
-      out.put("tuner_decisions", tables.prune("tuner_decisions", "decided_at", before(now, retention.decisions())));
-      out.put("tier_decisions", tables.prune("tier_decisions", "decided_at", before(now, retention.decisions())));
+      out.put(
+          "tuner_decisions",
+          tables.prune("tuner_decisions", "decided_at", before(now, retention.decisions())));
+      out.put(
+          "tier_decisions",
+          tables.prune("tier_decisions", "decided_at", before(now, retention.decisions())));
       out.put("tier_audit", tables.prune("tier_audit", "at", before(now, retention.audit())));
       out.put("sluice_audit", tables.prune("sluice_audit", "at", before(now, retention.audit())));
     } catch (RuntimeException e) {
-      throw new IllegalStateException("pruning the control tables at " + ControlDatabase.redact(url) + " failed: "
-          + e.getMessage(), e);
+      throw new IllegalStateException(
+          "pruning the control tables at "
+              + ControlDatabase.redact(url)
+              + " failed: "
+              + e.getMessage(),
+          e);
     }
     out.forEach((table, n) -> counter(table).increment(n));
     return out;
@@ -90,8 +108,10 @@ public final class RetentionPruner implements AutoCloseable {
   }
 
   private Counter counter(String table) {
-    return Counter.builder("sluice.retention.pruned").description("Rows deleted by the retention pruner")
-        .tag("table", table).register(meters);
+    return Counter.builder("sluice.retention.pruned")
+        .description("Rows deleted by the retention pruner")
+        .tag("table", table)
+        .register(meters);
   }
 
   @Override

@@ -10,9 +10,9 @@ import org.springframework.security.core.context.SecurityContextHolder;
 import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
 
 /**
- * Who is calling, whatever the way in (Basic, browser session, static token, JWT): the name, the roles it holds
- * (with the ones they include: ADMIN holds OPERATOR and VIEWER) and the queues an OPERATOR is limited to (empty: every
- * queue).
+ * Who is calling, whatever the way in (Basic, browser session, static token, JWT): the name, the
+ * roles it holds (with the ones they include: ADMIN holds OPERATOR and VIEWER) and the queues an
+ * OPERATOR is limited to (empty: every queue).
  */
 public record Caller(String name, Set<Role> roles, Set<String> queues) {
   /** The attribute of a token or JWT principal that carries the queues. */
@@ -25,7 +25,9 @@ public record Caller(String name, Set<Role> roles, Set<String> queues) {
 
   /** The caller behind an authentication (anonymous when null or not authenticated). */
   public static Caller of(Authentication auth) {
-    if (auth == null || !auth.isAuthenticated() || auth.getPrincipal() == null
+    if (auth == null
+        || !auth.isAuthenticated()
+        || auth.getPrincipal() == null
         || "anonymousUser".equals(auth.getPrincipal())) {
       return new Caller("anonymous", Set.of(), Set.of());
     }
@@ -36,7 +38,10 @@ public record Caller(String name, Set<Role> roles, Set<String> queues) {
     return roles.contains(role);
   }
 
-  /** True when this caller may change jobs of {@code queue}: ADMIN, or OPERATOR of every queue or of this one. */
+  /**
+   * True when this caller may change jobs of {@code queue}: ADMIN, or OPERATOR of every queue or of
+   * this one.
+   */
   public boolean operates(String queue) {
     if (has(Role.ADMIN)) {
       return true;

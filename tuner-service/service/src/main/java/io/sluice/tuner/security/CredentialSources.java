@@ -21,16 +21,23 @@ final class CredentialSources {
       c = c.withUsers("sluice.security.users (SLUICE_SECURITY_USERS)", p.users());
     }
     if (p.tokensFile() != null) {
-      c = c.withTokens(p.tokensFile().toString(), read("sluice.security.tokens-file", p.tokensFile()));
+      c =
+          c.withTokens(
+              p.tokensFile().toString(), read("sluice.security.tokens-file", p.tokensFile()));
     }
     if (p.tokens() != null && !p.tokens().isBlank()) {
       c = c.withTokens("sluice.security.tokens (SLUICE_SECURITY_TOKENS)", p.tokens());
     }
     if (c.users().isEmpty() && c.tokens().isEmpty() && p.mode() == SecurityProperties.Mode.STATIC) {
-      LOG.warn("no users and no tokens configured (sluice.security.users-file, sluice.security.tokens-file or "
-          + "SLUICE_SECURITY_USERS/SLUICE_SECURITY_TOKENS): every API call except the health check is refused");
+      LOG.warn(
+          "no users and no tokens configured (sluice.security.users-file, sluice.security.tokens-file or "
+              + "SLUICE_SECURITY_USERS/SLUICE_SECURITY_TOKENS): every API call except the health check is refused");
     } else {
-      LOG.info("security mode {}: {} users, {} bearer tokens", p.mode(), c.users().size(), c.tokens().size());
+      LOG.info(
+          "security mode {}: {} users, {} bearer tokens",
+          p.mode(),
+          c.users().size(),
+          c.tokens().size());
     }
     return c;
   }

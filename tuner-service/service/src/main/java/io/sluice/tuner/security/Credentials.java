@@ -15,12 +15,15 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * The static users and bearer tokens, parsed from the users/tokens line formats (see {@link SecurityProperties}).
- * Pure: a bad line fails with its source and line number and never echoes a secret. Tokens are kept only as SHA-256
- * digests and compared in constant time.
+ * The static users and bearer tokens, parsed from the users/tokens line formats (see {@link
+ * SecurityProperties}). Pure: a bad line fails with its source and line number and never echoes a
+ * secret. Tokens are kept only as SHA-256 digests and compared in constant time.
  */
 public final class Credentials {
-  /** A user of HTTP Basic and the browser login; {@code password} is in Spring's {@code {id}value} form. */
+  /**
+   * A user of HTTP Basic and the browser login; {@code password} is in Spring's {@code {id}value}
+   * form.
+   */
   public record User(String name, String password, Set<Role> roles, Set<String> queues) {}
 
   /** A bearer token's holder. */
@@ -53,7 +56,10 @@ public final class Credentials {
       }
       String[] f = line.split(":", -1);
       if (f.length < 3 || f.length > 4 || f[0].isBlank() || f[1].isBlank()) {
-        throw bad(source, n, "expected name:{bcrypt}HASH:ROLE[,ROLE...][:queue,...] (" + f.length + " fields)");
+        throw bad(
+            source,
+            n,
+            "expected name:{bcrypt}HASH:ROLE[,ROLE...][:queue,...] (" + f.length + " fields)");
       }
       if (!f[1].startsWith("{")) {
         throw bad(source, n, "the password must name its encoding: {bcrypt}HASH or {noop}plain");
@@ -62,7 +68,9 @@ public final class Credentials {
       if (all.containsKey(name)) {
         throw bad(source, n, "user " + name + " is defined twice");
       }
-      all.put(name, new User(name, f[1], roles(source, n, f[2]), f.length == 4 ? list(f[3]) : Set.of()));
+      all.put(
+          name,
+          new User(name, f[1], roles(source, n, f[2]), f.length == 4 ? list(f[3]) : Set.of()));
     }
     return new Credentials(all, tokens);
   }
@@ -79,7 +87,8 @@ public final class Credentials {
       }
       String[] f = line.split(":", 3);
       if (f.length != 3 || f[0].isBlank() || f[2].isBlank()) {
-        throw bad(source, n, "expected principal:ROLE[,ROLE...]:TOKEN or principal:ROLE:{sha256}HEX");
+        throw bad(
+            source, n, "expected principal:ROLE[,ROLE...]:TOKEN or principal:ROLE:{sha256}HEX");
       }
       byte[] digest;
       if (f[2].regionMatches(true, 0, SHA256, 0, SHA256.length())) {
@@ -114,7 +123,10 @@ public final class Credentials {
     return tokens;
   }
 
-  /** The holder of a presented bearer token; every configured token is compared (constant time per token). */
+  /**
+   * The holder of a presented bearer token; every configured token is compared (constant time per
+   * token).
+   */
   public Optional<Token> token(String presented) {
     byte[] d = sha256(presented);
     Token found = null;

@@ -12,9 +12,9 @@ import org.springframework.security.oauth2.jwt.Jwt;
 import org.springframework.security.oauth2.server.resource.authentication.JwtAuthenticationToken;
 
 /**
- * An OIDC access token (JWT) as a caller: the user from {@code sluice.security.oidc.user-claim} (else {@code sub}),
- * the roles from {@code roles-claim} (names of {@link Role}, any case; others ignored), the queues from
- * {@code queues-claim}.
+ * An OIDC access token (JWT) as a caller: the user from {@code sluice.security.oidc.user-claim}
+ * (else {@code sub}), the roles from {@code roles-claim} (names of {@link Role}, any case; others
+ * ignored), the queues from {@code queues-claim}.
  */
 final class JwtRoles implements Converter<Jwt, AbstractAuthenticationToken> {
   private final SecurityProperties.Oidc oidc;
@@ -36,8 +36,11 @@ final class JwtRoles implements Converter<Jwt, AbstractAuthenticationToken> {
     String user = jwt.getClaimAsString(oidc.userClaim());
     Map<String, Object> claims = new java.util.LinkedHashMap<>(jwt.getClaims());
     claims.put(Caller.QUEUES, strings(jwt.getClaims().get(oidc.queuesClaim())));
-    Jwt withQueues = new Jwt(jwt.getTokenValue(), jwt.getIssuedAt(), jwt.getExpiresAt(), jwt.getHeaders(), claims);
-    return new JwtAuthenticationToken(withQueues, authorities, user == null || user.isBlank() ? jwt.getSubject() : user);
+    Jwt withQueues =
+        new Jwt(
+            jwt.getTokenValue(), jwt.getIssuedAt(), jwt.getExpiresAt(), jwt.getHeaders(), claims);
+    return new JwtAuthenticationToken(
+        withQueues, authorities, user == null || user.isBlank() ? jwt.getSubject() : user);
   }
 
   private static List<String> strings(Object claim) {

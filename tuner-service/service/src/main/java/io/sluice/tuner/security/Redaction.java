@@ -11,17 +11,18 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.stereotype.Component;
 
 /**
- * What a caller may see of a run's Spark properties, for every answer that carries them (the jobs API and the
- * UI's run page and diff). A value is never shown when its key or the value itself matches one of
- * {@code sluice.security.secret-key-patterns}. A caller who does not operate the run's queue (see
- * {@link Caller#operates}) sees only the values of the tunable keys Sluice may recommend (the allow-list) and of
- * Sluice's own {@code spark.sluice.*} markers; every other value reads {@link #REDACTED}. Keys are always shown, so a
- * diff still lists every key that differs.
+ * What a caller may see of a run's Spark properties, for every answer that carries them (the jobs
+ * API and the UI's run page and diff). A value is never shown when its key or the value itself
+ * matches one of {@code sluice.security.secret-key-patterns}. A caller who does not operate the
+ * run's queue (see {@link Caller#operates}) sees only the values of the tunable keys Sluice may
+ * recommend (the allow-list) and of Sluice's own {@code spark.sluice.*} markers; every other value
+ * reads {@link #REDACTED}. Keys are always shown, so a diff still lists every key that differs.
  */
 @Component
 public class Redaction {
   /** What a hidden value reads. */
   public static final String REDACTED = "*********(redacted)";
+
   private static final String SLUICE_MARKERS = "spark.sluice.";
 
   private final List<Pattern> secrets;
@@ -33,7 +34,8 @@ public class Redaction {
   }
 
   Redaction(List<String> secretPatterns, AllowList allowList) {
-    this.secrets = secretPatterns.stream().map(p -> Pattern.compile(p, Pattern.CASE_INSENSITIVE)).toList();
+    this.secrets =
+        secretPatterns.stream().map(p -> Pattern.compile(p, Pattern.CASE_INSENSITIVE)).toList();
     Set<String> keys = new TreeSet<>();
     allowList.keys().forEach(k -> keys.add(k.key()));
     this.tunable = Set.copyOf(keys);
@@ -47,7 +49,10 @@ public class Redaction {
     return out;
   }
 
-  /** One value as {@code caller} may see it for a run of {@code queue} (null stays null: the key is absent). */
+  /**
+   * One value as {@code caller} may see it for a run of {@code queue} (null stays null: the key is
+   * absent).
+   */
   public String value(Caller caller, String queue, String key, String value) {
     return value == null || shows(key, value, caller.operates(queue)) ? value : REDACTED;
   }

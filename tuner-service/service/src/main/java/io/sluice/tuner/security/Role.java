@@ -3,9 +3,10 @@ package io.sluice.tuner.security;
 import java.util.Locale;
 
 /**
- * The roles of tuner-service's callers. ADMIN includes OPERATOR, OPERATOR includes VIEWER (the hierarchy is
- * declared in {@link SecurityConfiguration}); ADMIN also includes REPORTER. REPORTER is for machine callers only
- * (sluice-submit, the driver plugins, the ESS gates): it does not include VIEWER.
+ * The roles of tuner-service's callers. ADMIN includes OPERATOR, OPERATOR includes VIEWER (the
+ * hierarchy is declared in {@link SecurityConfiguration}); ADMIN also includes REPORTER. REPORTER
+ * is for machine callers only (sluice-submit, the driver plugins, the ESS gates): it does not
+ * include VIEWER.
  */
 public enum Role {
   /** Every read of the API and the UI. */
@@ -27,8 +28,8 @@ public enum Role {
     try {
       return valueOf(name.trim().toUpperCase(Locale.ROOT));
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("unknown role '" + name.trim() + "' (one of VIEWER, OPERATOR, ADMIN, "
-          + "REPORTER)");
+      throw new IllegalArgumentException(
+          "unknown role '" + name.trim() + "' (one of VIEWER, OPERATOR, ADMIN, " + "REPORTER)");
     }
   }
 }

@@ -30,48 +30,70 @@ import org.springframework.web.bind.annotation.RequestBody;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * Browser sessions: {@code POST /api/v1/session} signs in with a users-file user (an HttpOnly session cookie; the
- * session id changes on sign-in), {@code DELETE /api/v1/session} signs out, {@code GET /api/v1/me} says who is
- * signed in (any way in) with the roles held and the queues an operator is limited to.
+ * Browser sessions: {@code POST /api/v1/session} signs in with a users-file user (an HttpOnly
+ * session cookie; the session id changes on sign-in), {@code DELETE /api/v1/session} signs out,
+ * {@code GET /api/v1/me} says who is signed in (any way in) with the roles held and the queues an
+ * operator is limited to.
  */
 @RestController
 class SessionController {
-  static final RequestMatcher LOGIN = req -> "POST".equals(req.getMethod())
-      && "/api/v1/session".equals(req.getRequestURI().substring(req.getContextPath().length()));
+  static final RequestMatcher LOGIN =
+      req ->
+          "POST".equals(req.getMethod())
+              && "/api/v1/session"
+                  .equals(req.getRequestURI().substring(req.getContextPath().length()));
 
   /** A sign-in. */
   record Login(
-      @NotBlank @Size(max = 128) @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "alice")
-      String username,
-      @NotBlank @Size(max = 1024) @Schema(requiredMode = Schema.RequiredMode.REQUIRED) String password) {}
+      @NotBlank
+          @Size(max = 128)
+          @Schema(requiredMode = Schema.RequiredMode.REQUIRED, example = "alice")
+          String username,
+      @NotBlank @Size(max = 1024) @Schema(requiredMode = Schema.RequiredMode.REQUIRED)
+          String password) {}
 
   /** Who is signed in. */
   @JsonPropertyOrder({"user", "roles", "queues"})
   record Me(String user, List<Role> roles, List<String> queues) {
     static Me of(Caller c) {
-      return new Me(c.name(), new TreeSet<>(c.roles()).stream().toList(), new TreeSet<>(c.queues()).stream().toList());
+      return new Me(
+          c.name(),
+          new TreeSet<>(c.roles()).stream().toList(),
+          new TreeSet<>(c.queues()).stream().toList());
     }
   }
 
   private final AuthenticationManager passwords;
   private final HttpSessionSecurityContextRepository contexts;
 
-  SessionController(AuthenticationManager passwords, HttpSessionSecurityContextRepository contexts) {
+  SessionController(
+      AuthenticationManager passwords, HttpSessionSecurityContextRepository contexts) {
     this.passwords = passwords;
     this.contexts = contexts;
   }
 
   @PostMapping("/api/v1/session")
-  @Operation(summary = "Sign in a browser: 200 and an HttpOnly session cookie, 401 for a wrong name or password")
-  ResponseEntity<?> login(@Valid @RequestBody Login login, HttpServletRequest req, HttpServletResponse res) {
+  @Operation(
+      summary =
+          "Sign in a browser: 200 and an HttpOnly session cookie, 401 for a wrong name or password")
+  ResponseEntity<?> login(
+      @Valid @RequestBody Login login, HttpServletRequest req, HttpServletResponse res) {
     Authentication a;
     try {
-      a = passwords.authenticate(UsernamePasswordAuthenticationToken.unauthenticated(login.username().trim(),
-          login.password()));
+      a =
+          passwords.authenticate(
+              UsernamePasswordAuthenticationToken.unauthenticated(
+                  login.username().trim(), login.password()));
     } catch (AuthenticationException e) {
       HttpStatus s = HttpStatus.UNAUTHORIZED;
-      return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), null,
-          "wrong user name or password", req.getRequestURI()));
+      return ResponseEntity.status(s)
+          .body(
+              new ApiError(
+                  s.value(),
+                  s.getReasonPhrase(),
+                  null,
+                  "wrong user name or password",
+                  req.getRequestURI()));
     }
     HttpSession old = req.getSession(false);
     if (old != null) {
@@ -87,12 +109,15 @@ class SessionController {
   @DeleteMapping("/api/v1/session")
   @Operation(summary = "Sign out (ends the browser session); 204 also when no one was signed in")
   ResponseEntity<Void> logout(HttpServletRequest req, HttpServletResponse res) {
-    new SecurityContextLogoutHandler().logout(req, res, SecurityContextHolder.getContext().getAuthentication());
+    new SecurityContextLogoutHandler()
+        .logout(req, res, SecurityContextHolder.getContext().getAuthentication());
     return ResponseEntity.noContent().build();
   }
 
   @GetMapping("/api/v1/me")
-  @Operation(summary = "Who is signed in: user, roles held (with the ones they include) and an operator's queues")
+  @Operation(
+      summary =
+          "Who is signed in: user, roles held (with the ones they include) and an operator's queues")
   Me me() {
     return Me.of(Caller.current());
   }

@@ -7,7 +7,10 @@ import org.springframework.security.oauth2.core.OAuth2AuthenticatedPrincipal;
 import org.springframework.security.oauth2.server.resource.introspection.BadOpaqueTokenException;
 import org.springframework.security.oauth2.server.resource.introspection.OpaqueTokenIntrospector;
 
-/** Bearer tokens of the tokens file, checked as opaque tokens by Spring Security's resource server support. */
+/**
+ * Bearer tokens of the tokens file, checked as opaque tokens by Spring Security's resource server
+ * support.
+ */
 final class StaticTokenIntrospector implements OpaqueTokenIntrospector {
   private final Credentials credentials;
 
@@ -17,9 +20,19 @@ final class StaticTokenIntrospector implements OpaqueTokenIntrospector {
 
   @Override
   public OAuth2AuthenticatedPrincipal introspect(String token) {
-    Credentials.Token t = credentials.token(token)
-        .orElseThrow(() -> new BadOpaqueTokenException("the bearer token is not a configured sluice token"));
-    return new DefaultOAuth2AuthenticatedPrincipal(t.principal(), Map.of("sub", t.principal()),
-        t.roles().stream().<org.springframework.security.core.GrantedAuthority>map(r -> new SimpleGrantedAuthority(r.authority())).toList());
+    Credentials.Token t =
+        credentials
+            .token(token)
+            .orElseThrow(
+                () ->
+                    new BadOpaqueTokenException(
+                        "the bearer token is not a configured sluice token"));
+    return new DefaultOAuth2AuthenticatedPrincipal(
+        t.principal(),
+        Map.of("sub", t.principal()),
+        t.roles().stream()
+            .<org.springframework.security.core.GrantedAuthority>map(
+                r -> new SimpleGrantedAuthority(r.authority()))
+            .toList());
   }
 }

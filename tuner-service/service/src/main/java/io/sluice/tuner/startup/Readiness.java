@@ -17,16 +17,19 @@ import org.springframework.context.event.EventListener;
 import org.springframework.stereotype.Component;
 
 /**
- * The one readiness signal of tuner-service: the health indicator {@code controlState}, part of the readiness group
- * ({@code /actuator/health/readiness}, see {@code application.yml}), is OUT_OF_SERVICE until every {@link StartupCheck}
- * is done and UP from then on; at that moment the log gets one line starting with {@value #READY_LINE}. Once ready it
- * stays ready: a store that fails later is the circuit breaker's business (submissions fail open), not a reason to
- * take the service out of rotation. The checks are polled every {@value #POLL_MS} ms from start-up until done.
+ * The one readiness signal of tuner-service: the health indicator {@code controlState}, part of the
+ * readiness group ({@code /actuator/health/readiness}, see {@code application.yml}), is
+ * OUT_OF_SERVICE until every {@link StartupCheck} is done and UP from then on; at that moment the
+ * log gets one line starting with {@value #READY_LINE}. Once ready it stays ready: a store that
+ * fails later is the circuit breaker's business (submissions fail open), not a reason to take the
+ * service out of rotation. The checks are polled every {@value #POLL_MS} ms from start-up until
+ * done.
  */
 @Component("controlState")
 public class Readiness implements HealthIndicator, DisposableBean {
   /** The log line's start, which start-up scripts wait for. */
   public static final String READY_LINE = "tuner-service ready:";
+
   static final long POLL_MS = 100;
 
   private static final Logger LOG = LoggerFactory.getLogger(Readiness.class);
@@ -37,21 +40,27 @@ public class Readiness implements HealthIndicator, DisposableBean {
 
   public Readiness(List<StartupCheck> checks) {
     this.checks = List.copyOf(checks);
-    this.poller = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-readiness");
-      t.setDaemon(true);
-      return t;
-    });
+    this.poller =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-readiness");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Starts polling once the application is up (the checks' own loading starts then too). */
   @EventListener(ApplicationReadyEvent.class)
   public void start() {
-    poller.scheduleWithFixedDelay(() -> {
-      if (poll()) {
-        poller.shutdown();
-      }
-    }, 0, POLL_MS, TimeUnit.MILLISECONDS);
+    poller.scheduleWithFixedDelay(
+        () -> {
+          if (poll()) {
+            poller.shutdown();
+          }
+        },
+        0,
+        POLL_MS,
+        TimeUnit.MILLISECONDS);
   }
 
   /** Checks once; true (and one log line, the first time) when every check is done. */
@@ -63,7 +72,10 @@ public class Readiness implements HealthIndicator, DisposableBean {
       return false;
     }
     ready = true;
-    LOG.info("{} {} loaded", READY_LINE, String.join(", ", checks.stream().map(StartupCheck::name).toList()));
+    LOG.info(
+        "{} {} loaded",
+        READY_LINE,
+        String.join(", ", checks.stream().map(StartupCheck::name).toList()));
     return true;
   }
 

@@ -10,31 +10,44 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
 /**
- * What tuner-service loads in the background before it is ready, in the order it loads: the history store opened,
- * migrated and answering (with the decision log's tables), the push-tier rollout rules (when the tier routing is on)
- * and the outcome totals restored into the counters.
+ * What tuner-service loads in the background before it is ready, in the order it loads: the history
+ * store opened, migrated and answering (with the decision log's tables), the push-tier rollout
+ * rules (when the tier routing is on) and the outcome totals restored into the counters.
  */
 @Configuration(proxyBeanMethods = false)
 class StartupChecks {
 
   @Bean
   StartupCheck storeCheck(StoreGateway gateway) {
-    return check("store", () -> gateway.answered() ? null
-        : "the history store has not answered: " + gateway.warmUpError());
+    return check(
+        "store",
+        () ->
+            gateway.answered()
+                ? null
+                : "the history store has not answered: " + gateway.warmUpError());
   }
 
   @Bean
   StartupCheck rulesCheck(RuleBook rules, TierProperties tier) {
-    return check("rollout rules", () -> !tier.enabled() || rules.current() != null ? null
-        : "the rollout rules are not loaded: " + rules.loadError());
+    return check(
+        "rollout rules",
+        () ->
+            !tier.enabled() || rules.current() != null
+                ? null
+                : "the rollout rules are not loaded: " + rules.loadError());
   }
 
   @Bean
   StartupCheck outcomesCheck(OutcomeService outcomes) {
-    return check("outcome totals", () -> outcomes.restored() ? null : "the outcome totals are not restored yet");
+    return check(
+        "outcome totals",
+        () -> outcomes.restored() ? null : "the outcome totals are not restored yet");
   }
 
-  /** A check named {@code name} that waits for as long as {@code waitingFor} gives a reason (null: done). */
+  /**
+   * A check named {@code name} that waits for as long as {@code waitingFor} gives a reason (null:
+   * done).
+   */
   static StartupCheck check(String name, Supplier<String> waitingFor) {
     return new StartupCheck() {
       @Override

@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The decision log in the history store's ClickHouse database (tables {@code tuner_decisions}, {@code tuner_jobs}
- * of {@code deploy/clickhouse/V5__tuner_control.sql}), over the {@link ControlDatabase} pool. Both are
- * ReplacingMergeTree read with {@code FINAL}: a decision logged twice (a retried call) is one row, and a job's freeze
- * is its newest write. The new decisions of one {@link #record} call are one INSERT, so they land together.
+ * The decision log in the history store's ClickHouse database (tables {@code tuner_decisions},
+ * {@code tuner_jobs} of {@code deploy/clickhouse/V5__tuner_control.sql}), over the {@link
+ * ControlDatabase} pool. Both are ReplacingMergeTree read with {@code FINAL}: a decision logged
+ * twice (a retried call) is one row, and a job's freeze is its newest write. The new decisions of
+ * one {@link #record} call are one INSERT, so they land together.
  */
 final class ClickHouseDecisionLog implements DecisionLog {
   private final ControlDatabase db;
@@ -31,7 +32,10 @@ final class ClickHouseDecisionLog implements DecisionLog {
     }
   }
 
-  /** Serialised in this process, so that of two concurrent calls with one decision only one reports it as new. */
+  /**
+   * Serialised in this process, so that of two concurrent calls with one decision only one reports
+   * it as new.
+   */
   @Override
   public synchronized List<Decision> record(String jobKey, List<Decision> decisions, long nowMs) {
     if (decisions.isEmpty()) {
@@ -48,7 +52,10 @@ final class ClickHouseDecisionLog implements DecisionLog {
         }
       }
       if (!rows.isEmpty()) {
-        db.batch("INSERT INTO tuner_decisions (" + DecisionRows.COLUMNS + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+        db.batch(
+            "INSERT INTO tuner_decisions ("
+                + DecisionRows.COLUMNS
+                + ") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
             rows);
       }
       return added;
@@ -69,8 +76,12 @@ final class ClickHouseDecisionLog implements DecisionLog {
   @Override
   public boolean frozen(String jobKey) {
     try {
-      return db.jdbc().sql("SELECT frozen FROM tuner_jobs FINAL WHERE job_key = ?").param(jobKey)
-          .query((rs, n) -> rs.getInt(1) != 0).optional().orElse(false);
+      return db.jdbc()
+          .sql("SELECT frozen FROM tuner_jobs FINAL WHERE job_key = ?")
+          .param(jobKey)
+          .query((rs, n) -> rs.getInt(1) != 0)
+          .optional()
+          .orElse(false);
     } catch (RuntimeException e) {
       throw failed("reading the freeze of " + jobKey, e);
     }
@@ -79,15 +90,18 @@ final class ClickHouseDecisionLog implements DecisionLog {
   @Override
   public void setFrozen(String jobKey, boolean frozen, long nowMs) {
     try {
-      db.jdbc().sql("INSERT INTO tuner_jobs (job_key, frozen, updated_at, version) VALUES (?, ?, ?, ?)")
-          .params(jobKey, frozen ? 1 : 0, nowMs, versions.next(nowMs)).update();
+      db.jdbc()
+          .sql("INSERT INTO tuner_jobs (job_key, frozen, updated_at, version) VALUES (?, ?, ?, ?)")
+          .params(jobKey, frozen ? 1 : 0, nowMs, versions.next(nowMs))
+          .update();
     } catch (RuntimeException e) {
       throw failed((frozen ? "freezing " : "unfreezing ") + jobKey, e);
     }
   }
 
   private HistoryStoreException failed(String what, Exception e) {
-    return new HistoryStoreException(what + " in the decision log at " + where + " failed: " + e.getMessage(), e);
+    return new HistoryStoreException(
+        what + " in the decision log at " + where + " failed: " + e.getMessage(), e);
   }
 
   @Override

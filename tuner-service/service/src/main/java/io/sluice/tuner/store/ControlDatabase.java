@@ -16,17 +16,19 @@ import org.springframework.transaction.support.TransactionCallback;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * tuner-service's own tables (decision log, push tier, outcomes, audit) in the history store's database, H2 or
- * ClickHouse, through one pooled {@link DataSource} (HikariCP) with a {@link JdbcClient} over it. No connection is
- * made until the first call, so the service starts while the store is down; the first call applies the store's schema
- * migrations ({@link HistoryStores#migrate}), and a call after a failure tries again. Broken connections are dropped
- * by the pool. Multi-statement writes that must land together run {@link #inTransaction} (H2; ClickHouse has no
- * transactions, and its stores are written so that every visible state is whole without one).
+ * tuner-service's own tables (decision log, push tier, outcomes, audit) in the history store's
+ * database, H2 or ClickHouse, through one pooled {@link DataSource} (HikariCP) with a {@link
+ * JdbcClient} over it. No connection is made until the first call, so the service starts while the
+ * store is down; the first call applies the store's schema migrations ({@link
+ * HistoryStores#migrate}), and a call after a failure tries again. Broken connections are dropped
+ * by the pool. Multi-statement writes that must land together run {@link #inTransaction} (H2;
+ * ClickHouse has no transactions, and its stores are written so that every visible state is whole
+ * without one).
  *
- * <p>Pool settings: at most {@value #MAX_CONNECTIONS} connections, none opened ahead of use (idle ones close after
- * HikariCP's idle timeout), {@value #CONNECT_MS} ms to wait for one (a store that does not answer fails the call
- * instead of queueing it behind the pool), ClickHouse calls time out after {@value #CLICKHOUSE_SOCKET_MS} ms unless
- * the URL says otherwise.
+ * <p>Pool settings: at most {@value #MAX_CONNECTIONS} connections, none opened ahead of use (idle
+ * ones close after HikariCP's idle timeout), {@value #CONNECT_MS} ms to wait for one (a store that
+ * does not answer fails the call instead of queueing it behind the pool), ClickHouse calls time out
+ * after {@value #CLICKHOUSE_SOCKET_MS} ms unless the URL says otherwise.
  */
 public final class ControlDatabase implements AutoCloseable {
   static final int MAX_CONNECTIONS = 4;
@@ -45,14 +47,18 @@ public final class ControlDatabase implements AutoCloseable {
     this.url = url;
     this.clickHouse = HistoryStores.isClickHouse(url);
     if (!clickHouse && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
-      throw new IllegalArgumentException("sluice.tuner.store-url " + redact(url)
-          + " is neither an H2 (jdbc:h2:) nor a ClickHouse (jdbc:clickhouse:, jdbc:ch:) URL");
+      throw new IllegalArgumentException(
+          "sluice.tuner.store-url "
+              + redact(url)
+              + " is neither an H2 (jdbc:h2:) nor a ClickHouse (jdbc:clickhouse:, jdbc:ch:) URL");
     }
     HikariConfig config = new HikariConfig();
     config.setPoolName("sluice-control");
     config.setJdbcUrl(url);
-    Properties props = clickHouse ? ClickHouseHistoryStore.properties(url, CLICKHOUSE_SOCKET_MS)
-        : StoreCredentials.jdbcFor(url);
+    Properties props =
+        clickHouse
+            ? ClickHouseHistoryStore.properties(url, CLICKHOUSE_SOCKET_MS)
+            : StoreCredentials.jdbcFor(url);
     config.setDataSourceProperties(props);
     config.setMaximumPoolSize(MAX_CONNECTIONS);
     config.setMinimumIdle(0);
@@ -76,15 +82,18 @@ public final class ControlDatabase implements AutoCloseable {
   }
 
   /**
-   * Runs one parameterised statement for every row as one JDBC batch (on ClickHouse one INSERT, so the rows land
-   * together or not at all).
+   * Runs one parameterised statement for every row as one JDBC batch (on ClickHouse one INSERT, so
+   * the rows land together or not at all).
    */
   public void batch(String sql, List<Object[]> rows) {
     migrate();
     batches.batchUpdate(sql, rows);
   }
 
-  /** Runs {@code work} in one transaction over the pool: committed when it returns, rolled back when it throws. */
+  /**
+   * Runs {@code work} in one transaction over the pool: committed when it returns, rolled back when
+   * it throws.
+   */
   public <T> T inTransaction(TransactionCallback<T> work) {
     if (clickHouse) {
       throw new IllegalStateException("ClickHouse has no transactions");

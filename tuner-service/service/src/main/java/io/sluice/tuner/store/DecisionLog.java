@@ -4,18 +4,23 @@ import io.sluice.tuner.policy.Decision;
 import java.util.List;
 
 /**
- * The small log that, with a job's portrait, makes the policy derivable: decisions taken about runs (so rollbacks
- * outlive the portrait window) and whether an operator froze the job. Writes are idempotent by
- * (job, run, kind, key).
+ * The small log that, with a job's portrait, makes the policy derivable: decisions taken about runs
+ * (so rollbacks outlive the portrait window) and whether an operator froze the job. Writes are
+ * idempotent by (job, run, kind, key).
  */
 public interface DecisionLog extends AutoCloseable {
   /** Every decision logged for a job, oldest run first. */
   List<Decision> decisions(String jobKey);
 
-  /** Logs decisions not logged yet (same job, run, kind and key); returns the ones that were new. */
+  /**
+   * Logs decisions not logged yet (same job, run, kind and key); returns the ones that were new.
+   */
   List<Decision> record(String jobKey, List<Decision> decisions, long nowMs);
 
-  /** How many runs that started in [fromMs, toMs) were rolled back (a run counts once, however many keys). */
+  /**
+   * How many runs that started in [fromMs, toMs) were rolled back (a run counts once, however many
+   * keys).
+   */
   long rolledBackRuns(long fromMs, long toMs);
 
   boolean frozen(String jobKey);

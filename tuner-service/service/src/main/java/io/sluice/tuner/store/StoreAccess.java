@@ -4,9 +4,10 @@ import java.time.Duration;
 import java.util.function.Function;
 
 /**
- * How a component reaches its own tables in the history store's database: {@link #through} the {@link StoreGateway}
- * (its store threads, a time limit and the store's circuit breaker: API calls, which must answer quickly whatever the
- * store does) or {@link #direct} (on the caller's thread: tests of the component itself).
+ * How a component reaches its own tables in the history store's database: {@link #through} the
+ * {@link StoreGateway} (its store threads, a time limit and the store's circuit breaker: API calls,
+ * which must answer quickly whatever the store does) or {@link #direct} (on the caller's thread:
+ * tests of the component itself).
  *
  * @param <S> the component's tables
  */
@@ -14,7 +15,10 @@ public interface StoreAccess<S> {
   /** Runs {@code work} on the tables; {@code op} names the call in logs and meters. */
   <T> T call(String op, Function<S, T> work);
 
-  /** Every call on a store thread within {@code limit} and the breaker; failures are {@link StoreGateway.Unavailable}. */
+  /**
+   * Every call on a store thread within {@code limit} and the breaker; failures are {@link
+   * StoreGateway.Unavailable}.
+   */
   static <S> StoreAccess<S> through(StoreGateway gateway, Duration limit, S tables) {
     return new StoreAccess<>() {
       @Override

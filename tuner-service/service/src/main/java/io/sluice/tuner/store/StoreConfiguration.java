@@ -4,7 +4,10 @@ import io.sluice.tuner.TunerProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 
-/** The one pool to tuner-service's own tables, shared by the decision log, the tier and outcome stores and the audit. */
+/**
+ * The one pool to tuner-service's own tables, shared by the decision log, the tier and outcome
+ * stores and the audit.
+ */
 @Configuration(proxyBeanMethods = false)
 class StoreConfiguration {
   @Bean(destroyMethod = "close")

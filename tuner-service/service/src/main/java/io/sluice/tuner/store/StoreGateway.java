@@ -28,15 +28,17 @@ import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
- * The only way to the history store and the decision log. Both are opened lazily (the service starts and answers
- * while the store is down) and reopened after a failure. Every call runs on a small bounded pool under a
- * resilience4j circuit breaker ({@code store}, configured under {@code resilience4j.circuitbreaker.instances.store})
- * and a time limiter: {@code store-submission} ({@code sluice.tuner.submission-timeout}) or {@code store-read}
- * ({@code sluice.tuner.read-timeout}). A timed-out call is abandoned, never interrupted: interrupting a thread in
- * the middle of H2's file I/O closes the database file's channel (measured: every later call then failed with "The
- * object is already closed" until the store was reopened), so the work finishes on its store thread and a full pool
- * answers {@code busy}. A call that cannot be answered throws {@link Unavailable} with the reason:
- * {@code timeout}, {@code circuit_open}, {@code busy} (pool and queue full) or {@code error}.
+ * The only way to the history store and the decision log. Both are opened lazily (the service
+ * starts and answers while the store is down) and reopened after a failure. Every call runs on a
+ * small bounded pool under a resilience4j circuit breaker ({@code store}, configured under {@code
+ * resilience4j.circuitbreaker.instances.store}) and a time limiter: {@code store-submission}
+ * ({@code sluice.tuner.submission-timeout}) or {@code store-read} ({@code
+ * sluice.tuner.read-timeout}). A timed-out call is abandoned, never interrupted: interrupting a
+ * thread in the middle of H2's file I/O closes the database file's channel (measured: every later
+ * call then failed with "The object is already closed" until the store was reopened), so the work
+ * finishes on its store thread and a full pool answers {@code busy}. A call that cannot be answered
+ * throws {@link Unavailable} with the reason: {@code timeout}, {@code circuit_open}, {@code busy}
+ * (pool and queue full) or {@code error}.
  */
 @Component
 public class StoreGateway implements DisposableBean {
@@ -50,7 +52,10 @@ public class StoreGateway implements DisposableBean {
   }
 
   /** Which time limit a call gets. */
-  public enum Budget { SUBMISSION, READ }
+  public enum Budget {
+    SUBMISSION,
+    READ
+  }
 
   /** The store could not answer in time or at all. */
   public static final class Unavailable extends RuntimeException {
@@ -68,8 +73,9 @@ public class StoreGateway implements DisposableBean {
   }
 
   /**
-   * The store refused the call's data (SQL state class 22 "data exception" or 23 "integrity constraint", e.g. a value
-   * longer than its column): a client error, answered 400, that never counts against the circuit breaker.
+   * The store refused the call's data (SQL state class 22 "data exception" or 23 "integrity
+   * constraint", e.g. a value longer than its column): a client error, answered 400, that never
+   * counts against the circuit breaker.
    */
   public static final class Rejected extends RuntimeException {
     Rejected(String message, Throwable cause) {
@@ -77,7 +83,10 @@ public class StoreGateway implements DisposableBean {
     }
   }
 
-  /** Thrown by store work that refuses a request's data itself (a bound reached): handled like {@link Rejected}. */
+  /**
+   * Thrown by store work that refuses a request's data itself (a bound reached): handled like
+   * {@link Rejected}.
+   */
   public static final class Refused extends RuntimeException {
     public Refused(String message) {
       super(message);
@@ -86,7 +95,9 @@ public class StoreGateway implements DisposableBean {
 
   private record Handles(HistoryStore store, DecisionLog log) {}
 
-  /** A client-data failure carried out of the breaker as a value, so the breaker records a success. */
+  /**
+   * A client-data failure carried out of the breaker as a value, so the breaker records a success.
+   */
   private record Refusal(RuntimeException error) {}
 
   private final String url;
@@ -96,43 +107,76 @@ public class StoreGateway implements DisposableBean {
   private final TimeLimiter readLimiter;
   private final ExecutorService pool;
   private final MeterRegistry meters;
-  private final java.util.Map<Duration, TimeLimiter> customLimiters = new java.util.concurrent.ConcurrentHashMap<>();
+  private final java.util.Map<Duration, TimeLimiter> customLimiters =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final Object openLock = new Object();
-  /** The reasons a store call is answered without the store (the {@code reason} tag of the unavailable counter). */
-  private static final List<String> UNAVAILABLE_REASONS = List.of("circuit_open", "timeout", "busy", "error");
-  private final java.util.Map<String, Boolean> knownOps = new java.util.concurrent.ConcurrentHashMap<>();
+
+  /**
+   * The reasons a store call is answered without the store (the {@code reason} tag of the
+   * unavailable counter).
+   */
+  private static final List<String> UNAVAILABLE_REASONS =
+      List.of("circuit_open", "timeout", "busy", "error");
+
+  private final java.util.Map<String, Boolean> knownOps =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private volatile Handles handles;
   private final BreakerWarmUp breakerWarmUp;
   private final ScheduledExecutorService warmUp;
   private volatile boolean answered;
   private volatile String warmUpError = "not tried yet";
 
-  public StoreGateway(TunerProperties props, ControlDatabase control, CircuitBreakerRegistry breakers,
-      TimeLimiterRegistry limiters, MeterRegistry meters) {
+  public StoreGateway(
+      TunerProperties props,
+      ControlDatabase control,
+      CircuitBreakerRegistry breakers,
+      TimeLimiterRegistry limiters,
+      MeterRegistry meters) {
     this.url = props.storeUrl();
     this.control = control;
     this.meters = meters;
     this.breaker = breakers.circuitBreaker("store");
     this.breakerWarmUp = new BreakerWarmUp(breaker, props.breakerWarmUp(), System::nanoTime);
-    meters.gauge("sluice.tuner.store.breaker.warming", breakerWarmUp,
+    meters.gauge(
+        "sluice.tuner.store.breaker.warming",
+        breakerWarmUp,
         w -> w.phase() == BreakerWarmUp.Phase.WARMING ? 1 : 0);
-    this.submissionLimiter = limiters.timeLimiter("store-submission",
-        TimeLimiterConfig.custom().timeoutDuration(props.submissionTimeout()).cancelRunningFuture(false).build());
-    this.readLimiter = limiters.timeLimiter("store-read",
-        TimeLimiterConfig.custom().timeoutDuration(props.readTimeout()).cancelRunningFuture(false).build());
+    this.submissionLimiter =
+        limiters.timeLimiter(
+            "store-submission",
+            TimeLimiterConfig.custom()
+                .timeoutDuration(props.submissionTimeout())
+                .cancelRunningFuture(false)
+                .build());
+    this.readLimiter =
+        limiters.timeLimiter(
+            "store-read",
+            TimeLimiterConfig.custom()
+                .timeoutDuration(props.readTimeout())
+                .cancelRunningFuture(false)
+                .build());
     AtomicInteger n = new AtomicInteger();
-    this.pool = new ThreadPoolExecutor(props.storeThreads(), props.storeThreads(), 60, TimeUnit.SECONDS,
-        props.storeQueue() == 0 ? new SynchronousQueue<>() : new ArrayBlockingQueue<>(props.storeQueue()),
-        r -> {
-          Thread t = new Thread(r, "sluice-store-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
-    this.warmUp = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-store-warm-up");
-      t.setDaemon(true);
-      return t;
-    });
+    this.pool =
+        new ThreadPoolExecutor(
+            props.storeThreads(),
+            props.storeThreads(),
+            60,
+            TimeUnit.SECONDS,
+            props.storeQueue() == 0
+                ? new SynchronousQueue<>()
+                : new ArrayBlockingQueue<>(props.storeQueue()),
+            r -> {
+              Thread t = new Thread(r, "sluice-store-" + n.incrementAndGet());
+              t.setDaemon(true);
+              return t;
+            });
+    this.warmUp =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-store-warm-up");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   /** Runs work against the store within the budget's time limit and the circuit breaker. */
@@ -141,34 +185,51 @@ public class StoreGateway implements DisposableBean {
   }
 
   /**
-   * Runs work against the store within its own time limit (e.g. a shorter one for a second read on the submission
-   * path, so that the two together stay bounded) and the same circuit breaker.
+   * Runs work against the store within its own time limit (e.g. a shorter one for a second read on
+   * the submission path, so that the two together stay bounded) and the same circuit breaker.
    */
   public <T> T call(String op, Duration timeout, Work<T> work) {
-    return call(op, customLimiters.computeIfAbsent(timeout, t -> TimeLimiter.of("store-" + t.toMillis() + "ms",
-        TimeLimiterConfig.custom().timeoutDuration(t).cancelRunningFuture(false).build())), work);
+    return call(
+        op,
+        customLimiters.computeIfAbsent(
+            timeout,
+            t ->
+                TimeLimiter.of(
+                    "store-" + t.toMillis() + "ms",
+                    TimeLimiterConfig.custom()
+                        .timeoutDuration(t)
+                        .cancelRunningFuture(false)
+                        .build())),
+        work);
   }
 
   @SuppressWarnings("unchecked")
   private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
     countersOf(op);
     try {
-      Object result = breaker.executeCallable(() -> limiter.executeFutureSupplier(() -> pool.submit(() -> {
-        Handles h = handles();
-        try {
-          return work.run(h.store, h.log);
-        } catch (RuntimeException e) {
-          if (clientData(e)) {
-            return new Refusal(e); // the store is fine: keep the handles
-          }
-          reset(h);
-          throw e;
-        }
-      })));
+      Object result =
+          breaker.executeCallable(
+              () ->
+                  limiter.executeFutureSupplier(
+                      () ->
+                          pool.submit(
+                              () -> {
+                                Handles h = handles();
+                                try {
+                                  return work.run(h.store, h.log);
+                                } catch (RuntimeException e) {
+                                  if (clientData(e)) {
+                                    return new Refusal(e); // the store is fine: keep the handles
+                                  }
+                                  reset(h);
+                                  throw e;
+                                }
+                              })));
       breakerWarmUp.succeeded();
       if (result instanceof Refusal r) {
         meters.counter("sluice.tuner.store.rejected", "op", op).increment();
-        throw new Rejected("the store refused the request's data: " + rootMessage(r.error()), r.error());
+        throw new Rejected(
+            "the store refused the request's data: " + rootMessage(r.error()), r.error());
       }
       return (T) result;
     } catch (Rejected e) {
@@ -176,24 +237,39 @@ public class StoreGateway implements DisposableBean {
     } catch (CallNotPermittedException e) {
       throw unavailable(op, "circuit_open", "the store's circuit breaker is open", e);
     } catch (TimeoutException e) {
-      throw unavailable(op, "timeout", "no answer from the store within "
-          + limiter.getTimeLimiterConfig().getTimeoutDuration().toMillis() + " ms", e);
+      throw unavailable(
+          op,
+          "timeout",
+          "no answer from the store within "
+              + limiter.getTimeLimiterConfig().getTimeoutDuration().toMillis()
+              + " ms",
+          e);
     } catch (RejectedExecutionException e) {
       throw unavailable(op, "busy", "every store thread is busy and the queue is full", e);
     } catch (Exception e) {
-      Throwable cause = e instanceof java.util.concurrent.ExecutionException && e.getCause() != null ? e.getCause() : e;
-      throw unavailable(op, "error", cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
+      Throwable cause =
+          e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
+              ? e.getCause()
+              : e;
+      throw unavailable(
+          op,
+          "error",
+          cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
           cause);
     }
   }
 
-  /** True for a data or constraint error of the SQL standard (state class 22 or 23) anywhere in the chain. */
+  /**
+   * True for a data or constraint error of the SQL standard (state class 22 or 23) anywhere in the
+   * chain.
+   */
   static boolean clientData(Throwable e) {
     for (Throwable c = e; c != null; c = c.getCause()) {
       if (c instanceof Refused) {
         return true;
       }
-      if (c instanceof java.sql.SQLException s && s.getSQLState() != null
+      if (c instanceof java.sql.SQLException s
+          && s.getSQLState() != null
           && (s.getSQLState().startsWith("22") || s.getSQLState().startsWith("23"))) {
         return true;
       }
@@ -213,17 +289,19 @@ public class StoreGateway implements DisposableBean {
   }
 
   /**
-   * Registers {@code sluice.tuner.store.unavailable} at zero for every reason the first time an operation is called
-   * (the operations are a fixed set in the code), so that a scrape shows the series before the first failure and
-   * {@code increase()} in an alert counts that failure.
+   * Registers {@code sluice.tuner.store.unavailable} at zero for every reason the first time an
+   * operation is called (the operations are a fixed set in the code), so that a scrape shows the
+   * series before the first failure and {@code increase()} in an alert counts that failure.
    */
   private void countersOf(String op) {
-    knownOps.computeIfAbsent(op, o -> {
-      for (String reason : UNAVAILABLE_REASONS) {
-        meters.counter("sluice.tuner.store.unavailable", "op", o, "reason", reason);
-      }
-      return Boolean.TRUE;
-    });
+    knownOps.computeIfAbsent(
+        op,
+        o -> {
+          for (String reason : UNAVAILABLE_REASONS) {
+            meters.counter("sluice.tuner.store.unavailable", "op", o, "reason", reason);
+          }
+          return Boolean.TRUE;
+        });
   }
 
   private Unavailable unavailable(String op, String reason, String message, Throwable cause) {
@@ -233,12 +311,14 @@ public class StoreGateway implements DisposableBean {
   }
 
   /**
-   * Opens the store and the log in the background once the service is up, so that the first submission does not
-   * pay for it, and tries again every {@value #WARM_UP_RETRY_MS} ms until the store has answered once ({@link
-   * #answered()}: the schema is migrated and the decision log's tables exist). The probe runs on its own thread,
-   * outside the breaker: retrying against a store that is down must not open it for the submissions.
+   * Opens the store and the log in the background once the service is up, so that the first
+   * submission does not pay for it, and tries again every {@value #WARM_UP_RETRY_MS} ms until the
+   * store has answered once ({@link #answered()}: the schema is migrated and the decision log's
+   * tables exist). The probe runs on its own thread, outside the breaker: retrying against a store
+   * that is down must not open it for the submissions.
    */
-  @org.springframework.context.event.EventListener(org.springframework.boot.context.event.ApplicationReadyEvent.class)
+  @org.springframework.context.event.EventListener(
+      org.springframework.boot.context.event.ApplicationReadyEvent.class)
   public void warmUp() {
     warmUp.execute(this::probe);
   }
@@ -255,8 +335,12 @@ public class StoreGateway implements DisposableBean {
     } catch (RuntimeException e) {
       boolean first = "not tried yet".equals(warmUpError);
       warmUpError = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-      (first ? LOG.atWarn() : LOG.atDebug()).log("history store not reachable at start-up (submissions get empty "
-          + "overlays until it is; retrying every {} ms): {}", WARM_UP_RETRY_MS, warmUpError);
+      (first ? LOG.atWarn() : LOG.atDebug())
+          .log(
+              "history store not reachable at start-up (submissions get empty "
+                  + "overlays until it is; retrying every {} ms): {}",
+              WARM_UP_RETRY_MS,
+              warmUpError);
       if (h != null) {
         reset(h);
       }
@@ -280,7 +364,9 @@ public class StoreGateway implements DisposableBean {
 
   /** The time limit of a budget. */
   public Duration timeout(Budget budget) {
-    return (budget == Budget.SUBMISSION ? submissionLimiter : readLimiter).getTimeLimiterConfig().getTimeoutDuration();
+    return (budget == Budget.SUBMISSION ? submissionLimiter : readLimiter)
+        .getTimeLimiterConfig()
+        .getTimeoutDuration();
   }
 
   private Handles handles() {
@@ -296,8 +382,10 @@ public class StoreGateway implements DisposableBean {
       DecisionLog log;
       try {
         // the store accepts only H2 and ClickHouse URLs; the log lives in the same database
-        log = control.clickHouse() ? new ClickHouseDecisionLog(control, store.describe())
-            : new H2DecisionLog(control, store.describe());
+        log =
+            control.clickHouse()
+                ? new ClickHouseDecisionLog(control, store.describe())
+                : new H2DecisionLog(control, store.describe());
       } catch (RuntimeException e) {
         store.close();
         throw e;
@@ -307,7 +395,9 @@ public class StoreGateway implements DisposableBean {
     }
   }
 
-  /** Drops failed handles so that the next call reopens; never waits for a call stuck in opening. */
+  /**
+   * Drops failed handles so that the next call reopens; never waits for a call stuck in opening.
+   */
   private void reset(Handles failed) {
     boolean mine;
     synchronized (this) {
@@ -339,7 +429,8 @@ public class StoreGateway implements DisposableBean {
       h = handles;
       handles = null;
     }
-    // a call stuck in opening holds openLock, never this monitor: shutting down does not wait for it
+    // a call stuck in opening holds openLock, never this monitor: shutting down does not wait for
+    // it
     if (h != null) {
       closeQuietly(h);
     }

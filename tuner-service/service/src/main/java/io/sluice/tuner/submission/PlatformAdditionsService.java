@@ -10,8 +10,9 @@ import org.springframework.beans.factory.ObjectProvider;
 import org.springframework.stereotype.Component;
 
 /**
- * Asks every {@link PlatformContributor} bean, in order, and merges their additions. A contributor that throws (or
- * returns null) is logged, counted ({@code sluice.tuner.platform.failures}, tag contributor) and skipped.
+ * Asks every {@link PlatformContributor} bean, in order, and merges their additions. A contributor
+ * that throws (or returns null) is logged, counted ({@code sluice.tuner.platform.failures}, tag
+ * contributor) and skipped.
  */
 @Component
 class PlatformAdditionsService {
@@ -26,8 +27,8 @@ class PlatformAdditionsService {
   }
 
   /** The merged additions for a submission, or null when there are none. Never throws. */
-  PlatformAdditions collect(SubmissionRequest request, String submissionId, String jobKey,
-      Map<String, String> userConf) {
+  PlatformAdditions collect(
+      SubmissionRequest request, String submissionId, String jobKey, Map<String, String> userConf) {
     PlatformAdditions.Merger merger = new PlatformAdditions.Merger();
     for (PlatformContributor c : contributors) {
       String name = safeName(c);
@@ -38,7 +39,11 @@ class PlatformAdditionsService {
         }
         merger.add(name, a, userConf);
       } catch (RuntimeException | LinkageError e) {
-        LOG.warn("platform contributor {} failed for submission {} (job {}); skipped", name, submissionId, jobKey,
+        LOG.warn(
+            "platform contributor {} failed for submission {} (job {}); skipped",
+            name,
+            submissionId,
+            jobKey,
             e);
         metrics.platformFailure(name);
         merger.reason(name + ": failed (" + e.getClass().getSimpleName() + "), skipped");

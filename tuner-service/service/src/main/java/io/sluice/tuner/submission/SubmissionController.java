@@ -24,10 +24,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code POST /api/v1/submissions}: the overlay for a submission. Fail-open: when the store cannot answer within
- * {@code sluice.tuner.submission-timeout} the answer is still 200, with an empty overlay, state DISABLED and the
- * reason. The platform's additions ({@link PlatformContributor}s) are independent of the store and come in both
- * cases.
+ * {@code POST /api/v1/submissions}: the overlay for a submission. Fail-open: when the store cannot
+ * answer within {@code sluice.tuner.submission-timeout} the answer is still 200, with an empty
+ * overlay, state DISABLED and the reason. The platform's additions ({@link PlatformContributor}s)
+ * are independent of the store and come in both cases.
  */
 @RestController
 @RequestMapping("/api/v1/submissions")
@@ -42,7 +42,11 @@ class SubmissionController {
   private final OperatorTrials trials;
   private final PlatformAdditionsService platform;
 
-  SubmissionController(JobTuning tuning, TunerMetrics metrics, StoreGateway gateway, OperatorTrials trials,
+  SubmissionController(
+      JobTuning tuning,
+      TunerMetrics metrics,
+      StoreGateway gateway,
+      OperatorTrials trials,
       PlatformAdditionsService platform) {
     this.trials = trials;
     this.platform = platform;
@@ -62,46 +66,71 @@ class SubmissionController {
         throw new BadRequest("conf", "conf has an empty key");
       }
       if (e.getValue() == null) {
-        throw new BadRequest("conf." + e.getKey(), "conf." + e.getKey() + " must be a string, was null");
+        throw new BadRequest(
+            "conf." + e.getKey(), "conf." + e.getKey() + " must be a string, was null");
       }
       if (!e.getKey().startsWith(MARKER_PREFIX)) {
         user.put(e.getKey(), e.getValue());
       }
     }
-    String jobKey = Limits.jobKey("jobKey", req.jobKey() != null && !req.jobKey().isBlank() ? req.jobKey().trim()
-        : JobKey.of(conf.get(JobKey.EXPLICIT_KEY), req.cluster(), req.queue(), req.user(), req.appName()));
+    String jobKey =
+        Limits.jobKey(
+            "jobKey",
+            req.jobKey() != null && !req.jobKey().isBlank()
+                ? req.jobKey().trim()
+                : JobKey.of(
+                    conf.get(JobKey.EXPLICIT_KEY),
+                    req.cluster(),
+                    req.queue(),
+                    req.user(),
+                    req.appName()));
     String submissionId = UUID.randomUUID().toString();
     PlatformAdditions additions = platform.collect(req, submissionId, jobKey, conf);
     try {
       Map<String, String> trial = trials.peek(jobKey);
-      Outcome o = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial).outcome();
+      Outcome o =
+          tuning
+              .evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial)
+              .outcome();
       if (o.changes().stream().anyMatch(c -> TuningPolicy.OPERATOR.equals(c.ruleId()))) {
         trials.consume(jobKey, trial);
       }
       metrics.recommended(o.changes());
       metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
-      return new SubmissionResponse(submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(),
-          additions);
+      return new SubmissionResponse(
+          submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(), additions);
     } catch (StoreGateway.Unavailable e) {
       metrics.fallback(e.reason());
       metrics.submission("fallback", System.nanoTime() - t0);
-      String why = "history store unavailable (" + e.reason() + ", limit "
-          + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis() + " ms): no overlay, the submission runs "
-          + "unchanged";
-      return new SubmissionResponse(submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why),
-          additions);
+      String why =
+          "history store unavailable ("
+              + e.reason()
+              + ", limit "
+              + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis()
+              + " ms): no overlay, the submission runs "
+              + "unchanged";
+      return new SubmissionResponse(
+          submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why), additions);
     }
   }
 
-  /** What a launch-failure report changed: the job's state and the overlay its next submission gets. */
-  record LaunchFailureAnswer(String jobKey, JobState state, Map<String, String> overlay, List<String> reasons) {}
+  /**
+   * What a launch-failure report changed: the job's state and the overlay its next submission gets.
+   */
+  record LaunchFailureAnswer(
+      String jobKey, JobState state, Map<String, String> overlay, List<String> reasons) {}
 
   @PostMapping("/launch-failures")
-  @Operation(summary = "A launch that failed before its application ran: its Sluice overlay is rolled back")
+  @Operation(
+      summary =
+          "A launch that failed before its application ran: its Sluice overlay is rolled back")
   LaunchFailureAnswer launchFailed(@Valid @RequestBody LaunchFailureReport report) {
     String jobKey = Limits.jobKey("jobKey", report.jobKey().trim());
-    Outcome o = tuning.launchFailed(jobKey, report.submissionId(), report.overlay(), report.exitCode(),
-        report.detail()).outcome();
+    Outcome o =
+        tuning
+            .launchFailed(
+                jobKey, report.submissionId(), report.overlay(), report.exitCode(), report.detail())
+            .outcome();
     return new LaunchFailureAnswer(jobKey, o.state(), o.overlay(), o.reasons());
   }
 }

@@ -8,12 +8,17 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The answer to a submission (REST contract): {@code overlay} is the complete set of confs to add (never a key the
- * user set explicitly, by default; may be empty), {@code changes} the new ones in it with their rule, reason and
- * evidence. {@code platform} holds what the platform adds besides tuning ({@link PlatformAdditions}); it is absent
- * when there is nothing.
+ * The answer to a submission (REST contract): {@code overlay} is the complete set of confs to add
+ * (never a key the user set explicitly, by default; may be empty), {@code changes} the new ones in
+ * it with their rule, reason and evidence. {@code platform} holds what the platform adds besides
+ * tuning ({@link PlatformAdditions}); it is absent when there is nothing.
  */
 @JsonPropertyOrder({"submissionId", "jobKey", "state", "overlay", "changes", "reasons", "platform"})
-public record SubmissionResponse(String submissionId, String jobKey, JobState state, Map<String, String> overlay,
-    List<Change> changes, List<String> reasons,
+public record SubmissionResponse(
+    String submissionId,
+    String jobKey,
+    JobState state,
+    Map<String, String> overlay,
+    List<Change> changes,
+    List<String> reasons,
     @JsonInclude(JsonInclude.Include.NON_NULL) PlatformAdditions platform) {}

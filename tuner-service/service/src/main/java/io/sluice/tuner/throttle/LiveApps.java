@@ -11,22 +11,34 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * The live-application registry behind the priority map: submissions seen on the submission path (pending until
- * their driver reports the application id) and applications reported by their driver. Entries expire (pending after
- * {@code submissionTtl}, applications after {@code appTtl}) and each map holds at most {@code maxEntries} (the oldest
- * entry goes first). Thread-safe; pure apart from the injected clock.
+ * The live-application registry behind the priority map: submissions seen on the submission path
+ * (pending until their driver reports the application id) and applications reported by their
+ * driver. Entries expire (pending after {@code submissionTtl}, applications after {@code appTtl})
+ * and each map holds at most {@code maxEntries} (the oldest entry goes first). Thread-safe; pure
+ * apart from the injected clock.
  */
 public final class LiveApps {
   /** A submission whose application has not been reported yet. */
-  public record Submission(String submissionId, String jobKey, String queue, int priority, boolean shim,
-      Instant at) {}
+  public record Submission(
+      String submissionId, String jobKey, String queue, int priority, boolean shim, Instant at) {}
 
   /** A running application as the priority map serves it. */
-  public record LiveApp(String appId, String submissionId, String jobKey, String queue, int priority, boolean shim,
+  public record LiveApp(
+      String appId,
+      String submissionId,
+      String jobKey,
+      String queue,
+      int priority,
+      boolean shim,
       Instant reportedAt) {}
 
   /** What happened to a report. */
-  public enum Report { REGISTERED, ALREADY_REGISTERED, UNKNOWN_SUBMISSION, CONFLICT }
+  public enum Report {
+    REGISTERED,
+    ALREADY_REGISTERED,
+    UNKNOWN_SUBMISSION,
+    CONFLICT
+  }
 
   /** The outcome of a report: the app when registered (or already known). */
   public record Reported(Report outcome, Optional<LiveApp> app) {}
@@ -51,18 +63,21 @@ public final class LiveApps {
   }
 
   /** A submission was answered; its driver may report the application later. */
-  public synchronized void submitted(String submissionId, String jobKey, String queue, int priority, boolean shim) {
+  public synchronized void submitted(
+      String submissionId, String jobKey, String queue, int priority, boolean shim) {
     expire();
     pending.remove(submissionId);
-    pending.put(submissionId, new Submission(submissionId, jobKey, queue, priority, shim, clock.instant()));
+    pending.put(
+        submissionId, new Submission(submissionId, jobKey, queue, priority, shim, clock.instant()));
     trim(pending);
   }
 
   /**
-   * The driver of {@code submissionId} reports that it runs as {@code appId}. The same report twice is
-   * ALREADY_REGISTERED (drivers may retry); a submission this service does not know (expired, evicted, or answered
-   * before a restart) is UNKNOWN_SUBMISSION. An app id registers once: a report of a live app id under another
-   * submission is a CONFLICT and changes nothing (no one takes over another application's priority or shim flag).
+   * The driver of {@code submissionId} reports that it runs as {@code appId}. The same report twice
+   * is ALREADY_REGISTERED (drivers may retry); a submission this service does not know (expired,
+   * evicted, or answered before a restart) is UNKNOWN_SUBMISSION. An app id registers once: a
+   * report of a live app id under another submission is a CONFLICT and changes nothing (no one
+   * takes over another application's priority or shim flag).
    */
   public synchronized Reported report(String appId, String submissionId) {
     expire();
@@ -77,7 +92,9 @@ public final class LiveApps {
     if (s == null) {
       return new Reported(Report.UNKNOWN_SUBMISSION, Optional.empty());
     }
-    LiveApp app = new LiveApp(appId, submissionId, s.jobKey(), s.queue(), s.priority(), s.shim(), clock.instant());
+    LiveApp app =
+        new LiveApp(
+            appId, submissionId, s.jobKey(), s.queue(), s.priority(), s.shim(), clock.instant());
     apps.remove(appId);
     apps.put(appId, app);
     trim(apps);
@@ -117,8 +134,8 @@ public final class LiveApps {
   }
 
   /** Insertion order is time order (a re-put removes first), so expired entries are at the head. */
-  private static <V> int dropOlder(LinkedHashMap<String, V> m, Instant before,
-      java.util.function.Function<V, Instant> at) {
+  private static <V> int dropOlder(
+      LinkedHashMap<String, V> m, Instant before, java.util.function.Function<V, Instant> at) {
     int n = 0;
     for (Iterator<Map.Entry<String, V>> it = m.entrySet().iterator(); it.hasNext(); ) {
       if (!at.apply(it.next().getValue()).isBefore(before)) {

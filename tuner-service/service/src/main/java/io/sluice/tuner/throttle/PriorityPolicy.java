@@ -4,11 +4,13 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * Which priority a submission gets and whether it runs the client shim. Pure: a job override wins over its queue's
- * priority, which wins over the default; the shim is for opted-in queues only.
+ * Which priority a submission gets and whether it runs the client shim. Pure: a job override wins
+ * over its queue's priority, which wins over the default; the shim is for opted-in queues only.
  */
 public final class PriorityPolicy {
-  /** A submission's priority and where it came from ({@code job}, {@code queue} or {@code default}). */
+  /**
+   * A submission's priority and where it came from ({@code job}, {@code queue} or {@code default}).
+   */
   public record Resolved(int priority, String source, boolean shim) {}
 
   private final int defaultPriority;
@@ -16,7 +18,10 @@ public final class PriorityPolicy {
   private final Map<String, Integer> jobs;
   private final Set<String> shimQueues;
 
-  public PriorityPolicy(int defaultPriority, Map<String, Integer> queues, Map<String, Integer> jobs,
+  public PriorityPolicy(
+      int defaultPriority,
+      Map<String, Integer> queues,
+      Map<String, Integer> jobs,
       Set<String> shimQueues) {
     this.defaultPriority = defaultPriority;
     this.queues = Map.copyOf(queues);

@@ -8,14 +8,15 @@ import org.springframework.context.annotation.Configuration;
 import org.springframework.core.annotation.Order;
 
 /**
- * The priority map's beans ({@link ThrottleProperties} is bound by the application's properties scan); a priority
- * out of bounds fails start-up naming the property.
+ * The priority map's beans ({@link ThrottleProperties} is bound by the application's properties
+ * scan); a priority out of bounds fails start-up naming the property.
  */
 @Configuration(proxyBeanMethods = false)
 class ThrottleConfiguration {
   @Bean
   PriorityPolicy priorityPolicy(ThrottleProperties p) {
-    return new PriorityPolicy(p.defaultPriority(), p.queues(), p.jobs(), new HashSet<>(p.shimQueues()));
+    return new PriorityPolicy(
+        p.defaultPriority(), p.queues(), p.jobs(), new HashSet<>(p.shimQueues()));
   }
 
   @Bean
@@ -30,9 +31,9 @@ class ThrottleConfiguration {
 
   @Bean
   @Order(100)
-  ThrottleContributor throttleContributor(ThrottleProperties p, PriorityPolicy policy, LiveApps apps,
-      ThrottleMetrics metrics) {
-    return new ThrottleContributor(p.enabled(), policy, apps, p.shimJar(), p.reporterJar(), p.reportUrl(),
-        metrics);
+  ThrottleContributor throttleContributor(
+      ThrottleProperties p, PriorityPolicy policy, LiveApps apps, ThrottleMetrics metrics) {
+    return new ThrottleContributor(
+        p.enabled(), policy, apps, p.shimJar(), p.reporterJar(), p.reportUrl(), metrics);
   }
 }

@@ -9,16 +9,19 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The ESS throttle's platform additions: records the submission with its priority (pending until its driver reports
- * the application id), adds the app reporter driver plugin (when {@code sluice.throttle.reporter-jar} is set) and,
- * for queues opted in to the client shim, the shim executor plugin and jar (when {@code sluice.throttle.shim-jar} is
- * set; otherwise a reason says why it is missing). Nothing at all when {@code sluice.throttle.enabled=false}.
+ * The ESS throttle's platform additions: records the submission with its priority (pending until
+ * its driver reports the application id), adds the app reporter driver plugin (when {@code
+ * sluice.throttle.reporter-jar} is set) and, for queues opted in to the client shim, the shim
+ * executor plugin and jar (when {@code sluice.throttle.shim-jar} is set; otherwise a reason says
+ * why it is missing). Nothing at all when {@code sluice.throttle.enabled=false}.
  */
 public final class ThrottleContributor implements PlatformContributor {
   /** The executor plugin of ess-throttle-patch/shim that honours SLEEP directives. */
   public static final String SHIM_PLUGIN = "io.sluice.throttle.shim.SluiceShimPlugin";
+
   /** The driver plugin of tuner-service/client that reports appId → submissionId. */
   public static final String REPORTER_PLUGIN = "io.sluice.submit.plugin.SluiceAppReporterPlugin";
+
   /** The conf the reporter reads the service URL from. */
   public static final String TUNER_URL = "spark.sluice.tuner.url";
 
@@ -30,8 +33,14 @@ public final class ThrottleContributor implements PlatformContributor {
   private final String reportUrl;
   private final ThrottleMetrics metrics;
 
-  public ThrottleContributor(boolean enabled, PriorityPolicy policy, LiveApps apps, String shimJar,
-      String reporterJar, String reportUrl, ThrottleMetrics metrics) {
+  public ThrottleContributor(
+      boolean enabled,
+      PriorityPolicy policy,
+      LiveApps apps,
+      String shimJar,
+      String reporterJar,
+      String reportUrl,
+      ThrottleMetrics metrics) {
     this.enabled = enabled;
     this.policy = policy;
     this.apps = apps;
@@ -47,7 +56,8 @@ public final class ThrottleContributor implements PlatformContributor {
   }
 
   @Override
-  public PlatformAdditions contribute(SubmissionRequest request, String submissionId, String jobKey) {
+  public PlatformAdditions contribute(
+      SubmissionRequest request, String submissionId, String jobKey) {
     if (!enabled) {
       return PlatformAdditions.none();
     }
@@ -67,13 +77,22 @@ public final class ThrottleContributor implements PlatformContributor {
     }
     if (r.shim()) {
       if (shimJar == null) {
-        reasons.add("throttle: queue " + request.queue() + " opts in to the client shim but "
-            + "sluice.throttle.shim-jar is not set; no shim added");
+        reasons.add(
+            "throttle: queue "
+                + request.queue()
+                + " opts in to the client shim but "
+                + "sluice.throttle.shim-jar is not set; no shim added");
       } else {
         plugins.add(SHIM_PLUGIN);
         jars.add(shimJar);
-        reasons.add("throttle: queue " + request.queue() + " opts in to the client shim (priority " + r.priority()
-            + " from " + r.source() + ")");
+        reasons.add(
+            "throttle: queue "
+                + request.queue()
+                + " opts in to the client shim (priority "
+                + r.priority()
+                + " from "
+                + r.source()
+                + ")");
       }
     }
     if (plugins.isEmpty() && reasons.isEmpty()) {

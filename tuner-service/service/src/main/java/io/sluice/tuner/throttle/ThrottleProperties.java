@@ -11,30 +11,37 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.throttle.*} property of tuner-service (the ESS throttle's priority map, docs/throttle.md).
- * Priorities are whole numbers in {@value #MIN_PRIORITY}..{@value #MAX_PRIORITY}; higher gets more of an abnormal ESS
- * node (the gate's {@code sluice.throttle.priority.weights} map them to weights). Job keys contain {@code /}, so they
- * are written in brackets: {@code sluice.throttle.jobs.[prod/etl/alice/nightly]=4}. A priority outside the bounds or a
- * time-to-live that is not positive fails binding, naming the property.
+ * Every {@code sluice.throttle.*} property of tuner-service (the ESS throttle's priority map,
+ * docs/throttle.md). Priorities are whole numbers in {@value #MIN_PRIORITY}..{@value
+ * #MAX_PRIORITY}; higher gets more of an abnormal ESS node (the gate's {@code
+ * sluice.throttle.priority.weights} map them to weights). Job keys contain {@code /}, so they are
+ * written in brackets: {@code sluice.throttle.jobs.[prod/etl/alice/nightly]=4}. A priority outside
+ * the bounds or a time-to-live that is not positive fails binding, naming the property.
  *
- * @param enabled false: no app reporter or shim is added to submissions and the priority map stays empty
- * @param defaultPriority priority of submissions whose queue and job are not listed, also sent to the gates as
- *     defaultPriority (keep it equal to the gates' sluice.throttle.priority.default)
+ * @param enabled false: no app reporter or shim is added to submissions and the priority map stays
+ *     empty
+ * @param defaultPriority priority of submissions whose queue and job are not listed, also sent to
+ *     the gates as defaultPriority (keep it equal to the gates' sluice.throttle.priority.default)
  * @param queues queue to priority (sluice.throttle.queues.etl=1); a job override wins
  * @param jobs job key to priority, overriding its queue's (sluice.throttle.jobs.[job key]=4)
- * @param shimQueues queues whose submissions get the client shim (io.sluice.throttle.shim.SluiceShimPlugin, which
- *     honours the gate's SLEEP directives), only when shim-jar is set
- * @param shimJar path or URL of the shim jar (sluice-throttle-shim) added to shim queues' spark.jars; empty: none
- * @param reporterJar path or URL of the tuner client jar (sluice-tuner-client-*-all.jar) that carries the app
- *     reporter, the driver plugin that tells this service which application a submission became; without it no app
- *     is ever registered and the priority map stays empty. The push tier uses the same plugin to report which tier a
- *     run really used (added to every job admitted to a push tier, also with sluice.throttle.enabled=false); empty:
- *     none
- * @param reportUrl the base URL drivers use to reach this service, added as spark.sluice.tuner.url (without it the
- *     reporter uses the driver's own spark.sluice.tuner.url / SLUICE_TUNER_URL); empty: none
+ * @param shimQueues queues whose submissions get the client shim
+ *     (io.sluice.throttle.shim.SluiceShimPlugin, which honours the gate's SLEEP directives), only
+ *     when shim-jar is set
+ * @param shimJar path or URL of the shim jar (sluice-throttle-shim) added to shim queues'
+ *     spark.jars; empty: none
+ * @param reporterJar path or URL of the tuner client jar (sluice-tuner-client-*-all.jar) that
+ *     carries the app reporter, the driver plugin that tells this service which application a
+ *     submission became; without it no app is ever registered and the priority map stays empty. The
+ *     push tier uses the same plugin to report which tier a run really used (added to every job
+ *     admitted to a push tier, also with sluice.throttle.enabled=false); empty: none
+ * @param reportUrl the base URL drivers use to reach this service, added as spark.sluice.tuner.url
+ *     (without it the reporter uses the driver's own spark.sluice.tuner.url / SLUICE_TUNER_URL);
+ *     empty: none
  * @param appTtl a registered application leaves the priority map this long after it was reported
- * @param submissionTtl a submission whose application was not reported within this time is forgotten
- * @param maxApps at most this many live applications and as many pending submissions are kept (oldest go first)
+ * @param submissionTtl a submission whose application was not reported within this time is
+ *     forgotten
+ * @param maxApps at most this many live applications and as many pending submissions are kept
+ *     (oldest go first)
  */
 @ConfigurationProperties("sluice.throttle")
 @Validated
@@ -70,11 +77,20 @@ public record ThrottleProperties(
   }
 
   private static void checkMap(String prefix, Map<String, Integer> m) {
-    m.forEach((k, v) -> {
-      if (v == null || v < MIN_PRIORITY || v > MAX_PRIORITY) {
-        throw new IllegalArgumentException(prefix + "[" + k + "] must be in " + MIN_PRIORITY + ".." + MAX_PRIORITY
-            + ", was " + v);
-      }
-    });
+    m.forEach(
+        (k, v) -> {
+          if (v == null || v < MIN_PRIORITY || v > MAX_PRIORITY) {
+            throw new IllegalArgumentException(
+                prefix
+                    + "["
+                    + k
+                    + "] must be in "
+                    + MIN_PRIORITY
+                    + ".."
+                    + MAX_PRIORITY
+                    + ", was "
+                    + v);
+          }
+        });
   }
 }

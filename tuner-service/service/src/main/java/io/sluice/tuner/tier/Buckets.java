@@ -5,9 +5,10 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 
 /**
- * A job's deterministic rollout bucket under a rule: the first 8 bytes of SHA-256(rule id, NUL, job key) as an
- * unsigned number, scaled to [0, 100). A job is in a rule's rollout when its bucket is below the rule's percent, so
- * raising the percent only ever adds jobs, and the same job lands in unrelated buckets under different rules.
+ * A job's deterministic rollout bucket under a rule: the first 8 bytes of SHA-256(rule id, NUL, job
+ * key) as an unsigned number, scaled to [0, 100). A job is in a rule's rollout when its bucket is
+ * below the rule's percent, so raising the percent only ever adds jobs, and the same job lands in
+ * unrelated buckets under different rules.
  */
 public final class Buckets {
   private Buckets() {}

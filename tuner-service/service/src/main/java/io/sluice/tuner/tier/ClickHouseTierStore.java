@@ -8,13 +8,15 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The tier store in the history store's ClickHouse database (tables {@code tier_rule_sets}, {@code tier_audit},
- * {@code tier_decisions} of {@code deploy/clickhouse/V5__tuner_control.sql}). ClickHouse has no transactions, so a
- * save is one row holding the whole rule set (rules and deny entries) under its version: the newest version is the
- * one in force ({@code FINAL}). The audit entry is written first and keyed by that version, so a save that fails
- * after it and is retried replaces its own entry, and a visible rule set always has its audit entry. Audit entries
- * read back with the rule-set version as their sequence number. A job's decisions are read newest first; older ones
- * are not deleted (the read is bounded). Calls go through the {@link ControlDatabase} pool.
+ * The tier store in the history store's ClickHouse database (tables {@code tier_rule_sets}, {@code
+ * tier_audit}, {@code tier_decisions} of {@code deploy/clickhouse/V5__tuner_control.sql}).
+ * ClickHouse has no transactions, so a save is one row holding the whole rule set (rules and deny
+ * entries) under its version: the newest version is the one in force ({@code FINAL}). The audit
+ * entry is written first and keyed by that version, so a save that fails after it and is retried
+ * replaces its own entry, and a visible rule set always has its audit entry. Audit entries read
+ * back with the rule-set version as their sequence number. A job's decisions are read newest first;
+ * older ones are not deleted (the read is bounded). Calls go through the {@link ControlDatabase}
+ * pool.
  */
 final class ClickHouseTierStore implements TierStore {
   private final ControlDatabase db;
@@ -29,8 +31,10 @@ final class ClickHouseTierStore implements TierStore {
   @Override
   public Optional<RuleSet> load() {
     try {
-      return db.jdbc().sql("SELECT rule_set FROM tier_rule_sets FINAL WHERE slot = 0")
-          .query((rs, n) -> Json.read(rs.getString(1), RuleSet.class)).optional();
+      return db.jdbc()
+          .sql("SELECT rule_set FROM tier_rule_sets FINAL WHERE slot = 0")
+          .query((rs, n) -> Json.read(rs.getString(1), RuleSet.class))
+          .optional();
     } catch (RuntimeException e) {
       throw failed("loading the rollout rules", e);
     }
@@ -39,11 +43,14 @@ final class ClickHouseTierStore implements TierStore {
   @Override
   public void save(RuleSet next, AuditEntry a) {
     try {
-      db.jdbc().sql("INSERT INTO tier_audit (version, at, actor, action, item_id, before_json, after_json) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+      db.jdbc()
+          .sql(
+              "INSERT INTO tier_audit (version, at, actor, action, item_id, before_json, after_json) "
+                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
           .params(next.version(), a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after())
           .update();
-      db.jdbc().sql("INSERT INTO tier_rule_sets (slot, version, saved_at, rule_set) VALUES (0, ?, ?, ?)")
+      db.jdbc()
+          .sql("INSERT INTO tier_rule_sets (slot, version, saved_at, rule_set) VALUES (0, ?, ?, ?)")
           .params(next.version(), a.at(), Json.write(next))
           .update();
     } catch (RuntimeException e) {
@@ -64,10 +71,17 @@ final class ClickHouseTierStore implements TierStore {
   public void record(TierDecision d) {
     Tier counted = TierRows.countedTier(d);
     try {
-      db.jdbc().sql("INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .params(d.jobKey(), versions.next(d.decidedAt()), d.decidedAt(), Json.write(d),
-              counted == null ? "" : counted.name(), d.queue() == null ? "" : d.queue(),
+      db.jdbc()
+          .sql(
+              "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
+                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .params(
+              d.jobKey(),
+              versions.next(d.decidedAt()),
+              d.decidedAt(),
+              Json.write(d),
+              counted == null ? "" : counted.name(),
+              d.queue() == null ? "" : d.queue(),
               d.outcome() == null ? "" : d.outcome().name())
           .update();
     } catch (RuntimeException e) {
@@ -94,7 +108,8 @@ final class ClickHouseTierStore implements TierStore {
   }
 
   private IllegalStateException failed(String what, Exception e) {
-    return new IllegalStateException(what + " in the tier store at " + where + " failed: " + e.getMessage(), e);
+    return new IllegalStateException(
+        what + " in the tier store at " + where + " failed: " + e.getMessage(), e);
   }
 
   @Override

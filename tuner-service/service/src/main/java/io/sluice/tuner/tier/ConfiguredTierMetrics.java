@@ -17,6 +17,10 @@ public final class ConfiguredTierMetrics implements TierMetricsSource {
 
   @Override
   public String describe() {
-    return "configuration (free " + Sizes.human(capacity.freeBytes()) + ", healthy " + capacity.healthy() + ")";
+    return "configuration (free "
+        + Sizes.human(capacity.freeBytes())
+        + ", healthy "
+        + capacity.healthy()
+        + ")";
   }
 }

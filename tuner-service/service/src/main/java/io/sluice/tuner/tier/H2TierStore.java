@@ -9,9 +9,10 @@ import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The tier store in the history store's own H2 database (DDL in the store's migration {@code V6__tuner_control.sql}),
- * over the {@link ControlDatabase} pool. A save (items, version, audit entry) and a decision with the trimming of the
- * job's old ones are each one transaction. A job keeps its newest {@value #DECISIONS_PER_JOB} decisions.
+ * The tier store in the history store's own H2 database (DDL in the store's migration {@code
+ * V6__tuner_control.sql}), over the {@link ControlDatabase} pool. A save (items, version, audit
+ * entry) and a decision with the trimming of the job's old ones are each one transaction. A job
+ * keeps its newest {@value #DECISIONS_PER_JOB} decisions.
  */
 final class H2TierStore implements TierStore {
   static final int DECISIONS_PER_JOB = 100;
@@ -24,7 +25,9 @@ final class H2TierStore implements TierStore {
     this(db, where, DECISIONS_PER_JOB);
   }
 
-  /** @param keep decisions kept per job */
+  /**
+   * @param keep decisions kept per job
+   */
   H2TierStore(ControlDatabase db, String where, int keep) {
     this.db = db;
     this.where = where;
@@ -34,24 +37,29 @@ final class H2TierStore implements TierStore {
   @Override
   public Optional<RuleSet> load() {
     try {
-      return db.inTransaction(tx -> {
-        JdbcClient jdbc = db.jdbc();
-        Optional<Long> version = jdbc.sql("SELECT v FROM tier_meta WHERE k = 'version'")
-            .query((rs, n) -> Long.parseLong(rs.getString(1))).optional();
-        if (version.isEmpty()) {
-          return Optional.<RuleSet>empty();
-        }
-        List<RolloutRule> rules = new ArrayList<>();
-        List<DenyEntry> denies = new ArrayList<>();
-        jdbc.sql("SELECT kind, json FROM tier_items ORDER BY kind, id").query(rs -> {
-          if (rs.getString(1).equals("rule")) {
-            rules.add(Json.read(rs.getString(2), RolloutRule.class));
-          } else {
-            denies.add(Json.read(rs.getString(2), DenyEntry.class));
-          }
-        });
-        return Optional.of(new RuleSet(version.get(), rules, denies));
-      });
+      return db.inTransaction(
+          tx -> {
+            JdbcClient jdbc = db.jdbc();
+            Optional<Long> version =
+                jdbc.sql("SELECT v FROM tier_meta WHERE k = 'version'")
+                    .query((rs, n) -> Long.parseLong(rs.getString(1)))
+                    .optional();
+            if (version.isEmpty()) {
+              return Optional.<RuleSet>empty();
+            }
+            List<RolloutRule> rules = new ArrayList<>();
+            List<DenyEntry> denies = new ArrayList<>();
+            jdbc.sql("SELECT kind, json FROM tier_items ORDER BY kind, id")
+                .query(
+                    rs -> {
+                      if (rs.getString(1).equals("rule")) {
+                        rules.add(Json.read(rs.getString(2), RolloutRule.class));
+                      } else {
+                        denies.add(Json.read(rs.getString(2), DenyEntry.class));
+                      }
+                    });
+            return Optional.of(new RuleSet(version.get(), rules, denies));
+          });
     } catch (RuntimeException e) {
       throw failed("loading the rollout rules", e);
     }
@@ -60,25 +68,29 @@ final class H2TierStore implements TierStore {
   @Override
   public void save(RuleSet next, AuditEntry a) {
     try {
-      db.inTransaction(tx -> {
-        JdbcClient jdbc = db.jdbc();
-        jdbc.sql("DELETE FROM tier_items").update();
-        List<Object[]> items = new ArrayList<>();
-        for (RolloutRule r : next.rules()) {
-          items.add(new Object[] {"rule", r.id(), Json.write(r)});
-        }
-        for (DenyEntry d : next.denies()) {
-          items.add(new Object[] {"deny", d.id(), Json.write(d)});
-        }
-        db.batch("INSERT INTO tier_items (kind, id, json) VALUES (?, ?, ?)", items);
-        jdbc.sql("MERGE INTO tier_meta (k, v) KEY (k) VALUES ('version', ?)").param(Long.toString(next.version()))
-            .update();
-        jdbc.sql("INSERT INTO tier_audit (at, actor, action, item_id, before_json, after_json, version) "
-                + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-            .params(a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after(), a.version())
-            .update();
-        return null;
-      });
+      db.inTransaction(
+          tx -> {
+            JdbcClient jdbc = db.jdbc();
+            jdbc.sql("DELETE FROM tier_items").update();
+            List<Object[]> items = new ArrayList<>();
+            for (RolloutRule r : next.rules()) {
+              items.add(new Object[] {"rule", r.id(), Json.write(r)});
+            }
+            for (DenyEntry d : next.denies()) {
+              items.add(new Object[] {"deny", d.id(), Json.write(d)});
+            }
+            db.batch("INSERT INTO tier_items (kind, id, json) VALUES (?, ?, ?)", items);
+            jdbc.sql("MERGE INTO tier_meta (k, v) KEY (k) VALUES ('version', ?)")
+                .param(Long.toString(next.version()))
+                .update();
+            jdbc.sql(
+                    "INSERT INTO tier_audit (at, actor, action, item_id, before_json, after_json, version) "
+                        + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+                .params(
+                    a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after(), a.version())
+                .update();
+            return null;
+          });
     } catch (RuntimeException e) {
       throw failed("saving the rollout rules", e);
     }
@@ -97,18 +109,26 @@ final class H2TierStore implements TierStore {
   public void record(TierDecision d) {
     Tier counted = TierRows.countedTier(d);
     try {
-      db.inTransaction(tx -> {
-        JdbcClient jdbc = db.jdbc();
-        jdbc.sql("INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")
-            .params(d.jobKey(), d.decidedAt(), Json.write(d), counted == null ? null : counted.name(), d.queue(),
-                d.outcome() == null ? null : d.outcome().name())
-            .update();
-        jdbc.sql("DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
-                + "(SELECT seq FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")
-            .params(d.jobKey(), d.jobKey(), keep)
-            .update();
-        return null;
-      });
+      db.inTransaction(
+          tx -> {
+            JdbcClient jdbc = db.jdbc();
+            jdbc.sql(
+                    "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")
+                .params(
+                    d.jobKey(),
+                    d.decidedAt(),
+                    Json.write(d),
+                    counted == null ? null : counted.name(),
+                    d.queue(),
+                    d.outcome() == null ? null : d.outcome().name())
+                .update();
+            jdbc.sql(
+                    "DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
+                        + "(SELECT seq FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")
+                .params(d.jobKey(), d.jobKey(), keep)
+                .update();
+            return null;
+          });
     } catch (RuntimeException e) {
       throw failed("recording a tier decision of " + d.jobKey(), e);
     }
@@ -133,7 +153,8 @@ final class H2TierStore implements TierStore {
   }
 
   private IllegalStateException failed(String what, Exception e) {
-    return new IllegalStateException(what + " in the tier store at " + where + " failed: " + e.getMessage(), e);
+    return new IllegalStateException(
+        what + " in the tier store at " + where + " failed: " + e.getMessage(), e);
   }
 
   @Override

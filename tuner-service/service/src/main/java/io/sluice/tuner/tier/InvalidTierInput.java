@@ -1,6 +1,8 @@
 package io.sluice.tuner.tier;
 
-/** A rule, deny entry or setting that cannot be accepted; {@code field} names the offending field. */
+/**
+ * A rule, deny entry or setting that cannot be accepted; {@code field} names the offending field.
+ */
 public final class InvalidTierInput extends RuntimeException {
   private final String field;
 

@@ -6,9 +6,9 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * A job's historical shuffle volume: over its newest {@code runs} runs, each run's peak stage shuffle write (the
- * largest {@code shuffleWriteBytes} of any of its stage attempts), and the 90th percentile of those peaks
- * (nearest rank). {@code runs == 0} means unknown (no history).
+ * A job's historical shuffle volume: over its newest {@code runs} runs, each run's peak stage
+ * shuffle write (the largest {@code shuffleWriteBytes} of any of its stage attempts), and the 90th
+ * percentile of those peaks (nearest rank). {@code runs == 0} means unknown (no history).
  */
 public record JobVolume(int runs, long p90PeakBytes, long maxPeakBytes) {
   public static final JobVolume UNKNOWN = new JobVolume(0, 0, 0);

@@ -4,9 +4,10 @@ import java.util.HashMap;
 import java.util.Map;
 
 /**
- * Reads the Prometheus text exposition format (0.0.4) far enough to sum samples by metric name: comment and blank
- * lines are skipped, labels (quoted values with escapes) are stepped over, an optional timestamp is ignored. No
- * Java Prometheus library parses this format (the clients only write it), hence this small reader.
+ * Reads the Prometheus text exposition format (0.0.4) far enough to sum samples by metric name:
+ * comment and blank lines are skipped, labels (quoted values with escapes) are stepped over, an
+ * optional timestamp is ignored. No Java Prometheus library parses this format (the clients only
+ * write it), hence this small reader.
  */
 final class PrometheusText {
   private PrometheusText() {}
@@ -20,7 +21,9 @@ final class PrometheusText {
         continue;
       }
       int i = 0;
-      while (i < line.length() && line.charAt(i) != '{' && !Character.isWhitespace(line.charAt(i))) {
+      while (i < line.length()
+          && line.charAt(i) != '{'
+          && !Character.isWhitespace(line.charAt(i))) {
         i++;
       }
       String name = line.substring(0, i);
@@ -41,7 +44,9 @@ final class PrometheusText {
     return out;
   }
 
-  /** Index after the closing brace of a label set starting at {@code i}, or -1 when it never closes. */
+  /**
+   * Index after the closing brace of a label set starting at {@code i}, or -1 when it never closes.
+   */
   private static int afterLabels(String line, int i) {
     boolean quoted = false;
     for (; i < line.length(); i++) {

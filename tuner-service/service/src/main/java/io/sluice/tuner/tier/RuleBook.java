@@ -5,13 +5,17 @@ import java.time.Clock;
 import java.util.function.Function;
 
 /**
- * The rule set in force, held in memory (decisions read it without touching the store) and changed only through
- * here: each change is saved with its audit entry first and takes effect for the next decision once saved. On first
- * load an empty store is seeded with the configured rules (audited as {@code configuration}); until the rules are
- * loaded, {@link #current()} is null and jobs stay on the ESS.
+ * The rule set in force, held in memory (decisions read it without touching the store) and changed
+ * only through here: each change is saved with its audit entry first and takes effect for the next
+ * decision once saved. On first load an empty store is seeded with the configured rules (audited as
+ * {@code configuration}); until the rules are loaded, {@link #current()} is null and jobs stay on
+ * the ESS.
  */
 public final class RuleBook {
-  /** Runs work against the tier store (the Spring side guards it with the store's breaker and time limit). */
+  /**
+   * Runs work against the tier store (the Spring side guards it with the store's breaker and time
+   * limit).
+   */
   public interface StoreCall {
     <T> T call(String op, Function<TierStore, T> work);
   }
@@ -50,19 +54,35 @@ public final class RuleBook {
   }
 
   /**
-   * As {@link #tryLoad()} through another way to the store (the background loader goes to the tier store directly,
-   * so that retrying against a store that is down does not count against the store's circuit breaker).
+   * As {@link #tryLoad()} through another way to the store (the background loader goes to the tier
+   * store directly, so that retrying against a store that is down does not count against the
+   * store's circuit breaker).
    */
   public synchronized boolean tryLoad(StoreCall via) {
     if (current != null) {
       return true;
     }
     try {
-      current = via.call("tier-rules-load", st -> st.load().orElseGet(() -> {
-        st.save(seed, new AuditEntry(0, clock.millis(), CONFIGURATION, "SEED", "*", null, Json.write(seed),
-            seed.version()));
-        return seed;
-      }));
+      current =
+          via.call(
+              "tier-rules-load",
+              st ->
+                  st.load()
+                      .orElseGet(
+                          () -> {
+                            st.save(
+                                seed,
+                                new AuditEntry(
+                                    0,
+                                    clock.millis(),
+                                    CONFIGURATION,
+                                    "SEED",
+                                    "*",
+                                    null,
+                                    Json.write(seed),
+                                    seed.version()));
+                            return seed;
+                          }));
       return true;
     } catch (RuntimeException e) {
       loadError = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
@@ -119,13 +139,24 @@ public final class RuleBook {
     return current;
   }
 
-  private RuleSet save(RuleSet next, String actor, String action, String id, Object before, Object after) {
-    AuditEntry a = new AuditEntry(0, clock.millis(), actor, action, id, before == null ? null : Json.write(before),
-        after == null ? null : Json.write(after), next.version());
-    store.call("tier-rules-save", st -> {
-      st.save(next, a);
-      return null;
-    });
+  private RuleSet save(
+      RuleSet next, String actor, String action, String id, Object before, Object after) {
+    AuditEntry a =
+        new AuditEntry(
+            0,
+            clock.millis(),
+            actor,
+            action,
+            id,
+            before == null ? null : Json.write(before),
+            after == null ? null : Json.write(after),
+            next.version());
+    store.call(
+        "tier-rules-save",
+        st -> {
+          st.save(next, a);
+          return null;
+        });
     current = next;
     return next;
   }

@@ -8,9 +8,10 @@ import java.util.regex.Pattern;
 
 /**
  * The rollout rules and deny entries in force, immutable; every change makes a new set (a higher
- * {@code version}). Invariants, checked by {@link #validRule}/{@link #validDeny} and the constructor: ids are
- * {@code [A-Za-z0-9._-]{1,64}} and unique within their list, percent is 0..100, and no two rules have the same
- * scope (so the most specific matching rule is always unique).
+ * {@code version}). Invariants, checked by {@link #validRule}/{@link #validDeny} and the
+ * constructor: ids are {@code [A-Za-z0-9._-]{1,64}} and unique within their list, percent is
+ * 0..100, and no two rules have the same scope (so the most specific matching rule is always
+ * unique).
  */
 public record RuleSet(long version, List<RolloutRule> rules, List<DenyEntry> denies) {
   private static final Pattern ID = Pattern.compile("[A-Za-z0-9._-]{1,64}");
@@ -26,8 +27,15 @@ public record RuleSet(long version, List<RolloutRule> rules, List<DenyEntry> den
           throw new InvalidTierInput("id", "two rules have the id " + rules.get(i).id());
         }
         if (rules.get(i).scope().sameAs(rules.get(j).scope())) {
-          throw new InvalidTierInput("scope", "rules " + rules.get(i).id() + " and " + rules.get(j).id()
-              + " have the same scope (" + rules.get(i).scope().describe() + ")");
+          throw new InvalidTierInput(
+              "scope",
+              "rules "
+                  + rules.get(i).id()
+                  + " and "
+                  + rules.get(j).id()
+                  + " have the same scope ("
+                  + rules.get(i).scope().describe()
+                  + ")");
         }
       }
     }
@@ -52,7 +60,8 @@ public record RuleSet(long version, List<RolloutRule> rules, List<DenyEntry> den
     }
     validScope(r.scope());
     if (r.tier() == null) {
-      throw new InvalidTierInput("tier", "tier is required: one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE");
+      throw new InvalidTierInput(
+          "tier", "tier is required: one of ESS, SPARK_PUSH, CELEBORN, UNIFFLE");
     }
     if (Double.isNaN(r.percent()) || r.percent() < 0 || r.percent() > 100) {
       throw new InvalidTierInput("percent", "percent must be in 0..100, was " + r.percent());
@@ -101,28 +110,35 @@ public record RuleSet(long version, List<RolloutRule> rules, List<DenyEntry> den
 
   /** This set with {@code rule} added or replacing the rule of the same id. */
   public RuleSet withRule(RolloutRule rule) {
-    List<RolloutRule> next = new ArrayList<>(rules.stream().filter(r -> !r.id().equals(rule.id())).toList());
+    List<RolloutRule> next =
+        new ArrayList<>(rules.stream().filter(r -> !r.id().equals(rule.id())).toList());
     next.add(rule);
     return new RuleSet(version + 1, next, denies);
   }
 
   public RuleSet withoutRule(String id) {
-    return new RuleSet(version + 1, rules.stream().filter(r -> !r.id().equals(id)).toList(), denies);
+    return new RuleSet(
+        version + 1, rules.stream().filter(r -> !r.id().equals(id)).toList(), denies);
   }
 
   public RuleSet withDeny(DenyEntry deny) {
-    List<DenyEntry> next = new ArrayList<>(denies.stream().filter(d -> !d.id().equals(deny.id())).toList());
+    List<DenyEntry> next =
+        new ArrayList<>(denies.stream().filter(d -> !d.id().equals(deny.id())).toList());
     next.add(deny);
     return new RuleSet(version + 1, rules, next);
   }
 
   public RuleSet withoutDeny(String id) {
-    return new RuleSet(version + 1, rules, denies.stream().filter(d -> !d.id().equals(id)).toList());
+    return new RuleSet(
+        version + 1, rules, denies.stream().filter(d -> !d.id().equals(id)).toList());
   }
 
   @Override
   public boolean equals(Object o) {
-    return o instanceof RuleSet s && version == s.version && rules.equals(s.rules) && denies.equals(s.denies);
+    return o instanceof RuleSet s
+        && version == s.version
+        && rules.equals(s.rules)
+        && denies.equals(s.denies);
   }
 
   @Override

@@ -10,8 +10,9 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 
 /**
- * The tier API's failures as {@link ApiError}s: 400 naming the field, 404 for an unknown rule or deny id, 503 while the rules are not loaded. Other failures (store unavailable,
- * malformed JSON) and authentication (401/403, the security filters) go to the service's common handlers.
+ * The tier API's failures as {@link ApiError}s: 400 naming the field, 404 for an unknown rule or
+ * deny id, 503 while the rules are not loaded. Other failures (store unavailable, malformed JSON)
+ * and authentication (401/403, the security filters) go to the service's common handlers.
  */
 @RestControllerAdvice(assignableTypes = TierController.class)
 @Order(Ordered.HIGHEST_PRECEDENCE)
@@ -31,7 +32,9 @@ class TierApiErrors {
     return answer(HttpStatus.SERVICE_UNAVAILABLE, null, e.getMessage(), req);
   }
 
-  private static ResponseEntity<ApiError> answer(HttpStatus s, String field, String message, HttpServletRequest req) {
-    return ResponseEntity.status(s).body(new ApiError(s.value(), s.getReasonPhrase(), field, message, req.getRequestURI()));
+  private static ResponseEntity<ApiError> answer(
+      HttpStatus s, String field, String message, HttpServletRequest req) {
+    return ResponseEntity.status(s)
+        .body(new ApiError(s.value(), s.getReasonPhrase(), field, message, req.getRequestURI()));
   }
 }

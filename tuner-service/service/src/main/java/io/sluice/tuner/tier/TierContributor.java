@@ -13,12 +13,13 @@ import org.springframework.core.annotation.Order;
 import org.springframework.stereotype.Component;
 
 /**
- * The push tier on the submission path: rollout → admission → overlay for every submission ({@link TierService},
- * timed as {@code sluice.tier.decision}). A job no rule or deny entry covers gets nothing; a job a rule considered
- * gets the tier's overlay when admitted, or only the {@code spark.sluice.tier=ESS} markers and the reason when not.
- * The decision is also recorded (visible at {@code GET /api/v1/tiers/decisions}). An admitted job also gets the app
- * reporter driver plugin ({@code sluice.throttle.reporter-jar}, and {@code report-url} when set), which reports the
- * tier the run really used ({@code POST /api/v1/tiers/outcomes}).
+ * The push tier on the submission path: rollout → admission → overlay for every submission ({@link
+ * TierService}, timed as {@code sluice.tier.decision}). A job no rule or deny entry covers gets
+ * nothing; a job a rule considered gets the tier's overlay when admitted, or only the {@code
+ * spark.sluice.tier=ESS} markers and the reason when not. The decision is also recorded (visible at
+ * {@code GET /api/v1/tiers/decisions}). An admitted job also gets the app reporter driver plugin
+ * ({@code sluice.throttle.reporter-jar}, and {@code report-url} when set), which reports the tier
+ * the run really used ({@code POST /api/v1/tiers/outcomes}).
  */
 @Component
 @Order(100)
@@ -38,26 +39,31 @@ class TierContributor implements PlatformContributor {
   }
 
   @Override
-  public PlatformAdditions contribute(SubmissionRequest request, String submissionId, String jobKey) {
+  public PlatformAdditions contribute(
+      SubmissionRequest request, String submissionId, String jobKey) {
     Map<String, String> conf = request.conf() == null ? Map.of() : request.conf();
-    TierDecision d = tiers.decide(new JobRef(request.cluster(), request.queue(), jobKey), conf, submissionId);
+    TierDecision d =
+        tiers.decide(new JobRef(request.cluster(), request.queue(), jobKey), conf, submissionId);
     if (!d.considered() && d.confs().isEmpty()) {
       return PlatformAdditions.none();
     }
-    List<String> reasons = new ArrayList<>(List.of("tier " + d.tier() + " (" + d.outcome() + "): " + d.reason()));
+    List<String> reasons =
+        new ArrayList<>(List.of("tier " + d.tier() + " (" + d.outcome() + "): " + d.reason()));
     if (d.outcome() != TierDecision.Outcome.ADMITTED) {
       return new PlatformAdditions(d.confs(), List.of(), List.of(), reasons);
     }
     // the driver reports which tier really ran (docs/push-tier.md 8): the app reporter plugin
     if (reporterJar == null) {
-      reasons.add("tier: sluice.throttle.reporter-jar is not set; the run's tier outcome will not be reported");
+      reasons.add(
+          "tier: sluice.throttle.reporter-jar is not set; the run's tier outcome will not be reported");
       return new PlatformAdditions(d.confs(), List.of(), List.of(), reasons);
     }
     Map<String, String> confs = new LinkedHashMap<>(d.confs());
     if (reportUrl != null) {
       confs.putIfAbsent(ThrottleContributor.TUNER_URL, reportUrl);
     }
-    return new PlatformAdditions(confs, List.of(reporterJar), List.of(ThrottleContributor.REPORTER_PLUGIN), reasons);
+    return new PlatformAdditions(
+        confs, List.of(reporterJar), List.of(ThrottleContributor.REPORTER_PLUGIN), reasons);
   }
 
   @Override

@@ -24,9 +24,10 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
 /**
- * {@code /api/v1/tiers}: the push-tier rollout rules and deny list (changes need the ADMIN role, are audited and
- * take effect for the next submission), the audit trail, a job's recorded tier decisions, the tiers' capacity as
- * admission sees it, and a preview of the decision for a job (not recorded).
+ * {@code /api/v1/tiers}: the push-tier rollout rules and deny list (changes need the ADMIN role,
+ * are audited and take effect for the next submission), the audit trail, a job's recorded tier
+ * decisions, the tiers' capacity as admission sees it, and a preview of the decision for a job (not
+ * recorded).
  */
 @RestController
 @RequestMapping("/api/v1/tiers")
@@ -54,15 +55,24 @@ class TierController {
   @Operation(summary = "The rollout rules and deny entries in force")
   Rules rules() {
     RuleSet s = service.rules().current();
-    return s == null ? new Rules(0, false, List.of(), List.of()) : new Rules(s.version(), true, s.rules(), s.denies());
+    return s == null
+        ? new Rules(0, false, List.of(), List.of())
+        : new Rules(s.version(), true, s.rules(), s.denies());
   }
 
   @PutMapping("/rules/{id}")
-  @Operation(summary = "Create or replace a rollout rule (ADMIN; audited; effective for the next submission)")
+  @Operation(
+      summary =
+          "Create or replace a rollout rule (ADMIN; audited; effective for the next submission)")
   Rules putRule(@PathVariable String id, @Valid @RequestBody TierRuleRequest body) {
     String who = Caller.current().name();
-    RolloutRule rule = new RolloutRule(id, new Scope(text(body.cluster()), text(body.queue()), text(body.jobKey())),
-        Tier.parse(body.tier()).orElseThrow(), body.percent(), text(body.note()));
+    RolloutRule rule =
+        new RolloutRule(
+            id,
+            new Scope(text(body.cluster()), text(body.queue()), text(body.jobKey())),
+            Tier.parse(body.tier()).orElseThrow(),
+            body.percent(),
+            text(body.note()));
     RolloutRule before = rule(service.rules().current(), id);
     Rules after = view(service.rules().putRule(who, rule));
     audit.record("tier.rule.put", id, before, rule);
@@ -79,11 +89,15 @@ class TierController {
   }
 
   @PutMapping("/denies/{id}")
-  @Operation(summary = "Create or replace a deny entry: matching jobs stay on the ESS (ADMIN; audited)")
+  @Operation(
+      summary = "Create or replace a deny entry: matching jobs stay on the ESS (ADMIN; audited)")
   Rules putDeny(@PathVariable String id, @Valid @RequestBody TierDenyRequest body) {
     String who = Caller.current().name();
-    DenyEntry deny = new DenyEntry(id, new Scope(text(body.cluster()), text(body.queue()), text(body.jobKey())),
-        text(body.reason()));
+    DenyEntry deny =
+        new DenyEntry(
+            id,
+            new Scope(text(body.cluster()), text(body.queue()), text(body.jobKey())),
+            text(body.reason()));
     DenyEntry before = deny(service.rules().current(), id);
     Rules after = view(service.rules().putDeny(who, deny));
     audit.record("tier.deny.put", id, before, deny);
@@ -107,22 +121,32 @@ class TierController {
 
   @GetMapping("/decisions")
   @Operation(summary = "A job's recorded tier decisions, newest first, with their reasons")
-  List<TierDecision> decisions(@RequestParam String jobKey, @RequestParam(defaultValue = "20") int limit) {
+  List<TierDecision> decisions(
+      @RequestParam String jobKey, @RequestParam(defaultValue = "20") int limit) {
     return service.decisions(io.sluice.tuner.api.Limits.jobKey("jobKey", jobKey), limit(limit));
   }
 
   @GetMapping("/capacity")
-  @Operation(summary = "Each push tier's free capacity and health as admission sees them, and their source")
+  @Operation(
+      summary =
+          "Each push tier's free capacity and health as admission sees them, and their source")
   List<Capacity> capacity() {
-    return metrics.all().entrySet().stream().sorted(Map.Entry.comparingByKey()).map(e -> {
-      TierCapacity c = e.getValue().capacity();
-      return new Capacity(e.getKey(), c.freeBytes(), c.totalBytes(), c.healthy(), c.source());
-    }).toList();
+    return metrics.all().entrySet().stream()
+        .sorted(Map.Entry.comparingByKey())
+        .map(
+            e -> {
+              TierCapacity c = e.getValue().capacity();
+              return new Capacity(
+                  e.getKey(), c.freeBytes(), c.totalBytes(), c.healthy(), c.source());
+            })
+        .toList();
   }
 
   @PostMapping("/preview")
-  @Operation(summary = "The tier decision a submission would get now (not recorded): cluster, queue, user, appName "
-      + "or jobKey, conf")
+  @Operation(
+      summary =
+          "The tier decision a submission would get now (not recorded): cluster, queue, user, appName "
+              + "or jobKey, conf")
   TierDecision preview(@Valid @RequestBody TierPreviewRequest body) {
     String cluster = text(body.cluster());
     String queue = text(body.queue());
@@ -135,15 +159,20 @@ class TierController {
       }
       jobKey = JobKey.of(conf.get(JobKey.EXPLICIT_KEY), cluster, queue, text(body.user()), app);
     }
-    return service.evaluate(new JobRef(cluster, queue, jobKey), conf, "preview-" + UUID.randomUUID());
+    return service.evaluate(
+        new JobRef(cluster, queue, jobKey), conf, "preview-" + UUID.randomUUID());
   }
 
   private static RolloutRule rule(RuleSet s, String id) {
-    return s == null ? null : s.rules().stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
+    return s == null
+        ? null
+        : s.rules().stream().filter(r -> r.id().equals(id)).findFirst().orElse(null);
   }
 
   private static DenyEntry deny(RuleSet s, String id) {
-    return s == null ? null : s.denies().stream().filter(d -> d.id().equals(id)).findFirst().orElse(null);
+    return s == null
+        ? null
+        : s.denies().stream().filter(d -> d.id().equals(id)).findFirst().orElse(null);
   }
 
   private static Rules view(RuleSet s) {

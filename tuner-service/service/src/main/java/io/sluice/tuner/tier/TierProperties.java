@@ -17,27 +17,30 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.tier.*} property (push-tier rollout, admission and overlays, docs/push-tier.md), bound once at
- * start-up and immutable. Sizes take units ({@code 500GB}), durations too ({@code 50ms}); admission limits are checked
- * again by {@link AdmissionPolicy} and the initial rules by {@link RuleSet} (both fail start-up naming the value).
+ * Every {@code sluice.tier.*} property (push-tier rollout, admission and overlays,
+ * docs/push-tier.md), bound once at start-up and immutable. Sizes take units ({@code 500GB}),
+ * durations too ({@code 50ms}); admission limits are checked again by {@link AdmissionPolicy} and
+ * the initial rules by {@link RuleSet} (both fail start-up naming the value).
  *
  * @param enabled false: no tier decisions at all (every job stays on the ESS, nothing is added)
- * @param historyRuns how many of a job's newest runs its shuffle volume (p90 of per-run peak stage shuffle write) is
- *     taken over
- * @param historyTimeout time limit of the job-history read behind one push-tier admission (a second store read on the
- *     submission path, after which the tuning read still has sluice.tuner.submission-timeout); past it the job stays
- *     on the ESS
+ * @param historyRuns how many of a job's newest runs its shuffle volume (p90 of per-run peak stage
+ *     shuffle write) is taken over
+ * @param historyTimeout time limit of the job-history read behind one push-tier admission (a second
+ *     store read on the submission path, after which the tuning read still has
+ *     sluice.tuner.submission-timeout); past it the job stays on the ESS
  * @param metricsRefresh how often the tiers' metrics endpoints are scraped
- * @param metricsMaxAge metrics older than this are stale: configuration is used instead (and the reason says so)
+ * @param metricsMaxAge metrics older than this are stale: configuration is used instead (and the
+ *     reason says so)
  * @param metricsTimeout connect and read time limit of one scrape
- * @param clusters per cluster (the submission's cluster): what the overlays need to know; unlisted clusters: all
- *     false
- * @param sparkPush Spark's push-based shuffle (capacity = the merge managers' disk on the ESS nodes)
+ * @param clusters per cluster (the submission's cluster): what the overlays need to know; unlisted
+ *     clusters: all false
+ * @param sparkPush Spark's push-based shuffle (capacity = the merge managers' disk on the ESS
+ *     nodes)
  * @param celeborn Apache Celeborn
  * @param uniffle Apache Uniffle
  * @param overlay what every push overlay puts on the Spark class paths
- * @param rules initial rollout rules, written to the store once when it has no rules yet (audited as actor
- *     configuration); after that the API owns the rules and this list is ignored
+ * @param rules initial rollout rules, written to the store once when it has no rules yet (audited
+ *     as actor configuration); after that the API owns the rules and this list is ignored
  * @param denies initial deny entries, seeded with the rules
  */
 @ConfigurationProperties("sluice.tier")
@@ -76,46 +79,53 @@ public record TierProperties(
   public record Cluster(boolean yarn, boolean pushMergeOnEss) {}
 
   /**
-   * The push overlays' class path entries (Spark 3.5 creates the ShuffleManager before it fetches spark.jars).
+   * The push overlays' class path entries (Spark 3.5 creates the ShuffleManager before it fetches
+   * spark.jars).
    *
-   * @param managerJar path of the shaded sluice-fallback-manager jar on the cluster's nodes (the same on driver and
-   *     executor hosts); the overlays put it on spark.driver.extraClassPath and spark.executor.extraClassPath,
-   *     prepended to a user's own value; empty: not configured, every push tier is refused with that reason
+   * @param managerJar path of the shaded sluice-fallback-manager jar on the cluster's nodes (the
+   *     same on driver and executor hosts); the overlays put it on spark.driver.extraClassPath and
+   *     spark.executor.extraClassPath, prepended to a user's own value; empty: not configured,
+   *     every push tier is refused with that reason
    */
   public record Overlay(@DefaultValue("") String managerJar) {}
 
   /**
-   * Capacity, health and admission limits of one push tier, and the client settings of the tiers that have them.
+   * Capacity, health and admission limits of one push tier, and the client settings of the tiers
+   * that have them.
    *
-   * @param freeCapacity free shuffle capacity when no (fresh) metrics say otherwise (0: nothing fits)
+   * @param freeCapacity free shuffle capacity when no (fresh) metrics say otherwise (0: nothing
+   *     fits)
    * @param totalCapacity total shuffle capacity, for reasons and the API (0: unknown)
    * @param healthy false: the tier takes no new jobs (beats metrics)
    * @param perJobCap a job whose p90 peak stage shuffle write exceeds this is refused; 0 = no cap
    * @param maxFreeShare a job may take at most this share of the tier's free capacity, (0, 1]
    * @param unknownJobs jobs without history: REFUSE or ADMIT_IF_ROOM
    * @param unknownMinFree ADMIT_IF_ROOM: the tier needs at least this much free
-   * @param unknownPercent ADMIT_IF_ROOM: this percent of unknown jobs (by job-key bucket) are admitted, 0..100
-   * @param metricsUrl the tier's Prometheus text endpoint for free capacity and health (e.g. a Celeborn master's
-   *     http://host:9098/metrics/prometheus); empty = configuration only
+   * @param unknownPercent ADMIT_IF_ROOM: this percent of unknown jobs (by job-key bucket) are
+   *     admitted, 0..100
+   * @param metricsUrl the tier's Prometheus text endpoint for free capacity and health (e.g. a
+   *     Celeborn master's http://host:9098/metrics/prometheus); empty = configuration only
    * @param freeMetric metric summed for free bytes (the default is a Celeborn master's)
    * @param totalMetric metric summed for total bytes
    * @param workersMetric worker count (health: workers - excluded > 0 when present)
    * @param excludedMetric excluded worker count
-   * @param masterEndpoints Celeborn only: spark.celeborn.master.endpoints, host:port[,host:port]; empty: Celeborn is
-   *     refused
-   * @param fallbackPolicy Celeborn only: spark.celeborn.client.spark.shuffle.fallback.policy, AUTO, ALWAYS or NEVER
-   * @param coordinatorQuorum Uniffle only: spark.rss.coordinator.quorum, host:port[,host:port]; empty: Uniffle is
-   *     refused
-   * @param clientJar Celeborn and Uniffle: path of the tier's Spark client jar on the nodes, put on both class paths
-   *     after the manager jar; empty: it is in the nodes' $SPARK_HOME/jars (if not, the driver falls back:
-   *     TIER_MANAGER_UNLOADABLE)
+   * @param masterEndpoints Celeborn only: spark.celeborn.master.endpoints, host:port[,host:port];
+   *     empty: Celeborn is refused
+   * @param fallbackPolicy Celeborn only: spark.celeborn.client.spark.shuffle.fallback.policy, AUTO,
+   *     ALWAYS or NEVER
+   * @param coordinatorQuorum Uniffle only: spark.rss.coordinator.quorum, host:port[,host:port];
+   *     empty: Uniffle is refused
+   * @param clientJar Celeborn and Uniffle: path of the tier's Spark client jar on the nodes, put on
+   *     both class paths after the manager jar; empty: it is in the nodes' $SPARK_HOME/jars (if
+   *     not, the driver falls back: TIER_MANAGER_UNLOADABLE)
    */
   public record TierSettings(
       @DefaultValue("0B") @NotNull DataSize freeCapacity,
       @DefaultValue("0B") @NotNull DataSize totalCapacity,
       @DefaultValue("true") boolean healthy,
       @DefaultValue("0B") @NotNull DataSize perJobCap,
-      @DefaultValue("0.5") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1") double maxFreeShare,
+      @DefaultValue("0.5") @DecimalMin(value = "0", inclusive = false) @DecimalMax("1")
+          double maxFreeShare,
       @DefaultValue("REFUSE") @NotNull AdmissionPolicy.UnknownJobs unknownJobs,
       @DefaultValue("0B") @NotNull DataSize unknownMinFree,
       @DefaultValue("0") @DecimalMin("0") @DecimalMax("100") double unknownPercent,
@@ -130,8 +140,8 @@ public record TierProperties(
       @DefaultValue("") String clientJar) {
 
     public AdmissionPolicy admissionPolicy() {
-      return new AdmissionPolicy(perJobCap.toBytes(), maxFreeShare, unknownJobs, unknownMinFree.toBytes(),
-          unknownPercent);
+      return new AdmissionPolicy(
+          perJobCap.toBytes(), maxFreeShare, unknownJobs, unknownMinFree.toBytes(), unknownPercent);
     }
 
     /** Fails naming the key when a tier is given a client setting it has no use for. */
@@ -163,8 +173,14 @@ public record TierProperties(
    * @param percent the share of the scope's jobs (by job-key bucket) that may use it
    * @param note a note for operators
    */
-  public record Rule(String id, String cluster, String queue, String jobKey, Tier tier,
-      @DefaultValue("100") double percent, @DefaultValue("") String note) {
+  public record Rule(
+      String id,
+      String cluster,
+      String queue,
+      String jobKey,
+      Tier tier,
+      @DefaultValue("100") double percent,
+      @DefaultValue("") String note) {
     RolloutRule toRule() {
       return new RolloutRule(id, new Scope(cluster, queue, jobKey), tier, percent, note);
     }
@@ -179,15 +195,20 @@ public record TierProperties(
    * @param jobKey the job it applies to
    * @param reason why the scope stays on the ESS
    */
-  public record Deny(String id, String cluster, String queue, String jobKey, @DefaultValue("") String reason) {
+  public record Deny(
+      String id, String cluster, String queue, String jobKey, @DefaultValue("") String reason) {
     DenyEntry toDeny() {
       return new DenyEntry(id, new Scope(cluster, queue, jobKey), reason);
     }
   }
 
-  /** The initial rule set (version 1) from {@link #rules} and {@link #denies}; invalid entries fail naming them. */
+  /**
+   * The initial rule set (version 1) from {@link #rules} and {@link #denies}; invalid entries fail
+   * naming them.
+   */
   public RuleSet initialRules() {
-    return new RuleSet(1, rules.stream().map(Rule::toRule).toList(), denies.stream().map(Deny::toDeny).toList());
+    return new RuleSet(
+        1, rules.stream().map(Rule::toRule).toList(), denies.stream().map(Deny::toDeny).toList());
   }
 
   /** The settings of a push tier. */

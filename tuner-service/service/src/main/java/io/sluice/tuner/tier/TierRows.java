@@ -5,16 +5,22 @@ import io.sluice.model.Json;
 import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
-/** The reads both tier stores share, over each store's table sources ({@code FINAL} ones for ClickHouse). */
+/**
+ * The reads both tier stores share, over each store's table sources ({@code FINAL} ones for
+ * ClickHouse).
+ */
 final class TierRows {
   static final TierRows H2 = new TierRows("tier_audit", "seq", "tier_decisions");
-  static final TierRows CLICKHOUSE = new TierRows("tier_audit FINAL", "version", "tier_decisions FINAL");
+  static final TierRows CLICKHOUSE =
+      new TierRows("tier_audit FINAL", "version", "tier_decisions FINAL");
 
   private final String audit;
   private final String auditSeq;
   private final String decisions;
 
-  /** @param auditSeq the audit column read as the entry's sequence number */
+  /**
+   * @param auditSeq the audit column read as the entry's sequence number
+   */
   private TierRows(String audit, String auditSeq, String decisions) {
     this.audit = audit;
     this.auditSeq = auditSeq;
@@ -23,23 +29,42 @@ final class TierRows {
 
   /** The newest audit entries first. */
   List<AuditEntry> audit(JdbcClient jdbc, int limit) {
-    return jdbc.sql("SELECT " + auditSeq + ", at, actor, action, item_id, before_json, after_json, version FROM "
-            + audit + " ORDER BY " + auditSeq + " DESC LIMIT ?")
+    return jdbc.sql(
+            "SELECT "
+                + auditSeq
+                + ", at, actor, action, item_id, before_json, after_json, version FROM "
+                + audit
+                + " ORDER BY "
+                + auditSeq
+                + " DESC LIMIT ?")
         .param(limit)
-        .query((rs, n) -> new AuditEntry(rs.getLong(1), rs.getLong(2), rs.getString(3), rs.getString(4),
-            rs.getString(5), rs.getString(6), rs.getString(7), rs.getLong(8)))
+        .query(
+            (rs, n) ->
+                new AuditEntry(
+                    rs.getLong(1),
+                    rs.getLong(2),
+                    rs.getString(3),
+                    rs.getString(4),
+                    rs.getString(5),
+                    rs.getString(6),
+                    rs.getString(7),
+                    rs.getLong(8)))
         .list();
   }
 
   /** The job's newest decisions first. */
   List<TierDecision> decisions(JdbcClient jdbc, String jobKey, int limit) {
-    return jdbc.sql("SELECT json FROM " + decisions + " WHERE job_key = ? ORDER BY seq DESC LIMIT ?")
+    return jdbc.sql(
+            "SELECT json FROM " + decisions + " WHERE job_key = ? ORDER BY seq DESC LIMIT ?")
         .params(jobKey, limit)
         .query((rs, n) -> Json.read(rs.getString(1), TierDecision.class))
         .list();
   }
 
-  /** The tier a decision counts for: the one admitted to, or the push tier that refused; null when not rolled out. */
+  /**
+   * The tier a decision counts for: the one admitted to, or the push tier that refused; null when
+   * not rolled out.
+   */
   static Tier countedTier(TierDecision d) {
     if (d.outcome() == TierDecision.Outcome.ADMITTED) {
       return d.tier();
@@ -49,11 +74,19 @@ final class TierRows {
 
   /** Admissions and refusals decided in [from, to), per tier and queue, over the decisions kept. */
   List<TierStore.DecisionCount> decisionCounts(JdbcClient jdbc, long from, long to) {
-    return jdbc.sql("SELECT tier, queue, outcome, COUNT(*) FROM " + decisions + " WHERE decided_at >= ? AND "
-            + "decided_at < ? AND tier IS NOT NULL AND tier <> '' GROUP BY tier, queue, outcome ORDER BY tier, queue, outcome")
+    return jdbc.sql(
+            "SELECT tier, queue, outcome, COUNT(*) FROM "
+                + decisions
+                + " WHERE decided_at >= ? AND "
+                + "decided_at < ? AND tier IS NOT NULL AND tier <> '' GROUP BY tier, queue, outcome ORDER BY tier, queue, outcome")
         .params(from, to)
-        .query((rs, n) -> new TierStore.DecisionCount(Tier.valueOf(rs.getString(1)), rs.getString(2),
-            TierDecision.Outcome.valueOf(rs.getString(3)), rs.getLong(4)))
+        .query(
+            (rs, n) ->
+                new TierStore.DecisionCount(
+                    Tier.valueOf(rs.getString(1)),
+                    rs.getString(2),
+                    TierDecision.Outcome.valueOf(rs.getString(3)),
+                    rs.getLong(4)))
         .list();
   }
 }

@@ -7,7 +7,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeSet;
 
-/** The difference between two runs' Spark properties: exactly the keys whose values differ, sorted by key. */
+/**
+ * The difference between two runs' Spark properties: exactly the keys whose values differ, sorted
+ * by key.
+ */
 record ConfDiff(List<Changed> changed, List<Entry> onlyA, List<Entry> onlyB) {
   /** A key both runs set, to different values. */
   @JsonPropertyOrder({"key", "a", "b"})
@@ -23,7 +26,10 @@ record ConfDiff(List<Changed> changed, List<Entry> onlyA, List<Entry> onlyB) {
     String of(String key, String value);
   }
 
-  /** Compares the real values; the listed values go through {@code showA} and {@code showB} (redaction). */
+  /**
+   * Compares the real values; the listed values go through {@code showA} and {@code showB}
+   * (redaction).
+   */
   static ConfDiff of(Map<String, String> a, Map<String, String> b, Shown showA, Shown showB) {
     List<Changed> changed = new ArrayList<>();
     List<Entry> onlyA = new ArrayList<>();

@@ -20,26 +20,36 @@ import java.util.Objects;
 import java.util.TreeSet;
 
 /**
- * Builds a job's page from a read-only replay of the tuning policy (its verdict per run) and the decision log; pure.
+ * Builds a job's page from a read-only replay of the tuning policy (its verdict per run) and the
+ * decision log; pure.
  *
- * <p><b>Recommendations</b> are the changes the policy proposed after each run. A recommendation's fate is decided
- * by the first later finished run: if that run carried the recommended value, the fate is what the decision log
- * recorded for that run and key (KEPT or ROLLED_BACK), else the run's own verdict (a re-opened job does not judge
- * the trial: SUPERSEDED); if it ran without the value the recommendation was SUPERSEDED; with no later finished run it
- * is PENDING. <b>State history</b>: the state after each run where it changed, then the current state if it differs
+ * <p><b>Recommendations</b> are the changes the policy proposed after each run. A recommendation's
+ * fate is decided by the first later finished run: if that run carried the recommended value, the
+ * fate is what the decision log recorded for that run and key (KEPT or ROLLED_BACK), else the run's
+ * own verdict (a re-opened job does not judge the trial: SUPERSEDED); if it ran without the value
+ * the recommendation was SUPERSEDED; with no later finished run it is PENDING. <b>State
+ * history</b>: the state after each run where it changed, then the current state if it differs
  * (e.g. FROZEN), dated by when tuner-service recorded it.
  */
 final class JobPages {
   /** The most runs a job page lists. */
   static final int MAX_RUNS = 200;
+
   static final String TIER_KEY = "spark.sluice.tier";
   static final String SUBMISSION_KEY = ConfMarkers.SUBMISSION_ID;
 
   private JobPages() {}
 
-  static UiViews.JobPage build(String jobKey, List<AppRun> runsNewestFirst, Outcome outcome, boolean frozen,
-      List<Decision> logged, Map<String, String> pendingTrial, long stateAt) {
-    List<AppRun> runs = new ArrayList<>(runsNewestFirst.subList(0, Math.min(MAX_RUNS, runsNewestFirst.size())));
+  static UiViews.JobPage build(
+      String jobKey,
+      List<AppRun> runsNewestFirst,
+      Outcome outcome,
+      boolean frozen,
+      List<Decision> logged,
+      Map<String, String> pendingTrial,
+      long stateAt) {
+    List<AppRun> runs =
+        new ArrayList<>(runsNewestFirst.subList(0, Math.min(MAX_RUNS, runsNewestFirst.size())));
     Collections.reverse(runs);
     List<RunVerdict> verdicts = new ArrayList<>(outcome.verdicts());
     Collections.reverse(verdicts);
@@ -78,12 +88,24 @@ final class JobPages {
       history.add(new UiViews.StateChange(at, outcome.state().name(), why));
     }
     AppRun newest = runsNewestFirst.isEmpty() ? null : runsNewestFirst.get(0);
-    return new UiViews.JobPage(jobKey, newest == null ? null : newest.cluster(), newest == null ? null : newest.queue(),
-        newest == null ? null : newest.user(), outcome.state().name(), frozen, history, rows, recs,
+    return new UiViews.JobPage(
+        jobKey,
+        newest == null ? null : newest.cluster(),
+        newest == null ? null : newest.queue(),
+        newest == null ? null : newest.user(),
+        outcome.state().name(),
+        frozen,
+        history,
+        rows,
+        recs,
         pendingTrial == null || pendingTrial.isEmpty() ? null : pendingTrial);
   }
 
-  private static UiViews.RecommendationRow fate(Change c, RunVerdict after, long at, List<RunVerdict> later,
+  private static UiViews.RecommendationRow fate(
+      Change c,
+      RunVerdict after,
+      long at,
+      List<RunVerdict> later,
       Map<String, Decision> decisions) {
     String undecided = null;
     for (RunVerdict w : later) {
@@ -96,26 +118,39 @@ final class JobPages {
         return rec(c, after, at, Fate.SUPERSEDED, "the next run ran " + how, w.appId());
       }
       if (w.evaluation() == Evaluation.INCONCLUSIVE) {
-        undecided = "inconclusive on " + w.appId() + " (" + w.reason() + "); the same settings run again";
+        undecided =
+            "inconclusive on " + w.appId() + " (" + w.reason() + "); the same settings run again";
         continue; // the policy runs the same overlay once more and judges it on that run
       }
       Decision d = decisions.get(w.runKey() + "\u0000" + c.key());
       Evaluation judged = d != null ? d.kind() : w.evaluation();
       String why = d != null ? d.reason() : w.reason();
-      Fate f = switch (judged) {
-        case KEPT, BASELINE -> Fate.KEPT;
-        case ROLLED_BACK -> Fate.ROLLED_BACK;
-        default -> Fate.SUPERSEDED;
-      };
+      Fate f =
+          switch (judged) {
+            case KEPT, BASELINE -> Fate.KEPT;
+            case ROLLED_BACK -> Fate.ROLLED_BACK;
+            default -> Fate.SUPERSEDED;
+          };
       return rec(c, after, at, f, why, w.appId());
     }
-    return rec(c, after, at, Fate.PENDING, undecided != null ? undecided : "no finished run since", null);
+    return rec(
+        c, after, at, Fate.PENDING, undecided != null ? undecided : "no finished run since", null);
   }
 
-  private static UiViews.RecommendationRow rec(Change c, RunVerdict after, long at, Fate fate, String why,
-      String judgedAppId) {
-    return new UiViews.RecommendationRow(at, after.appId(), c.key(), c.value(), c.previous(), c.ruleId(), c.reason(),
-        c.evidence(), fate, why, judgedAppId);
+  private static UiViews.RecommendationRow rec(
+      Change c, RunVerdict after, long at, Fate fate, String why, String judgedAppId) {
+    return new UiViews.RecommendationRow(
+        at,
+        after.appId(),
+        c.key(),
+        c.value(),
+        c.previous(),
+        c.ruleId(),
+        c.reason(),
+        c.evidence(),
+        fate,
+        why,
+        judgedAppId);
   }
 
   private static long at(AppRun r, RunVerdict v) {
@@ -139,10 +174,27 @@ final class JobPages {
       written += s.shuffleWriteBytes();
       spilled += s.diskBytesSpilled();
     }
-    return new UiViews.RunRow(r.cluster(), r.appId(), r.appAttemptId(), r.name(), r.startTime(), r.endTime(),
-        f.wallMs(), f.blockedMs(), f.shuffleBytes(), written, spilled, f.failedTasks(), f.fetchFailedTasks(),
-        r.status(), tier(r), changed, r.injected(), r.conf().get(SUBMISSION_KEY),
-        v == null ? null : v.evaluation().name(), v == null ? null : v.decision());
+    return new UiViews.RunRow(
+        r.cluster(),
+        r.appId(),
+        r.appAttemptId(),
+        r.name(),
+        r.startTime(),
+        r.endTime(),
+        f.wallMs(),
+        f.blockedMs(),
+        f.shuffleBytes(),
+        written,
+        spilled,
+        f.failedTasks(),
+        f.fetchFailedTasks(),
+        r.status(),
+        tier(r),
+        changed,
+        r.injected(),
+        r.conf().get(SUBMISSION_KEY),
+        v == null ? null : v.evaluation().name(),
+        v == null ? null : v.decision());
   }
 
   /** The tier a run was assigned ({@code spark.sluice.tier}), {@code ess} when none. */

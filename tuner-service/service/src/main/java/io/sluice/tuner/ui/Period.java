@@ -3,7 +3,10 @@ package io.sluice.tuner.ui;
 import io.sluice.tuner.api.BadRequest;
 import java.time.Duration;
 
-/** The [from, to) window of a UI read, epoch ms; by default the last {@link #DEFAULT_SPAN} up to now. */
+/**
+ * The [from, to) window of a UI read, epoch ms; by default the last {@link #DEFAULT_SPAN} up to
+ * now.
+ */
 record Period(long from, long to) {
   static final Duration DEFAULT_SPAN = Duration.ofDays(7);
 

@@ -11,12 +11,12 @@ import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
 import org.springframework.web.servlet.resource.PathResourceResolver;
 
 /**
- * Serves the web UI's built single-page app at {@code /ui/}: its files come from the class path under
- * {@link #LOCATIONS} (the {@code ui} module's jar puts them in {@code META-INF/resources/ui/}). A path under
- * {@code /ui/} that names no file and has no file extension is a route of the app (a deep link) and gets
- * {@code index.html} (history-API fallback); a missing file with an extension (a stale asset) is 404. {@code /}
- * redirects to {@code /ui/}. {@code index.html} is never cached; the hashed files under {@code assets/} are cached
- * for a year.
+ * Serves the web UI's built single-page app at {@code /ui/}: its files come from the class path
+ * under {@link #LOCATIONS} (the {@code ui} module's jar puts them in {@code
+ * META-INF/resources/ui/}). A path under {@code /ui/} that names no file and has no file extension
+ * is a route of the app (a deep link) and gets {@code index.html} (history-API fallback); a missing
+ * file with an extension (a stale asset) is 404. {@code /} redirects to {@code /ui/}. {@code
+ * index.html} is never cached; the hashed files under {@code assets/} are cached for a year.
  */
 @Configuration(proxyBeanMethods = false)
 class SpaResources implements WebMvcConfigurer {
@@ -30,12 +30,14 @@ class SpaResources implements WebMvcConfigurer {
 
   @Override
   public void addResourceHandlers(ResourceHandlerRegistry registry) {
-    registry.addResourceHandler("/ui/assets/**")
+    registry
+        .addResourceHandler("/ui/assets/**")
         .addResourceLocations(assets())
         .setCacheControl(CacheControl.maxAge(365, TimeUnit.DAYS).cachePublic().immutable())
         .resourceChain(true)
         .addResolver(new PathResourceResolver());
-    registry.addResourceHandler("/ui", "/ui/", "/ui/**")
+    registry
+        .addResourceHandler("/ui", "/ui/", "/ui/**")
         .addResourceLocations(LOCATIONS)
         .setCacheControl(CacheControl.noCache())
         .resourceChain(true)

@@ -9,14 +9,16 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * What the UI shows of the ESS gates, derived from their stored events; pure. A node's state is the {@code to} of its
- * newest stateChanged event ({@code UNKNOWN} without one). An <i>episode</i> runs from a change to a state other than
- * NORMAL until the next change back to NORMAL ({@code end} null while it lasts). {@code heldNow} is the node's held
- * events minus its released events in the window (a held request is released within seconds), at least 0.
+ * What the UI shows of the ESS gates, derived from their stored events; pure. A node's state is the
+ * {@code to} of its newest stateChanged event ({@code UNKNOWN} without one). An <i>episode</i> runs
+ * from a change to a state other than NORMAL until the next change back to NORMAL ({@code end} null
+ * while it lasts). {@code heldNow} is the node's held events minus its released events in the
+ * window (a held request is released within seconds), at least 0.
  */
 final class ThrottleReadings {
   static final String NORMAL = "NORMAL";
   static final String UNKNOWN = "UNKNOWN";
+
   /** The most buckets a timeline has. */
   static final int MAX_BUCKETS = 2000;
 
@@ -31,9 +33,27 @@ final class ThrottleReadings {
   @JsonPropertyOrder({"start", "end", "durationMs", "held"})
   record Episode(long start, Long end, long durationMs, long held) {}
 
-  @JsonPropertyOrder({"cluster", "node", "state", "since", "lastEventAt", "heldNow", "held", "released", "episodes"})
-  record NodeRow(String cluster, String node, String state, Long since, long lastEventAt, long heldNow, long held,
-      long released, List<Episode> episodes) {}
+  @JsonPropertyOrder({
+    "cluster",
+    "node",
+    "state",
+    "since",
+    "lastEventAt",
+    "heldNow",
+    "held",
+    "released",
+    "episodes"
+  })
+  record NodeRow(
+      String cluster,
+      String node,
+      String state,
+      Long since,
+      long lastEventAt,
+      long heldNow,
+      long held,
+      long released,
+      List<Episode> episodes) {}
 
   @JsonPropertyOrder({"at", "held", "released", "directives", "abnormalNodes"})
   record Bucket(long at, long held, long released, long directives, long abnormalNodes) {}
@@ -41,8 +61,12 @@ final class ThrottleReadings {
   private record Span(long start, Long end) {}
 
   /** The nodes, by cluster and node, with their episodes overlapping [from, to). */
-  static List<NodeRow> nodes(List<GateEvent> stateChanges, List<GateEventLog.NodeActivity> activity, long from,
-      long to, HeldCounter counter) {
+  static List<NodeRow> nodes(
+      List<GateEvent> stateChanges,
+      List<GateEventLog.NodeActivity> activity,
+      long from,
+      long to,
+      HeldCounter counter) {
     Map<String, List<GateEvent>> byNode = byNode(stateChanges);
     List<NodeRow> out = new ArrayList<>();
     for (GateEventLog.NodeActivity a : activity) {
@@ -52,28 +76,47 @@ final class ThrottleReadings {
       for (Span s : spans(changes)) {
         if (s.start() < to && (s.end() == null || s.end() > from)) {
           long end = s.end() == null ? to : s.end();
-          episodes.add(new Episode(s.start(), s.end(), Math.max(0, end - s.start()),
-              counter.held(a.cluster(), a.node(), s.start(), end)));
+          episodes.add(
+              new Episode(
+                  s.start(),
+                  s.end(),
+                  Math.max(0, end - s.start()),
+                  counter.held(a.cluster(), a.node(), s.start(), end)));
         }
       }
-      out.add(new NodeRow(a.cluster(), a.node(), last == null || last.toState() == null ? UNKNOWN : last.toState(),
-          last == null ? null : last.at(), a.lastEventAt(), Math.max(0, a.held() - a.released()), a.held(),
-          a.released(), episodes));
+      out.add(
+          new NodeRow(
+              a.cluster(),
+              a.node(),
+              last == null || last.toState() == null ? UNKNOWN : last.toState(),
+              last == null ? null : last.at(),
+              a.lastEventAt(),
+              Math.max(0, a.held() - a.released()),
+              a.held(),
+              a.released(),
+              episodes));
     }
     return out;
   }
 
-  /** Every bucket of [from, to), with its counts and how many nodes were in an episode during it. */
-  static List<Bucket> timeline(List<GateEventLog.TypeCount> counts, List<GateEvent> stateChanges, long from, long to,
+  /**
+   * Every bucket of [from, to), with its counts and how many nodes were in an episode during it.
+   */
+  static List<Bucket> timeline(
+      List<GateEventLog.TypeCount> counts,
+      List<GateEvent> stateChanges,
+      long from,
+      long to,
       long bucketMs) {
     Map<Long, long[]> byBucket = new HashMap<>();
     for (GateEventLog.TypeCount c : counts) {
-      int i = switch (c.type()) {
-        case "held" -> 0;
-        case "released" -> 1;
-        case "directive" -> 2;
-        default -> -1;
-      };
+      int i =
+          switch (c.type()) {
+            case "held" -> 0;
+            case "released" -> 1;
+            case "directive" -> 2;
+            default -> -1;
+          };
       if (i >= 0) {
         byBucket.computeIfAbsent(c.at(), k -> new long[3])[i] += c.count();
       }

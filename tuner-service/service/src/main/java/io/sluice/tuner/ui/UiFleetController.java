@@ -13,7 +13,10 @@ import org.springframework.web.bind.annotation.RequestMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 
-/** The UI's overview of the fleet and its push-tier summary, over a window (default: the last 7 days). */
+/**
+ * The UI's overview of the fleet and its push-tier summary, over a window (default: the last 7
+ * days).
+ */
 @RestController
 @RequestMapping("/api/v1/ui")
 class UiFleetController {
@@ -45,7 +48,8 @@ class UiFleetController {
   record Ess(long nodes, long nodesAbnormal, long appsHeld) {}
 
   @JsonPropertyOrder({"from", "to", "jobs", "rollbacks", "saved", "ess", "tier"})
-  record Overview(long from, long to, Jobs jobs, long rollbacks, Saved saved, Ess ess, TierTotals tier) {}
+  record Overview(
+      long from, long to, Jobs jobs, long rollbacks, Saved saved, Ess ess, TierTotals tier) {}
 
   @JsonPropertyOrder({"from", "to", "items"})
   record TierSummary(long from, long to, List<TierSummaries.TierRow> items) {}
@@ -65,30 +69,51 @@ class UiFleetController {
   }
 
   @GetMapping("/overview")
-  @Operation(summary = "What Sluice did over the window: jobs tuned, converged, frozen; runs rolled back; time saved "
-      + "(each job's newest run against its baseline, over jobs whose newest run is in the window); ESS nodes, "
-      + "abnormal now, applications held; push-tier counts")
-  Overview overview(@RequestParam(required = false) Long from, @RequestParam(required = false) Long to) {
+  @Operation(
+      summary =
+          "What Sluice did over the window: jobs tuned, converged, frozen; runs rolled back; time saved "
+              + "(each job's newest run against its baseline, over jobs whose newest run is in the window); ESS nodes, "
+              + "abnormal now, applications held; push-tier counts")
+  Overview overview(
+      @RequestParam(required = false) Long from, @RequestParam(required = false) Long to) {
     Period p = Period.of(from, to, clock.millis());
-    Fleet f = gateway.call("ui.overview", StoreGateway.Budget.READ, (store, log) -> new Fleet(
-        store.fleet(p.from(), p.to(), TOP_JOBS), log.rolledBackRuns(p.from(), p.to()),
-        new Ess(store.nodeActivity(p.from(), p.to()).size(),
-            ThrottleReadings.abnormalNow(store.stateChanges(p.to(), p.to())),
-            store.gateApps(p.from(), p.to()).stream().filter(a -> a.held() > 0).count())));
+    Fleet f =
+        gateway.call(
+            "ui.overview",
+            StoreGateway.Budget.READ,
+            (store, log) ->
+                new Fleet(
+                    store.fleet(p.from(), p.to(), TOP_JOBS),
+                    log.rolledBackRuns(p.from(), p.to()),
+                    new Ess(
+                        store.nodeActivity(p.from(), p.to()).size(),
+                        ThrottleReadings.abnormalNow(store.stateChanges(p.to(), p.to())),
+                        store.gateApps(p.from(), p.to()).stream()
+                            .filter(a -> a.held() > 0)
+                            .count())));
     FleetSummary s = f.summary();
-    return new Overview(p.from(), p.to(), new Jobs(s.jobs(), s.tuned(), s.converged(), s.frozen()), f.rollbacks(),
-        new Saved(s.blockedMsSaved(), s.wallMsSaved(), s.jobsWithBaseline(), s.top()), f.ess(),
+    return new Overview(
+        p.from(),
+        p.to(),
+        new Jobs(s.jobs(), s.tuned(), s.converged(), s.frozen()),
+        f.rollbacks(),
+        new Saved(s.blockedMsSaved(), s.wallMsSaved(), s.jobsWithBaseline(), s.top()),
+        f.ess(),
         TierTotals.of(tierRows(p)));
   }
 
   @GetMapping("/tiers/summary")
-  @Operation(summary = "Per tier and queue over the window: admissions, refusals, fallbacks, failures, successes")
-  TierSummary tierSummary(@RequestParam(required = false) Long from, @RequestParam(required = false) Long to) {
+  @Operation(
+      summary =
+          "Per tier and queue over the window: admissions, refusals, fallbacks, failures, successes")
+  TierSummary tierSummary(
+      @RequestParam(required = false) Long from, @RequestParam(required = false) Long to) {
     Period p = Period.of(from, to, clock.millis());
     return new TierSummary(p.from(), p.to(), tierRows(p));
   }
 
   private List<TierSummaries.TierRow> tierRows(Period p) {
-    return TierSummaries.merge(tiers.decisionCounts(p.from(), p.to()), outcomes.counts(p.from(), p.to()));
+    return TierSummaries.merge(
+        tiers.decisionCounts(p.from(), p.to()), outcomes.counts(p.from(), p.to()));
   }
 }

@@ -24,14 +24,21 @@ class UiJobsController {
 
   @GetMapping("/jobs")
   @Operation(summary = "Jobs, filtered, sorted and paged in the store's job index")
-  UiViews.Paged<UiViews.JobRow> jobs(@RequestParam(required = false) String q,
-      @RequestParam(required = false) String cluster, @RequestParam(required = false) String queue,
-      @RequestParam(required = false) String user, @RequestParam(required = false) String state,
-      @RequestParam(required = false) String severity, @RequestParam(defaultValue = "lastRun") String sort,
-      @RequestParam(defaultValue = "desc") String dir, @RequestParam(defaultValue = "0") int page,
+  UiViews.Paged<UiViews.JobRow> jobs(
+      @RequestParam(required = false) String q,
+      @RequestParam(required = false) String cluster,
+      @RequestParam(required = false) String queue,
+      @RequestParam(required = false) String user,
+      @RequestParam(required = false) String state,
+      @RequestParam(required = false) String severity,
+      @RequestParam(defaultValue = "lastRun") String sort,
+      @RequestParam(defaultValue = "desc") String dir,
+      @RequestParam(defaultValue = "0") int page,
       @RequestParam(defaultValue = "" + JobQuery.DEFAULT_SIZE) int size) {
-    Page<JobSummary> p = reads.jobs(query(q, cluster, queue, user, state, severity, sort, dir, page, size));
-    return new UiViews.Paged<>(p.total(), p.page(), p.size(), p.items().stream().map(UiViews.JobRow::of).toList());
+    Page<JobSummary> p =
+        reads.jobs(query(q, cluster, queue, user, state, severity, sort, dir, page, size));
+    return new UiViews.Paged<>(
+        p.total(), p.page(), p.size(), p.items().stream().map(UiViews.JobRow::of).toList());
   }
 
   @GetMapping("/jobs/facets")
@@ -41,8 +48,10 @@ class UiJobsController {
   }
 
   @GetMapping("/job")
-  @Operation(summary = "A job: its runs (oldest first, at most 200), recommendations with their fate, tuning state "
-      + "and its history, the pending operator trial")
+  @Operation(
+      summary =
+          "A job: its runs (oldest first, at most 200), recommendations with their fate, tuning state "
+              + "and its history, the pending operator trial")
   UiViews.JobPage job(@RequestParam String jobKey) {
     if (jobKey.isBlank()) {
       throw new BadRequest("jobKey", "jobKey must not be blank");
@@ -50,14 +59,24 @@ class UiJobsController {
     return reads.job(jobKey);
   }
 
-  static JobQuery query(String q, String cluster, String queue, String user, String state, String severity,
-      String sort, String dir, int page, int size) {
+  static JobQuery query(
+      String q,
+      String cluster,
+      String queue,
+      String user,
+      String state,
+      String severity,
+      String sort,
+      String dir,
+      int page,
+      int size) {
     String d = dir.trim().toLowerCase(Locale.ROOT);
     if (!d.equals("asc") && !d.equals("desc")) {
       throw new BadRequest("dir", "dir=" + dir + " must be asc or desc");
     }
     try {
-      return new JobQuery(q, cluster, queue, user, state, severity, sort, d.equals("desc"), page, size);
+      return new JobQuery(
+          q, cluster, queue, user, state, severity, sort, d.equals("desc"), page, size);
     } catch (IllegalArgumentException e) {
       String msg = e.getMessage();
       throw new BadRequest(msg.substring(0, Math.max(0, msg.indexOf('='))), msg);

@@ -14,9 +14,9 @@ import java.util.Map;
 import org.springframework.stereotype.Service;
 
 /**
- * The UI's reads of jobs and runs, each one guarded store call ({@code sluice.tuner.read-timeout}); nothing here
- * writes. A job page replays the tuning policy without logging anything (kept while the job is unchanged: {@link
- * JobTuning#read}).
+ * The UI's reads of jobs and runs, each one guarded store call ({@code sluice.tuner.read-timeout});
+ * nothing here writes. A job page replays the tuning policy without logging anything (kept while
+ * the job is unchanged: {@link JobTuning#read}).
  */
 @Service
 class UiReads {
@@ -38,18 +38,30 @@ class UiReads {
     return gateway.call("ui.facets", StoreGateway.Budget.READ, (store, log) -> store.jobFacets());
   }
 
-  /** @throws NotFound when no run of the job is stored */
+  /**
+   * @throws NotFound when no run of the job is stored
+   */
   UiViews.JobPage job(String jobKey) {
     Map<String, String> trial = trials.peek(jobKey);
-    UiViews.JobPage page = gateway.call("ui.job", StoreGateway.Budget.READ, (store, log) -> {
-      JobTuning.Replay r = tuning.read(store, log, jobKey, JobPages.MAX_RUNS, trial);
-      if (r.snapshot().runs().isEmpty()) {
-        return null;
-      }
-      long stateAt = store.job(jobKey).map(JobSummary::stateAt).orElse(0L);
-      return JobPages.build(jobKey, r.snapshot().runs(), r.snapshot().outcome(), r.snapshot().frozen(), r.logged(),
-          trial, stateAt);
-    });
+    UiViews.JobPage page =
+        gateway.call(
+            "ui.job",
+            StoreGateway.Budget.READ,
+            (store, log) -> {
+              JobTuning.Replay r = tuning.read(store, log, jobKey, JobPages.MAX_RUNS, trial);
+              if (r.snapshot().runs().isEmpty()) {
+                return null;
+              }
+              long stateAt = store.job(jobKey).map(JobSummary::stateAt).orElse(0L);
+              return JobPages.build(
+                  jobKey,
+                  r.snapshot().runs(),
+                  r.snapshot().outcome(),
+                  r.snapshot().frozen(),
+                  r.logged(),
+                  trial,
+                  stateAt);
+            });
     if (page == null) {
       throw new NotFound("jobKey", "no run of job " + jobKey + " is stored");
     }
@@ -62,12 +74,23 @@ class UiReads {
    * @throws NotFound when the store holds no such run
    */
   AppRun run(String cluster, String appId, String attemptId, String param) {
-    List<AppRun> attempts = gateway.call("ui.run", StoreGateway.Budget.READ,
-        (store, log) -> attemptId == null ? store.attempts(cluster, appId)
-            : store.find(cluster, appId, attemptId).map(List::of).orElse(List.of()));
+    List<AppRun> attempts =
+        gateway.call(
+            "ui.run",
+            StoreGateway.Budget.READ,
+            (store, log) ->
+                attemptId == null
+                    ? store.attempts(cluster, appId)
+                    : store.find(cluster, appId, attemptId).map(List::of).orElse(List.of()));
     if (attempts.isEmpty()) {
-      throw new NotFound(param, "no run " + appId + (attemptId == null ? "" : " attempt " + attemptId)
-          + " in cluster '" + cluster + "' is stored");
+      throw new NotFound(
+          param,
+          "no run "
+              + appId
+              + (attemptId == null ? "" : " attempt " + attemptId)
+              + " in cluster '"
+              + cluster
+              + "' is stored");
     }
     return attempts.get(attempts.size() - 1);
   }

@@ -17,21 +17,41 @@ import org.junit.jupiter.api.Test;
 
 class ReplayCacheTest {
   static final RunsVersion V1 = new RunsVersion(2, 100, 150);
-  static final Decision KEPT = new Decision("c/a1/1", 10, Evaluation.KEPT, "k", "down", "50", "kept", Map.of());
+  static final Decision KEPT =
+      new Decision("c/a1/1", 10, Evaluation.KEPT, "k", "down", "50", "kept", Map.of());
 
   final SimpleMeterRegistry meters = new SimpleMeterRegistry();
 
   static JobTuning.Replay replay(int runs) {
     List<AppRun> list = new ArrayList<>();
     for (int i = 0; i < runs; i++) {
-      list.add(new AppRun("c", "app-" + i, "1", "job", "n", "u", "q", 0, i, i + 1, "SUCCEEDED", "3.5.7", Map.of(),
-          Map.of(), List.of(), List.of(), i + 1));
+      list.add(
+          new AppRun(
+              "c",
+              "app-" + i,
+              "1",
+              "job",
+              "n",
+              "u",
+              "q",
+              0,
+              i,
+              i + 1,
+              "SUCCEEDED",
+              "3.5.7",
+              Map.of(),
+              Map.of(),
+              List.of(),
+              List.of(),
+              i + 1));
     }
-    Outcome o = new Outcome(JobState.NEW, Map.of(), List.of(), List.of(), List.of(), List.of(), List.of());
+    Outcome o =
+        new Outcome(JobState.NEW, Map.of(), List.of(), List.of(), List.of(), List.of(), List.of());
     return new JobTuning.Replay(new JobTuning.Snapshot(o, list, false), List.of());
   }
 
-  static ReplayCache.Inputs inputs(RunsVersion v, List<Decision> logged, boolean frozen, Map<String, String> trial) {
+  static ReplayCache.Inputs inputs(
+      RunsVersion v, List<Decision> logged, boolean frozen, Map<String, String> trial) {
     return new ReplayCache.Inputs(v, logged, frozen, trial);
   }
 
@@ -52,10 +72,13 @@ class ReplayCacheTest {
     assertThat(cache.get(new ReplayCache.Key("job", 20), made)).isEmpty(); // another window
     assertThat(cache.get(new ReplayCache.Key("other", 200), made)).isEmpty();
     // a run stored, replaced or removed
-    assertThat(cache.get(key, inputs(new RunsVersion(3, 100, 250), List.of(KEPT), false, Map.of()))).isEmpty();
-    assertThat(cache.get(key, inputs(new RunsVersion(2, 100, 160), List.of(KEPT), false, Map.of()))).isEmpty();
+    assertThat(cache.get(key, inputs(new RunsVersion(3, 100, 250), List.of(KEPT), false, Map.of())))
+        .isEmpty();
+    assertThat(cache.get(key, inputs(new RunsVersion(2, 100, 160), List.of(KEPT), false, Map.of())))
+        .isEmpty();
     // a decision logged, the job frozen, a trial put
-    Decision rolledBack = new Decision("c/a2/1", 20, Evaluation.ROLLED_BACK, "k", "down", "13", "worse", Map.of());
+    Decision rolledBack =
+        new Decision("c/a2/1", 20, Evaluation.ROLLED_BACK, "k", "down", "13", "worse", Map.of());
     assertThat(cache.get(key, inputs(V1, List.of(KEPT, rolledBack), false, Map.of()))).isEmpty();
     assertThat(cache.get(key, inputs(V1, List.of(KEPT), true, Map.of()))).isEmpty();
     assertThat(cache.get(key, inputs(V1, List.of(KEPT), false, Map.of("k", "400")))).isEmpty();
@@ -89,9 +112,14 @@ class ReplayCacheTest {
     assertThat(cache.runsHeld()).isEqualTo(8);
     assertThat(meters.get("sluice.tuner.replay.cache.runs").gauge().value()).isEqualTo(8.0);
 
-    cache.put(new ReplayCache.Key("big", 200), in, replay(11)); // larger than the whole cache: not kept
+    cache.put(
+        new ReplayCache.Key("big", 200), in, replay(11)); // larger than the whole cache: not kept
     assertThat(cache.size()).isEqualTo(2);
-    cache.put(a, in, replay(0)); // a job without runs (any key may be asked for): not kept, and a's entry is gone
+    cache.put(
+        a,
+        in,
+        replay(
+            0)); // a job without runs (any key may be asked for): not kept, and a's entry is gone
     assertThat(cache.get(a, in)).isEmpty();
     assertThat(cache.size()).isEqualTo(1);
     assertThat(cache.runsHeld()).isEqualTo(4);

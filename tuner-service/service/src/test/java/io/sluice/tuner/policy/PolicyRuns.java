@@ -11,7 +11,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
-/** Small, exact runs for the policy tests: one map stage (the input) and one reduce stage (the blocked time). */
+/**
+ * Small, exact runs for the policy tests: one map stage (the input) and one reduce stage (the
+ * blocked time).
+ */
 final class PolicyRuns {
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
   static final String ADVISORY = "spark.sql.adaptive.advisoryPartitionSizeInBytes";
@@ -67,7 +70,10 @@ final class PolicyRuns {
       return this;
     }
 
-    /** Shuffle blocks the reduce tasks fetch (default 40,000: 200 per task); bytes read are 10 per input record. */
+    /**
+     * Shuffle blocks the reduce tasks fetch (default 40,000: 200 per task); bytes read are 10 per
+     * input record.
+     */
     RunBuilder reduceBlocks(long n) {
       reduceBlocks = n;
       return this;
@@ -112,10 +118,13 @@ final class PolicyRuns {
     RunBuilder diagnosis(String ruleId, Severity severity, String... keyValues) {
       List<Recommendation> recs = new ArrayList<>();
       for (int i = 0; i < keyValues.length; i += 2) {
-        recs.add(new Recommendation(keyValues[i], keyValues[i + 1], ruleId + " wants " + keyValues[i + 1]));
+        recs.add(
+            new Recommendation(
+                keyValues[i], keyValues[i + 1], ruleId + " wants " + keyValues[i + 1]));
       }
-      diagnoses.add(new Diagnosis(ruleId, severity, List.of(1), ruleId + " fired", Map.of("score", 1.0 + index),
-          recs));
+      diagnoses.add(
+          new Diagnosis(
+              ruleId, severity, List.of(1), ruleId + " fired", Map.of("score", 1.0 + index), recs));
       return this;
     }
 
@@ -123,9 +132,36 @@ final class PolicyRuns {
       String appId = "app-" + index;
       long start = 1_700_000_000_000L + index * 3_600_000L;
       StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0, 0, 0, inputBytes);
-      StageProfile reduce = stage(appId, 1, reduceTasks, blockedMs, 0, inputRecords, failedTasks, reduceBlocks, spill, 0);
-      return new AppRun("c1", appId, "", "job-1", "job", "u", "q", null, start, start + wallMs, status, "3.5.7",
-          conf, injected, List.of(map, reduce), diagnoses, start + wallMs);
+      StageProfile reduce =
+          stage(
+              appId,
+              1,
+              reduceTasks,
+              blockedMs,
+              0,
+              inputRecords,
+              failedTasks,
+              reduceBlocks,
+              spill,
+              0);
+      return new AppRun(
+          "c1",
+          appId,
+          "",
+          "job-1",
+          "job",
+          "u",
+          "q",
+          null,
+          start,
+          start + wallMs,
+          status,
+          "3.5.7",
+          conf,
+          injected,
+          List.of(map, reduce),
+          diagnoses,
+          start + wallMs);
     }
   }
 
@@ -133,12 +169,51 @@ final class PolicyRuns {
     return new RunBuilder(index);
   }
 
-  private static StageProfile stage(String appId, int id, int tasks, long fetchWait, long writeRecords,
-      long readRecords, long failed, long blocks, long spill, long inputBytes) {
+  private static StageProfile stage(
+      String appId,
+      int id,
+      int tasks,
+      long fetchWait,
+      long writeRecords,
+      long readRecords,
+      long failed,
+      long blocks,
+      long spill,
+      long inputBytes) {
     long readBytes = readRecords * 10;
-    return new StageProfile(appId, id, 0, "s" + id, tasks, tasks, failed, 0, writeRecords * 10, writeRecords, readBytes,
-        0, readRecords == 0 ? 0 : blocks, 0, fetchWait, readRecords, spill, spill, 100_000, 1_000, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0, 0, inputBytes);
+    return new StageProfile(
+        appId,
+        id,
+        0,
+        "s" + id,
+        tasks,
+        tasks,
+        failed,
+        0,
+        writeRecords * 10,
+        writeRecords,
+        readBytes,
+        0,
+        readRecords == 0 ? 0 : blocks,
+        0,
+        fetchWait,
+        readRecords,
+        spill,
+        spill,
+        100_000,
+        1_000,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        inputBytes);
   }
 
   /** Newest first, as the store returns a portrait. */

@@ -6,13 +6,11 @@ import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.sql.Statement;
 import org.junit.jupiter.api.io.TempDir;
 
 /** The retention contract on an embedded H2 store in a temp dir. */
 class H2RetentionTest extends RetentionContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
   private int seq;
 
   @Override
@@ -28,8 +26,9 @@ class H2RetentionTest extends RetentionContract {
 
   @Override
   protected void insertTierDecision(Connection c, String jobKey, long at) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_decisions (job_key, decided_at, json) "
-        + "VALUES (?, ?, '{}')")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO tier_decisions (job_key, decided_at, json) " + "VALUES (?, ?, '{}')")) {
       ps.setString(1, jobKey);
       ps.setLong(2, at);
       ps.executeUpdate();
@@ -38,8 +37,10 @@ class H2RetentionTest extends RetentionContract {
 
   @Override
   protected void insertTierAudit(Connection c, long version, long at) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO tier_audit (at, actor, action, item_id, version) "
-        + "VALUES (?, 'configuration', 'SEED', '*', ?)")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO tier_audit (at, actor, action, item_id, version) "
+                + "VALUES (?, 'configuration', 'SEED', '*', ?)")) {
       ps.setLong(1, at);
       ps.setLong(2, version);
       ps.executeUpdate();
@@ -48,8 +49,9 @@ class H2RetentionTest extends RetentionContract {
 
   @Override
   protected void freeze(Connection c, String jobKey, long at) throws SQLException {
-    try (PreparedStatement ps = c.prepareStatement("INSERT INTO tuner_jobs (job_key, frozen, updated_at) "
-        + "VALUES (?, TRUE, ?)")) {
+    try (PreparedStatement ps =
+        c.prepareStatement(
+            "INSERT INTO tuner_jobs (job_key, frozen, updated_at) " + "VALUES (?, TRUE, ?)")) {
       ps.setString(1, jobKey);
       ps.setLong(2, at);
       ps.executeUpdate();
@@ -58,7 +60,8 @@ class H2RetentionTest extends RetentionContract {
 
   @Override
   protected boolean frozen(Connection c, String jobKey) throws SQLException {
-    return single(c, "SELECT COUNT(*) FROM tuner_jobs WHERE frozen AND job_key = '" + jobKey + "'") == 1;
+    return single(c, "SELECT COUNT(*) FROM tuner_jobs WHERE frozen AND job_key = '" + jobKey + "'")
+        == 1;
   }
 
   @Override

@@ -23,12 +23,15 @@ class RetentionPropertiesTest {
     assertThat(d.decisions()).isEqualTo(Duration.ofDays(365));
     assertThat(d.gateEvents()).isEqualTo(Duration.ofDays(30));
     assertThat(d.interval()).isEqualTo(Duration.ofHours(1));
-    assertThat(bind(Map.of("sluice.retention.gate-events", "7d")).gateEvents()).isEqualTo(Duration.ofDays(7));
+    assertThat(bind(Map.of("sluice.retention.gate-events", "7d")).gateEvents())
+        .isEqualTo(Duration.ofDays(7));
   }
 
   @Test
   void aDurationThatIsNotPositiveFailsNamingTheProperty() {
-    assertThatThrownBy(() -> bind(Map.of("sluice.retention.audit", "0s"))).isInstanceOf(BindException.class)
-        .rootCause().hasMessage("sluice.retention.audit must be positive, was PT0S");
+    assertThatThrownBy(() -> bind(Map.of("sluice.retention.audit", "0s")))
+        .isInstanceOf(BindException.class)
+        .rootCause()
+        .hasMessage("sluice.retention.audit must be positive, was PT0S");
   }
 }

@@ -30,10 +30,12 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * Mode OIDC against a JWK set served on loopback by the test, with JWTs signed by a key made here: roles and the user
- * come from the claims, a foreign signature or an expired token is 401, static tokens still work.
+ * Mode OIDC against a JWK set served on loopback by the test, with JWTs signed by a key made here:
+ * roles and the user come from the claims, a foreign signature or an expired token is 401, static
+ * tokens still work.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
     properties = {"server.address=127.0.0.1", "sluice.security.mode=OIDC"})
 class OidcJwtITCase extends ServiceOnH2 {
   static final RSAKey KEY = key("idp-key");
@@ -50,15 +52,18 @@ class OidcJwtITCase extends ServiceOnH2 {
 
   static HttpServer jwks() {
     try {
-      HttpServer s = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+      HttpServer s =
+          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
       byte[] body = new JWKSet(KEY.toPublicJWK()).toString().getBytes(StandardCharsets.UTF_8);
-      s.createContext("/jwks", ex -> {
-        ex.getResponseHeaders().add("Content-Type", "application/json");
-        ex.sendResponseHeaders(200, body.length);
-        try (OutputStream o = ex.getResponseBody()) {
-          o.write(body);
-        }
-      });
+      s.createContext(
+          "/jwks",
+          ex -> {
+            ex.getResponseHeaders().add("Content-Type", "application/json");
+            ex.sendResponseHeaders(200, body.length);
+            try (OutputStream o = ex.getResponseBody()) {
+              o.write(body);
+            }
+          });
       s.start();
       return s;
     } catch (Exception e) {
@@ -68,7 +73,8 @@ class OidcJwtITCase extends ServiceOnH2 {
 
   @DynamicPropertySource
   static void issuer(DynamicPropertyRegistry r) {
-    r.add("spring.security.oauth2.resourceserver.jwt.jwk-set-uri",
+    r.add(
+        "spring.security.oauth2.resourceserver.jwt.jwk-set-uri",
         () -> "http://127.0.0.1:" + JWKS.getAddress().getPort() + "/jwks");
   }
 
@@ -77,11 +83,22 @@ class OidcJwtITCase extends ServiceOnH2 {
     JWKS.stop(0);
   }
 
-  static String jwt(RSAKey signer, String user, List<String> roles, Instant expires) throws Exception {
-    SignedJWT j = new SignedJWT(new JWSHeader.Builder(JWSAlgorithm.RS256).keyID(signer.getKeyID())
-        .type(JOSEObjectType.JWT).build(), new JWTClaimsSet.Builder().subject("sub-" + user)
-        .claim("preferred_username", user).claim("roles", roles).claim("sluice_queues", List.of("root.etl"))
-        .issueTime(Date.from(Instant.now().minusSeconds(60))).expirationTime(Date.from(expires)).build());
+  static String jwt(RSAKey signer, String user, List<String> roles, Instant expires)
+      throws Exception {
+    SignedJWT j =
+        new SignedJWT(
+            new JWSHeader.Builder(JWSAlgorithm.RS256)
+                .keyID(signer.getKeyID())
+                .type(JOSEObjectType.JWT)
+                .build(),
+            new JWTClaimsSet.Builder()
+                .subject("sub-" + user)
+                .claim("preferred_username", user)
+                .claim("roles", roles)
+                .claim("sluice_queues", List.of("root.etl"))
+                .issueTime(Date.from(Instant.now().minusSeconds(60)))
+                .expirationTime(Date.from(expires))
+                .build());
     j.sign(new RSASSASigner(signer));
     return "Bearer " + j.serialize();
   }
@@ -89,7 +106,9 @@ class OidcJwtITCase extends ServiceOnH2 {
   @Test
   void aSignedJwtSignsInWithItsRolesAndOthersAreRefused() throws Exception {
     Instant later = Instant.now().plusSeconds(600);
-    Http.Answer me = http.as(jwt(KEY, "oidc-alice", List.of("operator", "some-idp-role"), later)).get("/api/v1/me");
+    Http.Answer me =
+        http.as(jwt(KEY, "oidc-alice", List.of("operator", "some-idp-role"), later))
+            .get("/api/v1/me");
     assertThat(me.status()).as(me.body()).isEqualTo(200);
     JsonNode j = me.json();
     assertThat(j.get("user").asText()).isEqualTo("oidc-alice");
@@ -100,10 +119,15 @@ class OidcJwtITCase extends ServiceOnH2 {
     assertThat(viewer.get("/api/v1/tiers/rules").status()).isEqualTo(200);
     assertThat(viewer.post("/api/v1/jobs/freeze?jobKey=oidc-job").status()).isEqualTo(403);
 
-    assertThat(http.as(jwt(OTHER, "mallory", List.of("ADMIN"), later)).get("/api/v1/me").status()).isEqualTo(401);
-    assertThat(http.as(jwt(KEY, "late", List.of("ADMIN"), Instant.now().minusSeconds(120))).get("/api/v1/me")
-        .status()).isEqualTo(401);
+    assertThat(http.as(jwt(OTHER, "mallory", List.of("ADMIN"), later)).get("/api/v1/me").status())
+        .isEqualTo(401);
+    assertThat(
+            http.as(jwt(KEY, "late", List.of("ADMIN"), Instant.now().minusSeconds(120)))
+                .get("/api/v1/me")
+                .status())
+        .isEqualTo(401);
     // the tokens file still serves machine callers
-    assertThat(http.as(TestCredentials.REPORTER).get("/api/v1/throttle/priorities").status()).isEqualTo(200);
+    assertThat(http.as(TestCredentials.REPORTER).get("/api/v1/throttle/priorities").status())
+        .isEqualTo(200);
   }
 }

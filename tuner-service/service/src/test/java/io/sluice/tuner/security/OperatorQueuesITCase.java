@@ -16,12 +16,17 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.test.context.SpringBootTest;
 
 /**
- * An operator limited to queue root.etl (alice) changes only jobs of that queue; confs in history answers hide secret
- * keys from everyone and non-tunable values from callers who do not operate the run's queue.
+ * An operator limited to queue root.etl (alice) changes only jobs of that queue; confs in history
+ * answers hide secret keys from everyone and non-tunable values from callers who do not operate the
+ * run's queue.
  */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-timeout=10s",
-        "sluice.test.context=OperatorQueuesITCase"}) // its own context: the store is in this class's temp dir
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "server.address=127.0.0.1",
+      "sluice.tuner.submission-timeout=10s",
+      "sluice.test.context=OperatorQueuesITCase"
+    }) // its own context: the store is in this class's temp dir
 class OperatorQueuesITCase extends ServiceOnH2 {
   static final String SECRET = "spark.hadoop.fs.s3a.secret.key";
   static final String OWNER = "spark.app.owner.email";
@@ -30,8 +35,10 @@ class OperatorQueuesITCase extends ServiceOnH2 {
   @BeforeAll
   static void fill() {
     AppRun tiny = StoreFixtures.fold("tiny_blocks-lz4");
-    seed(List.of(inQueue(StoreFixtures.variant(tiny, "etl-job", 1, Map.of(), 1, 1), "root.etl"),
-        inQueue(StoreFixtures.variant(tiny, "adhoc-job", 1, Map.of(), 1, 1), "root.adhoc")));
+    seed(
+        List.of(
+            inQueue(StoreFixtures.variant(tiny, "etl-job", 1, Map.of(), 1, 1), "root.etl"),
+            inQueue(StoreFixtures.variant(tiny, "adhoc-job", 1, Map.of(), 1, 1), "root.adhoc")));
   }
 
   static AppRun inQueue(AppRun r, String queue) {
@@ -39,8 +46,23 @@ class OperatorQueuesITCase extends ServiceOnH2 {
     conf.put(SECRET, "s3cr3t-value");
     conf.put(OWNER, "team@example.com");
     conf.put(PARTITIONS, "200");
-    return new AppRun(r.cluster(), r.appId(), r.appAttemptId(), r.jobKey(), r.name(), r.user(), queue, r.priority(),
-        r.startTime(), r.endTime(), r.status(), r.sparkVersion(), conf, r.injected(), r.stages(), r.diagnoses(),
+    return new AppRun(
+        r.cluster(),
+        r.appId(),
+        r.appAttemptId(),
+        r.jobKey(),
+        r.name(),
+        r.user(),
+        queue,
+        r.priority(),
+        r.startTime(),
+        r.endTime(),
+        r.status(),
+        r.sparkVersion(),
+        conf,
+        r.injected(),
+        r.stages(),
+        r.diagnoses(),
         r.endTime());
   }
 
@@ -51,13 +73,22 @@ class OperatorQueuesITCase extends ServiceOnH2 {
     Http.Answer other = alice.post("/api/v1/jobs/freeze?jobKey=adhoc-job");
     assertThat(other.status()).isEqualTo(403);
     assertThat(other.json().get("message").asText()).contains("runs in queue root.adhoc");
-    assertThat(alice.post("/api/v1/jobs/trial?jobKey=adhoc-job", "{\"" + PARTITIONS + "\":\"64\"}").status())
+    assertThat(
+            alice
+                .post("/api/v1/jobs/trial?jobKey=adhoc-job", "{\"" + PARTITIONS + "\":\"64\"}")
+                .status())
         .isEqualTo(403);
     assertThat(alice.post("/api/v1/jobs/freeze?jobKey=no-such-job").status()).isEqualTo(403);
-    assertThat(http.get("/api/v1/jobs/history?jobKey=adhoc-job").json().get("frozen").asBoolean()).isFalse();
-    assertThat(http.get("/api/v1/jobs/recommendation?jobKey=adhoc-job").json().get("overlay").toString())
+    assertThat(http.get("/api/v1/jobs/history?jobKey=adhoc-job").json().get("frozen").asBoolean())
+        .isFalse();
+    assertThat(
+            http.get("/api/v1/jobs/recommendation?jobKey=adhoc-job")
+                .json()
+                .get("overlay")
+                .toString())
         .doesNotContain("\"64\"");
-    assertThat(http.get("/api/v1/jobs/history?jobKey=etl-job").json().get("frozen").asBoolean()).isTrue();
+    assertThat(http.get("/api/v1/jobs/history?jobKey=etl-job").json().get("frozen").asBoolean())
+        .isTrue();
   }
 
   @Test

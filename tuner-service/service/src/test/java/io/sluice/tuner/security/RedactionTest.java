@@ -11,8 +11,12 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 
 class RedactionTest {
-  private final Redaction redaction = new Redaction(
-      new Binder().bindOrCreate("sluice.security", SecurityProperties.class).secretKeyPatterns(), AllowList.defaults());
+  private final Redaction redaction =
+      new Redaction(
+          new Binder()
+              .bindOrCreate("sluice.security", SecurityProperties.class)
+              .secretKeyPatterns(),
+          AllowList.defaults());
   private final Map<String, String> conf = new LinkedHashMap<>();
 
   {
@@ -32,14 +36,15 @@ class RedactionTest {
   @Test
   void aViewerSeesOnlyTunableKeysAndSluiceMarkersInTheConfsOrder() {
     Map<String, String> seen = redaction.conf(caller(Set.of(Role.VIEWER), Set.of()), "etl", conf);
-    assertThat(seen).containsExactly(
-        Map.entry("spark.sql.shuffle.partitions", "50"),
-        Map.entry("spark.app.name", REDACTED),
-        Map.entry("spark.sluice.job.key", "etl"),
-        Map.entry("spark.hadoop.fs.s3a.access.key", REDACTED),
-        Map.entry("spark.ssl.keyStorePassword", REDACTED),
-        Map.entry("spark.sluice.tuner.token", REDACTED),
-        Map.entry("spark.jdbc.url", REDACTED));
+    assertThat(seen)
+        .containsExactly(
+            Map.entry("spark.sql.shuffle.partitions", "50"),
+            Map.entry("spark.app.name", REDACTED),
+            Map.entry("spark.sluice.job.key", "etl"),
+            Map.entry("spark.hadoop.fs.s3a.access.key", REDACTED),
+            Map.entry("spark.ssl.keyStorePassword", REDACTED),
+            Map.entry("spark.sluice.tuner.token", REDACTED),
+            Map.entry("spark.jdbc.url", REDACTED));
   }
 
   @Test
@@ -49,9 +54,12 @@ class RedactionTest {
     expected.put("spark.ssl.keyStorePassword", REDACTED);
     expected.put("spark.sluice.tuner.token", REDACTED);
     expected.put("spark.jdbc.url", REDACTED); // the key is harmless, the value names a password
-    assertThat(redaction.conf(caller(Set.of(Role.ADMIN), Set.of()), "etl", conf)).isEqualTo(expected);
-    assertThat(redaction.conf(caller(Set.of(Role.OPERATOR), Set.of("etl")), "etl", conf)).isEqualTo(expected);
-    assertThat(redaction.conf(caller(Set.of(Role.OPERATOR), Set.of()), "etl", conf)).isEqualTo(expected);
+    assertThat(redaction.conf(caller(Set.of(Role.ADMIN), Set.of()), "etl", conf))
+        .isEqualTo(expected);
+    assertThat(redaction.conf(caller(Set.of(Role.OPERATOR), Set.of("etl")), "etl", conf))
+        .isEqualTo(expected);
+    assertThat(redaction.conf(caller(Set.of(Role.OPERATOR), Set.of()), "etl", conf))
+        .isEqualTo(expected);
   }
 
   @Test
@@ -67,8 +75,10 @@ class RedactionTest {
     Caller admin = caller(Set.of(Role.ADMIN), Set.of());
     assertThat(redaction.value(viewer, "etl", "spark.app.name", "x")).isEqualTo(REDACTED);
     assertThat(redaction.value(admin, "etl", "spark.app.name", "x")).isEqualTo("x");
-    assertThat(redaction.value(viewer, "etl", "spark.sql.shuffle.partitions", "13")).isEqualTo("13");
-    assertThat(redaction.value(admin, "etl", "spark.ssl.keyStorePassword", "x")).isEqualTo(REDACTED);
+    assertThat(redaction.value(viewer, "etl", "spark.sql.shuffle.partitions", "13"))
+        .isEqualTo("13");
+    assertThat(redaction.value(admin, "etl", "spark.ssl.keyStorePassword", "x"))
+        .isEqualTo(REDACTED);
     assertThat(redaction.value(viewer, "etl", "spark.app.name", null)).isNull();
   }
 }

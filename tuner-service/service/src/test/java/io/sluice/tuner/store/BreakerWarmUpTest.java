@@ -13,8 +13,14 @@ import org.junit.jupiter.api.Test;
 
 class BreakerWarmUpTest {
   final AtomicLong now = new AtomicLong(1_000);
-  final CircuitBreaker breaker = CircuitBreaker.of("store", CircuitBreakerConfig.custom()
-      .slidingWindowSize(4).minimumNumberOfCalls(2).failureRateThreshold(50).build());
+  final CircuitBreaker breaker =
+      CircuitBreaker.of(
+          "store",
+          CircuitBreakerConfig.custom()
+              .slidingWindowSize(4)
+              .minimumNumberOfCalls(2)
+              .failureRateThreshold(50)
+              .build());
 
   BreakerWarmUp warmUp(Duration period) {
     return new BreakerWarmUp(breaker, period, now::get);

@@ -4,12 +4,11 @@ import io.sluice.tuner.testing.Chdb;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * The decision log on ClickHouse's real engine (chdb behind the test HTTP front) with the real clickhouse-jdbc
- * driver; each test gets its own database, created by the log's first call.
+ * The decision log on ClickHouse's real engine (chdb behind the test HTTP front) with the real
+ * clickhouse-jdbc driver; each test gets its own database, created by the log's first call.
  */
 class ClickHouseDecisionLogITCase extends DecisionLogContract {
-  @RegisterExtension
-  static final Chdb CHDB = new Chdb("decisions");
+  @RegisterExtension static final Chdb CHDB = new Chdb("decisions");
   private String url;
 
   @Override

@@ -16,12 +16,28 @@ abstract class DecisionLogContract {
   /** A new log over the same database as {@code log}, which is closed. */
   protected abstract DecisionLog reopen(DecisionLog log);
 
-  static final Decision KEPT = new Decision("app-1", 1_000, Evaluation.KEPT, "spark.sql.shuffle.partitions", "up",
-      "400", "shuffle wait fell 30%", Map.of("fetchWaitShare", 0.1, "runtimeMs", 61_000.0));
-  static final Decision ROLLED_BACK = new Decision("app-2", 2_000, Evaluation.ROLLED_BACK,
-      "spark.sql.shuffle.partitions", "up", "800", "no better", Map.of("runtimeMs", 64_000.0));
-  static final Decision REOPENED = new Decision("app-3", 3_000, Evaluation.REOPENED, "", "", "", "input drifted",
-      Map.of());
+  static final Decision KEPT =
+      new Decision(
+          "app-1",
+          1_000,
+          Evaluation.KEPT,
+          "spark.sql.shuffle.partitions",
+          "up",
+          "400",
+          "shuffle wait fell 30%",
+          Map.of("fetchWaitShare", 0.1, "runtimeMs", 61_000.0));
+  static final Decision ROLLED_BACK =
+      new Decision(
+          "app-2",
+          2_000,
+          Evaluation.ROLLED_BACK,
+          "spark.sql.shuffle.partitions",
+          "up",
+          "800",
+          "no better",
+          Map.of("runtimeMs", 64_000.0));
+  static final Decision REOPENED =
+      new Decision("app-3", 3_000, Evaluation.REOPENED, "", "", "", "input drifted", Map.of());
 
   @Test
   void freezeUnfreezeFreezeReadsFrozenAndSurvivesReopening() {
@@ -48,9 +64,11 @@ abstract class DecisionLogContract {
   @Test
   void decisionsReadBackInRunOrderOnceEachAndSurviveReopening() {
     DecisionLog log = freshLog();
-    assertThat(log.record("job-a", List.of(ROLLED_BACK, KEPT), 5_000)).containsExactly(ROLLED_BACK, KEPT);
+    assertThat(log.record("job-a", List.of(ROLLED_BACK, KEPT), 5_000))
+        .containsExactly(ROLLED_BACK, KEPT);
     // a replay and a new one: only the new one is logged
-    assertThat(log.record("job-a", List.of(KEPT, REOPENED, ROLLED_BACK), 6_000)).containsExactly(REOPENED);
+    assertThat(log.record("job-a", List.of(KEPT, REOPENED, ROLLED_BACK), 6_000))
+        .containsExactly(REOPENED);
     assertThat(log.record("job-a", List.of(), 7_000)).isEmpty();
     log.record("job-b", List.of(KEPT), 5_000);
     assertThat(log.decisions("job-a")).containsExactly(KEPT, ROLLED_BACK, REOPENED);

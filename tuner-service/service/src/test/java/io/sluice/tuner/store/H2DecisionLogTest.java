@@ -4,8 +4,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 class H2DecisionLogTest extends DecisionLogContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private String url() {
     return "jdbc:h2:file:" + dir.resolve("decisions").toAbsolutePath();

@@ -9,16 +9,19 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * ClickHouse's real engine for a test class: the chdb HTTP front of the history-store tests, started before the
- * class's tests (installing chdb if needed; never skipped) and stopped after them. Register it as a static
- * {@code @RegisterExtension} field; {@link #freshUrl} names a database no other test used.
+ * ClickHouse's real engine for a test class: the chdb HTTP front of the history-store tests,
+ * started before the class's tests (installing chdb if needed; never skipped) and stopped after
+ * them. Register it as a static {@code @RegisterExtension} field; {@link #freshUrl} names a
+ * database no other test used.
  */
 public final class Chdb implements BeforeAllCallback, AfterAllCallback {
   private final String name;
   private final AtomicInteger seq = new AtomicInteger();
   private ChdbFront front;
 
-  /** @param name names the data directory, the front's log and the databases */
+  /**
+   * @param name names the data directory, the front's log and the databases
+   */
   public Chdb(String name) {
     this.name = name;
   }

@@ -10,9 +10,10 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A loopback TCP relay to a local port that can be paused: while paused it still accepts connections but holds every
- * byte it reads (the server behind it looks hung: no answer, no error); resumed, it passes on what it held and carries
- * on, as a server back from a stall would. {@link #close()} closes every socket it opened.
+ * A loopback TCP relay to a local port that can be paused: while paused it still accepts
+ * connections but holds every byte it reads (the server behind it looks hung: no answer, no error);
+ * resumed, it passes on what it held and carries on, as a server back from a stall would. {@link
+ * #close()} closes every socket it opened.
  */
 public final class PausableProxy implements AutoCloseable {
   private final ServerSocket server;
@@ -63,7 +64,8 @@ public final class PausableProxy implements AutoCloseable {
 
   private void relay(Socket from, Socket to) {
     byte[] buf = new byte[8192];
-    try (InputStream in = from.getInputStream(); OutputStream out = to.getOutputStream()) {
+    try (InputStream in = from.getInputStream();
+        OutputStream out = to.getOutputStream()) {
       int n;
       while ((n = in.read(buf)) >= 0) {
         synchronized (gate) {

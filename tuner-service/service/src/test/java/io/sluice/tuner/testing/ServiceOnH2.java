@@ -12,17 +12,15 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 
 /**
- * The common set-up of the service's API tests: the service (the subclass's {@code @SpringBootTest} on a random
- * loopback port) over a real H2 history store in a temp dir of the test class, seeded from the subclass's
- * {@code @BeforeAll} with {@link #seed}, and an {@link Http} client for each test, which starts once the service
- * reports ready ({@link ServiceReady}).
+ * The common set-up of the service's API tests: the service (the subclass's {@code @SpringBootTest}
+ * on a random loopback port) over a real H2 history store in a temp dir of the test class, seeded
+ * from the subclass's {@code @BeforeAll} with {@link #seed}, and an {@link Http} client for each
+ * test, which starts once the service reports ready ({@link ServiceReady}).
  */
 public abstract class ServiceOnH2 {
-  @TempDir
-  protected static Path dir;
+  @TempDir protected static Path dir;
 
-  @LocalServerPort
-  protected int port;
+  @LocalServerPort protected int port;
 
   protected Http http;
 

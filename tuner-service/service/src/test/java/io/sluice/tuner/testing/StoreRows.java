@@ -10,16 +10,21 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 
-/** Every row of every table of an H2 store, as text per table (to compare a store before and after). */
+/**
+ * Every row of every table of an H2 store, as text per table (to compare a store before and after).
+ */
 public final class StoreRows {
   private StoreRows() {}
 
   public static Map<String, String> dump(String url) {
     Map<String, String> out = new TreeMap<>();
-    try (Connection c = DriverManager.getConnection(url); Statement s = c.createStatement()) {
+    try (Connection c = DriverManager.getConnection(url);
+        Statement s = c.createStatement()) {
       List<String> tables = new ArrayList<>();
-      try (ResultSet t = s.executeQuery("SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = "
-          + "'PUBLIC'")) {
+      try (ResultSet t =
+          s.executeQuery(
+              "SELECT TABLE_NAME FROM INFORMATION_SCHEMA.TABLES WHERE TABLE_SCHEMA = "
+                  + "'PUBLIC'")) {
         while (t.next()) {
           tables.add(t.getString(1));
         }

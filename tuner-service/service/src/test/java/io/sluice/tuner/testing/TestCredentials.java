@@ -1,8 +1,8 @@
 package io.sluice.tuner.testing;
 
 /**
- * The credentials every {@code @SpringBootTest} of this module runs with ({@code config/application.properties} of
- * the test resources), as {@code Authorization} header values.
+ * The credentials every {@code @SpringBootTest} of this module runs with ({@code
+ * config/application.properties} of the test resources), as {@code Authorization} header values.
  */
 public final class TestCredentials {
   public static final String ADMIN = "Bearer test-admin-token";
@@ -14,7 +14,9 @@ public final class TestCredentials {
 
   /** HTTP Basic for a user of the users list. */
   public static String basic(String user, String password) {
-    return "Basic " + java.util.Base64.getEncoder().encodeToString((user + ":" + password)
-        .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    return "Basic "
+        + java.util.Base64.getEncoder()
+            .encodeToString(
+                (user + ":" + password).getBytes(java.nio.charset.StandardCharsets.UTF_8));
   }
 }

@@ -43,11 +43,13 @@ class LiveAppsTest {
     assertThat(apps.pendingCount()).isEqualTo(1);
     LiveApps.Reported r = apps.report("app-1", "s1");
     assertThat(r.outcome()).isEqualTo(LiveApps.Report.REGISTERED);
-    assertThat(r.app()).contains(new LiveApps.LiveApp("app-1", "s1", "prod/etl/alice/heavy", "etl", 1, true,
-        clock.now));
+    assertThat(r.app())
+        .contains(
+            new LiveApps.LiveApp("app-1", "s1", "prod/etl/alice/heavy", "etl", 1, true, clock.now));
     assertThat(apps.pendingCount()).isZero();
     assertThat(apps.report("app-1", "s1").outcome()).isEqualTo(LiveApps.Report.ALREADY_REGISTERED);
-    assertThat(apps.report("app-9", "nope").outcome()).isEqualTo(LiveApps.Report.UNKNOWN_SUBMISSION);
+    assertThat(apps.report("app-9", "nope").outcome())
+        .isEqualTo(LiveApps.Report.UNKNOWN_SUBMISSION);
     assertThat(apps.apps()).extracting(LiveApps.LiveApp::appId).containsExactly("app-1");
   }
 
@@ -92,13 +94,17 @@ class LiveAppsTest {
     LiveApps.Reported hijack = apps.report("app-7", "s-attacker");
     assertThat(hijack.outcome()).isEqualTo(LiveApps.Report.CONFLICT);
     assertThat(hijack.app()).isEmpty();
-    assertThat(apps.apps()).singleElement().satisfies(a -> {
-      assertThat(a.submissionId()).isEqualTo("s-low");
-      assertThat(a.priority()).isEqualTo(1);
-      assertThat(a.shim()).isFalse();
-    });
+    assertThat(apps.apps())
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.submissionId()).isEqualTo("s-low");
+              assertThat(a.priority()).isEqualTo(1);
+              assertThat(a.shim()).isFalse();
+            });
     // the refused report did not use up the attacker's submission either
     assertThat(apps.pendingCount()).isEqualTo(1);
-    assertThat(apps.report("app-7", "s-low").outcome()).isEqualTo(LiveApps.Report.ALREADY_REGISTERED);
+    assertThat(apps.report("app-7", "s-low").outcome())
+        .isEqualTo(LiveApps.Report.ALREADY_REGISTERED);
   }
 }

@@ -21,10 +21,13 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
-/** Against a real loopback HTTP server serving Prometheus text as a Celeborn 0.5 master writes it. */
+/**
+ * Against a real loopback HTTP server serving Prometheus text as a Celeborn 0.5 master writes it.
+ */
 class PrometheusTierMetricsTest {
   static final long GIB = 1L << 30;
-  static final String MASTER = """
+  static final String MASTER =
+      """
       # HELP metrics_WorkerCount_Value worker count
       # TYPE metrics_WorkerCount_Value gauge
       metrics_WorkerCount_Value{instance="127.0.0.1:9098",role="Master"} 3 1700000000000
@@ -45,14 +48,16 @@ class PrometheusTierMetricsTest {
   @BeforeEach
   void start() throws IOException {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/metrics/prometheus", ex -> {
-      byte[] b = body.get().getBytes(StandardCharsets.UTF_8);
-      ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4");
-      ex.sendResponseHeaders(status.get(), b.length);
-      try (OutputStream o = ex.getResponseBody()) {
-        o.write(b);
-      }
-    });
+    server.createContext(
+        "/metrics/prometheus",
+        ex -> {
+          byte[] b = body.get().getBytes(StandardCharsets.UTF_8);
+          ex.getResponseHeaders().add("Content-Type", "text/plain; version=0.0.4");
+          ex.sendResponseHeaders(status.get(), b.length);
+          try (OutputStream o = ex.getResponseBody()) {
+            o.write(b);
+          }
+        });
     server.start();
   }
 
@@ -62,8 +67,13 @@ class PrometheusTierMetricsTest {
   }
 
   PrometheusTierMetrics source(URI uri) {
-    return new PrometheusTierMetrics(uri, PrometheusTierMetrics.Names.celebornMaster(), conf, Duration.ofSeconds(60),
-        Duration.ofSeconds(2), clock);
+    return new PrometheusTierMetrics(
+        uri,
+        PrometheusTierMetrics.Names.celebornMaster(),
+        conf,
+        Duration.ofSeconds(60),
+        Duration.ofSeconds(2),
+        clock);
   }
 
   URI uri() {
@@ -103,8 +113,11 @@ class PrometheusTierMetricsTest {
     TierCapacity c = m.capacity();
     assertThat(c.freeBytes()).isEqualTo(10 * GIB);
     assertThat(c.totalBytes()).isEqualTo(20 * GIB);
-    assertThat(c.source()).startsWith("configuration; metrics " + uri()
-        + " stale: last good scrape 61 s ago (max 60 s), then unreachable (");
+    assertThat(c.source())
+        .startsWith(
+            "configuration; metrics "
+                + uri()
+                + " stale: last good scrape 61 s ago (max 60 s), then unreachable (");
   }
 
   @Test
@@ -113,13 +126,17 @@ class PrometheusTierMetricsTest {
     try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       closed = s.getLocalPort();
     }
-    PrometheusTierMetrics m = source(URI.create("http://127.0.0.1:" + closed + "/metrics/prometheus"));
+    PrometheusTierMetrics m =
+        source(URI.create("http://127.0.0.1:" + closed + "/metrics/prometheus"));
     assertThat(m.refresh()).isFalse();
     TierCapacity c = m.capacity();
     assertThat(c.freeBytes()).isEqualTo(10 * GIB);
     assertThat(c.healthy()).isTrue();
-    assertThat(c.source()).startsWith("configuration; metrics http://127.0.0.1:" + closed
-        + "/metrics/prometheus unreachable (");
+    assertThat(c.source())
+        .startsWith(
+            "configuration; metrics http://127.0.0.1:"
+                + closed
+                + "/metrics/prometheus unreachable (");
   }
 
   @Test
@@ -131,13 +148,18 @@ class PrometheusTierMetricsTest {
     status.set(200);
     body.set("metrics_WorkerCount_Value 3\n");
     assertThat(m.refresh()).isFalse();
-    assertThat(m.capacity().source()).isEqualTo("configuration; metrics " + uri()
-        + " no metrics_DeviceCelebornFreeBytes_Value in the scrape");
+    assertThat(m.capacity().source())
+        .isEqualTo(
+            "configuration; metrics "
+                + uri()
+                + " no metrics_DeviceCelebornFreeBytes_Value in the scrape");
   }
 
   @Test
   void theTextReaderSumsSamplesAndStepsOverLabels() {
-    Map<String, Double> m = PrometheusText.sums("""
+    Map<String, Double> m =
+        PrometheusText.sums(
+            """
         # comment
         a{x="1"} 2
         a{x="2 } \\" y"} 3 1700000000000
@@ -146,7 +168,10 @@ class PrometheusTierMetricsTest {
         d +Inf
         e garbage
         """);
-    assertThat(m).containsEntry("a", 5.0).containsEntry("b", 1500.0).containsEntry("d", Double.POSITIVE_INFINITY)
+    assertThat(m)
+        .containsEntry("a", 5.0)
+        .containsEntry("b", 1500.0)
+        .containsEntry("d", Double.POSITIVE_INFINITY)
         .doesNotContainKeys("c", "e");
   }
 

@@ -11,8 +11,37 @@ final class Runs {
   private Runs() {}
 
   static StageProfile stage(String appId, int stageId, long shuffleWriteBytes) {
-    return new StageProfile(appId, stageId, 0, "stage " + stageId, 10, 10, 0, 0, shuffleWriteBytes, 1000, 0, 0, 0, 0,
-        0, 0, 0, 0, 1000, 100, 0, 0, 1, 10, 10, 0, 0, 0, 0, 0);
+    return new StageProfile(
+        appId,
+        stageId,
+        0,
+        "stage " + stageId,
+        10,
+        10,
+        0,
+        0,
+        shuffleWriteBytes,
+        1000,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        1000,
+        100,
+        0,
+        0,
+        1,
+        10,
+        10,
+        0,
+        0,
+        0,
+        0,
+        0);
   }
 
   /** Run {@code index} of {@code jobKey} whose stages wrote the given bytes. */
@@ -23,7 +52,23 @@ final class Runs {
       stages.add(stage(appId, i, stageWrites[i]));
     }
     long start = 1_700_000_000_000L + index * 3_600_000L;
-    return new AppRun("prod", appId, "1", jobKey, jobKey, "alice", queue, null, start, start + 60_000, "SUCCEEDED",
-        "3.5.7", Map.of("spark.sluice.job.key", jobKey), Map.of(), stages, List.of(), start + 60_000);
+    return new AppRun(
+        "prod",
+        appId,
+        "1",
+        jobKey,
+        jobKey,
+        "alice",
+        queue,
+        null,
+        start,
+        start + 60_000,
+        "SUCCEEDED",
+        "3.5.7",
+        Map.of("spark.sluice.job.key", jobKey),
+        Map.of(),
+        stages,
+        List.of(),
+        start + 60_000);
   }
 }

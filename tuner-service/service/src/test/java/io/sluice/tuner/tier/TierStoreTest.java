@@ -1,10 +1,10 @@
 package io.sluice.tuner.tier;
 
-import io.sluice.tuner.store.ControlDatabase;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.sluice.contracts.Tier;
+import io.sluice.tuner.store.ControlDatabase;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -15,26 +15,35 @@ import java.util.function.Function;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** The H2 tier store's own bound on decisions, and the rule book over a store that cannot be read. */
+/**
+ * The H2 tier store's own bound on decisions, and the rule book over a store that cannot be read.
+ */
 class TierStoreTest {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   static final Clock CLOCK = Clock.fixed(Instant.ofEpochMilli(1_700_000_000_000L), ZoneOffset.UTC);
-  static final RuleSet SEED = new RuleSet(1, List.of(new RolloutRule("etl", new Scope(null, "etl", null),
-      Tier.CELEBORN, 10, "start small")), List.of());
+  static final RuleSet SEED =
+      new RuleSet(
+          1,
+          List.of(
+              new RolloutRule(
+                  "etl", new Scope(null, "etl", null), Tier.CELEBORN, 10, "start small")),
+          List.of());
 
   String url() {
     return "jdbc:h2:file:" + dir.resolve("tiers").toAbsolutePath();
   }
 
   static RuleBook book(TierStore store, RuleSet seed) {
-    return new RuleBook(new RuleBook.StoreCall() {
-      @Override
-      public <T> T call(String op, Function<TierStore, T> work) {
-        return work.apply(store);
-      }
-    }, seed, CLOCK);
+    return new RuleBook(
+        new RuleBook.StoreCall() {
+          @Override
+          public <T> T call(String op, Function<TierStore, T> work) {
+            return work.apply(store);
+          }
+        },
+        seed,
+        CLOCK);
   }
 
   @Test
@@ -56,22 +65,41 @@ class TierStoreTest {
 
   @Test
   void aStoreThatCannotBeReadLeavesTheRulesUnloadedWithTheReason() {
-    RuleBook book = new RuleBook(new RuleBook.StoreCall() {
-      @Override
-      public <T> T call(String op, Function<TierStore, T> work) {
-        throw new IllegalStateException("store down");
-      }
-    }, SEED, CLOCK);
+    RuleBook book =
+        new RuleBook(
+            new RuleBook.StoreCall() {
+              @Override
+              public <T> T call(String op, Function<TierStore, T> work) {
+                throw new IllegalStateException("store down");
+              }
+            },
+            SEED,
+            CLOCK);
     assertThat(book.tryLoad()).isFalse();
     assertThat(book.current()).isNull();
     assertThat(book.loadError()).isEqualTo("store down");
-    assertThatThrownBy(() -> book.putRule("ops", SEED.rules().get(0))).isInstanceOf(RuleBook.NotLoaded.class)
+    assertThatThrownBy(() -> book.putRule("ops", SEED.rules().get(0)))
+        .isInstanceOf(RuleBook.NotLoaded.class)
         .hasMessage("the rollout rules are not loaded: store down");
   }
 
   static TierDecision decision(String job, String submission, long at) {
-    return new TierDecision(job, submission, at, "prod", "etl", Tier.CELEBORN, Tier.ESS,
-        TierDecision.Outcome.REFUSED, "etl", null, "no room", 5L << 30, 3, 1L << 30, "configuration",
+    return new TierDecision(
+        job,
+        submission,
+        at,
+        "prod",
+        "etl",
+        Tier.CELEBORN,
+        Tier.ESS,
+        TierDecision.Outcome.REFUSED,
+        "etl",
+        null,
+        "no room",
+        5L << 30,
+        3,
+        1L << 30,
+        "configuration",
         Map.of("spark.sluice.tier", "ESS"));
   }
 }

@@ -1,9 +1,9 @@
 package io.sluice.bench.throttlesim.client;
 
 /**
- * One try of a {@link BlockFetch} on one connection (a OneForOneBlockFetcher run: open-blocks RPC, stream handle, then
- * every chunk requested at once). Also carries the server's per-request state, since client and server are the same
- * object graph in the simulation.
+ * One try of a {@link BlockFetch} on one connection (a OneForOneBlockFetcher run: open-blocks RPC,
+ * stream handle, then every chunk requested at once). Also carries the server's per-request state,
+ * since client and server are the same object graph in the simulation.
  */
 public final class Attempt {
   public final BlockFetch fetch;
@@ -12,8 +12,12 @@ public final class Attempt {
   int received;
   boolean done;
 
-  /** Server side: when the RPC reached the node, when it was served, the admission's pass, whether it ended. */
+  /**
+   * Server side: when the RPC reached the node, when it was served, the admission's pass, whether
+   * it ended.
+   */
   public long arrivedAt = -1;
+
   public long servedAt = -1;
   public Object serverState;
   public boolean serverFinished;

@@ -1,9 +1,10 @@
 package io.sluice.bench.throttlesim.client;
 
 /**
- * One of ShuffleBlockFetcherIterator's FetchRequests (a batch of blocks from one host) as RetryingBlockTransferor
- * drives it: tries, IOException retries after retryWait up to maxRetries for the blocks not yet received; the shim's
- * SLEEP pauses re-issue the remaining blocks without consuming a retry.
+ * One of ShuffleBlockFetcherIterator's FetchRequests (a batch of blocks from one host) as
+ * RetryingBlockTransferor drives it: tries, IOException retries after retryWait up to maxRetries
+ * for the blocks not yet received; the shim's SLEEP pauses re-issue the remaining blocks without
+ * consuming a retry.
  */
 public final class BlockFetch {
   public final AppRef app;
@@ -21,7 +22,12 @@ public final class BlockFetch {
   boolean abandoned;
   boolean failed;
 
-  public BlockFetch(AppRef app, ClientExecutor exec, ShuffleServer server, int blocks, long blockBytes,
+  public BlockFetch(
+      AppRef app,
+      ClientExecutor exec,
+      ShuffleServer server,
+      int blocks,
+      long blockBytes,
       FetchListener listener) {
     this.app = app;
     this.exec = exec;

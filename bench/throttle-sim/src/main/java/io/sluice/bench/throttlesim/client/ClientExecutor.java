@@ -3,7 +3,10 @@ package io.sluice.bench.throttlesim.client;
 import java.util.HashMap;
 import java.util.Map;
 
-/** An executor process: lives on a host, belongs to an app, holds its connections to shuffle services by node. */
+/**
+ * An executor process: lives on a host, belongs to an app, holds its connections to shuffle
+ * services by node.
+ */
 public final class ClientExecutor {
   public final AppRef app;
   public final int host;

@@ -7,10 +7,11 @@ import java.util.List;
 import java.util.Random;
 
 /**
- * One reduce task's ShuffleBlockFetcherIterator: the remote blocks of each host are cut into requests of at least
- * targetRemoteRequestSize (maxSizeInFlight / 5), the requests are shuffled, and new ones are sent while
- * {@code bytesInFlight == 0 || (reqsInFlight + 1 <= maxReqsInFlight && bytesInFlight + size <= maxBytesInFlight)};
- * bytes in flight drop per block received and a request stops counting when its last block arrived.
+ * One reduce task's ShuffleBlockFetcherIterator: the remote blocks of each host are cut into
+ * requests of at least targetRemoteRequestSize (maxSizeInFlight / 5), the requests are shuffled,
+ * and new ones are sent while {@code bytesInFlight == 0 || (reqsInFlight + 1 <= maxReqsInFlight &&
+ * bytesInFlight + size <= maxBytesInFlight)}; bytes in flight drop per block received and a request
+ * stops counting when its last block arrived.
  */
 public final class ReduceFetcher implements FetchListener {
   /** What the task learns. */
@@ -33,11 +34,17 @@ public final class ReduceFetcher implements FetchListener {
   private boolean over;
 
   /**
-   * @param hosts the servers holding this task's blocks, with {@code blocksPerHost[i]} blocks of {@code blockBytes}
-   *     each on {@code hosts[i]}
+   * @param hosts the servers holding this task's blocks, with {@code blocksPerHost[i]} blocks of
+   *     {@code blockBytes} each on {@code hosts[i]}
    */
-  public ReduceFetcher(ShuffleClient client, ClientExecutor exec, List<ShuffleServer> hosts, int[] blocksPerHost,
-      long blockBytes, Random shuffleRnd, Owner owner) {
+  public ReduceFetcher(
+      ShuffleClient client,
+      ClientExecutor exec,
+      List<ShuffleServer> hosts,
+      int[] blocksPerHost,
+      long blockBytes,
+      Random shuffleRnd,
+      Owner owner) {
     this.client = client;
     this.owner = owner;
     for (int h = 0; h < hosts.size(); h++) {
@@ -51,7 +58,10 @@ public final class ReduceFetcher implements FetchListener {
     queue.addAll(shuffled);
   }
 
-  /** Block counts of the requests for {@code blocks} equal blocks of one host (each request reaches the target). */
+  /**
+   * Block counts of the requests for {@code blocks} equal blocks of one host (each request reaches
+   * the target).
+   */
   public static int[] split(int blocks, long blockBytes, long target) {
     if (blocks <= 0) {
       return new int[0];
@@ -78,8 +88,10 @@ public final class ReduceFetcher implements FetchListener {
     ClientConf c = client.conf();
     while (!queue.isEmpty() && !over) {
       BlockFetch f = queue.peek();
-      boolean fits = bytesInFlight == 0
-          || (reqsInFlight + 1 <= c.maxReqsInFlight() && bytesInFlight + f.bytes() <= c.maxBytesInFlight());
+      boolean fits =
+          bytesInFlight == 0
+              || (reqsInFlight + 1 <= c.maxReqsInFlight()
+                  && bytesInFlight + f.bytes() <= c.maxBytesInFlight());
       if (!fits) {
         return;
       }

@@ -5,12 +5,13 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Spark 3.5's shuffle client, as far as timing goes: OneForOneBlockFetcher (open-blocks RPC, then every chunk of the
- * stream requested at once), RetryingBlockTransferor (an IOException, e.g. the connection closed, retries the blocks
- * not yet received after retryWait, at most maxRetries times; any other error, such as an RPC failure string, is not
- * retried) and TransportChannelHandler's idle timeout (a connection with outstanding requests and no read or write
- * for spark.network.timeout is closed, failing everything outstanding on it). Apps with the shim treat a SLEEP
- * directive as "pause, then re-issue the remaining blocks" without consuming a retry.
+ * Spark 3.5's shuffle client, as far as timing goes: OneForOneBlockFetcher (open-blocks RPC, then
+ * every chunk of the stream requested at once), RetryingBlockTransferor (an IOException, e.g. the
+ * connection closed, retries the blocks not yet received after retryWait, at most maxRetries times;
+ * any other error, such as an RPC failure string, is not retried) and TransportChannelHandler's
+ * idle timeout (a connection with outstanding requests and no read or write for
+ * spark.network.timeout is closed, failing everything outstanding on it). Apps with the shim treat
+ * a SLEEP directive as "pause, then re-issue the remaining blocks" without consuming a retry.
  */
 public final class ShuffleClient {
   private final EventLoop loop;
@@ -19,6 +20,7 @@ public final class ShuffleClient {
 
   /** Counters over the whole run. */
   public long connectionsOpened;
+
   public long timeouts;
   public long requestsFailedByTimeout;
   public long retries;
@@ -53,11 +55,13 @@ public final class ShuffleClient {
     Attempt a = new Attempt(f, c, f.remaining);
     c.outstanding.add(a);
     wrote(c);
-    loop.after(conf.oneWayNanos(), () -> {
-      if (c.open) {
-        c.server.openBlocks(a);
-      }
-    });
+    loop.after(
+        conf.oneWayNanos(),
+        () -> {
+          if (c.open) {
+            c.server.openBlocks(a);
+          }
+        });
   }
 
   private Connection connection(ClientExecutor exec, ShuffleServer server) {
@@ -72,69 +76,80 @@ public final class ShuffleClient {
 
   /** Server → client: the stream handle of {@code a} (sent by the server now). */
   public void streamOpened(Attempt a) {
-    loop.after(conf.oneWayNanos(), () -> {
-      Connection c = a.conn;
-      if (!c.open || a.done) {
-        return;
-      }
-      read(c);
-      // the client asks for every chunk of the stream at once
-      wrote(c);
-      loop.after(conf.oneWayNanos(), () -> {
-        if (c.open) {
-          c.server.chunkRequests(a);
-        }
-      });
-    });
+    loop.after(
+        conf.oneWayNanos(),
+        () -> {
+          Connection c = a.conn;
+          if (!c.open || a.done) {
+            return;
+          }
+          read(c);
+          // the client asks for every chunk of the stream at once
+          wrote(c);
+          loop.after(
+              conf.oneWayNanos(),
+              () -> {
+                if (c.open) {
+                  c.server.chunkRequests(a);
+                }
+              });
+        });
   }
 
   /** Server → client: one chunk of {@code a} was sent now. */
   public void chunkArrived(Attempt a) {
-    loop.after(conf.transferNanos(a.blockBytes()), () -> {
-      Connection c = a.conn;
-      if (!c.open || a.done) {
-        return;
-      }
-      read(c);
-      a.received++;
-      BlockFetch f = a.fetch;
-      f.remaining--;
-      if (a.received == a.blocks) {
-        a.done = true;
-        c.outstanding.remove(a);
-      }
-      if (f.remaining == 0) {
-        f.completedAt = loop.now();
-      }
-      if (!f.abandoned) {
-        f.listener.block(f);
-      }
-    });
+    loop.after(
+        conf.transferNanos(a.blockBytes()),
+        () -> {
+          Connection c = a.conn;
+          if (!c.open || a.done) {
+            return;
+          }
+          read(c);
+          a.received++;
+          BlockFetch f = a.fetch;
+          f.remaining--;
+          if (a.received == a.blocks) {
+            a.done = true;
+            c.outstanding.remove(a);
+          }
+          if (f.remaining == 0) {
+            f.completedAt = loop.now();
+          }
+          if (!f.abandoned) {
+            f.listener.block(f);
+          }
+        });
   }
 
-  /** Server → client: the RPC of {@code a} failed with {@code error} (a SLEEP directive when it parses as one). */
+  /**
+   * Server → client: the RPC of {@code a} failed with {@code error} (a SLEEP directive when it
+   * parses as one).
+   */
   public void rpcFailed(Attempt a, long sleepMillis) {
-    loop.after(conf.oneWayNanos(), () -> {
-      Connection c = a.conn;
-      if (!c.open || a.done) {
-        return;
-      }
-      read(c);
-      a.done = true;
-      c.outstanding.remove(a);
-      BlockFetch f = a.fetch;
-      directives++;
-      if (f.app.shim()) {
-        f.sleeps++;
-        long pause = sleepMillis * 1_000_000L;
-        f.sleptNanos += pause;
-        loop.after(pause, () -> send(f));
-      } else {
-        // RpcFailure is a RuntimeException: RetryingBlockTransferor does not retry it
-        directivesToStockClients++;
-        fail(f, "rpc failure");
-      }
-    });
+    loop.after(
+        conf.oneWayNanos(),
+        () -> {
+          Connection c = a.conn;
+          if (!c.open || a.done) {
+            return;
+          }
+          read(c);
+          a.done = true;
+          c.outstanding.remove(a);
+          BlockFetch f = a.fetch;
+          directives++;
+          if (f.app.shim()) {
+            f.sleeps++;
+            long pause = sleepMillis * 1_000_000L;
+            f.sleptNanos += pause;
+            loop.after(pause, () -> send(f));
+          } else {
+            // RpcFailure is a RuntimeException: RetryingBlockTransferor does not retry it
+            directivesToStockClients++;
+            fail(f, "rpc failure");
+          }
+        });
   }
 
   private void fail(BlockFetch f, String reason) {

@@ -4,9 +4,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Abnormal episodes of one signal across the fleet: {@link #set} is told a node's state at a time; an episode runs
- * from the first abnormal report to the next normal one. Episodes still open when the run ends are kept apart
- * (censored) with their length so far.
+ * Abnormal episodes of one signal across the fleet: {@link #set} is told a node's state at a time;
+ * an episode runs from the first abnormal report to the next normal one. Episodes still open when
+ * the run ends are kept apart (censored) with their length so far.
  */
 public final class EpisodeTracker {
   private final long[] since;

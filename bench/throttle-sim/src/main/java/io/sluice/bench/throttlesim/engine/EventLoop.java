@@ -3,9 +3,10 @@ package io.sluice.bench.throttlesim.engine;
 import java.util.PriorityQueue;
 
 /**
- * The discrete-event engine: a priority queue of timestamped actions run in time order; actions scheduled for the same
- * instant run in the order they were scheduled (a sequence number breaks ties), so a run is a pure function of its
- * inputs and seeds. Time is in nanoseconds from 0 and only moves when the next event is taken.
+ * The discrete-event engine: a priority queue of timestamped actions run in time order; actions
+ * scheduled for the same instant run in the order they were scheduled (a sequence number breaks
+ * ties), so a run is a pure function of its inputs and seeds. Time is in nanoseconds from 0 and
+ * only moves when the next event is taken.
  */
 public final class EventLoop {
   private static final class Event implements Comparable<Event> {
@@ -50,8 +51,8 @@ public final class EventLoop {
   }
 
   /**
-   * Runs events in time order until the queue is empty or the next event is later than {@code until}; time is left
-   * at the last event run. Returns the number of events run by this call.
+   * Runs events in time order until the queue is empty or the next event is later than {@code
+   * until}; time is left at the last event run. Returns the number of events run by this call.
    */
   public long runUntil(long until) {
     long before = executed;

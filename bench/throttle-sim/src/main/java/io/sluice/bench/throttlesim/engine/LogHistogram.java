@@ -1,9 +1,10 @@
 package io.sluice.bench.throttlesim.engine;
 
 /**
- * A fixed-size log-bucketed histogram of positive durations (nanoseconds) for percentiles: bucket i covers
- * [min·g^i, min·g^(i+1)); values below {@code min} land in bucket 0, above the range in the last bucket. A percentile
- * is reported as its bucket's upper bound, so it overstates by at most a factor {@code g}.
+ * A fixed-size log-bucketed histogram of positive durations (nanoseconds) for percentiles: bucket i
+ * covers [min·g^i, min·g^(i+1)); values below {@code min} land in bucket 0, above the range in the
+ * last bucket. A percentile is reported as its bucket's upper bound, so it overstates by at most a
+ * factor {@code g}.
  */
 public final class LogHistogram {
   private final double min;
@@ -25,7 +26,9 @@ public final class LogHistogram {
     return new LogHistogram(100_000L, 1_000_000_000_000L, 1.02);
   }
 
-  /** Millisecond to 1,000 s with 10% resolution: for the cheap sliding windows of node observers. */
+  /**
+   * Millisecond to 1,000 s with 10% resolution: for the cheap sliding windows of node observers.
+   */
   public static LogHistogram coarse() {
     return new LogHistogram(1_000_000L, 1_000_000_000_000L, 1.10);
   }

@@ -4,12 +4,16 @@ import io.sluice.bench.throttlesim.client.AppRef;
 import io.sluice.bench.throttlesim.client.Connection;
 
 /**
- * What stands between a fetch request arriving on a node's event loop and it being served: nothing (the stock ESS,
- * {@link #STOCK}) or the real ThrottleGate ({@code GateAdmission}). Mirrors the gate's ticket protocol so the node
- * model drives both the same way.
+ * What stands between a fetch request arriving on a node's event loop and it being served: nothing
+ * (the stock ESS, {@link #STOCK}) or the real ThrottleGate ({@code GateAdmission}). Mirrors the
+ * gate's ticket protocol so the node model drives both the same way.
  */
 public interface Admission {
-  enum Verdict { ADMIT, HOLD, SLEEP }
+  enum Verdict {
+    ADMIT,
+    HOLD,
+    SLEEP
+  }
 
   /** One request's handle (the gate's Ticket, or a no-op). */
   interface Pass {
@@ -28,8 +32,9 @@ public interface Admission {
   }
 
   /**
-   * A fetch request for {@code blocks} blocks of {@code app} that arrived on {@code conn} at {@code arrivalNanos}
-   * (when it reached the node, before it waited for its thread's turn); on HOLD, {@code proceed} is run once later.
+   * A fetch request for {@code blocks} blocks of {@code app} that arrived on {@code conn} at {@code
+   * arrivalNanos} (when it reached the node, before it waited for its thread's turn); on HOLD,
+   * {@code proceed} is run once later.
    */
   Pass onFetch(AppRef app, Connection conn, int blocks, long arrivalNanos, Runnable proceed);
 
@@ -51,12 +56,18 @@ public interface Admission {
     return false;
   }
 
-  /** Whether chunk fetches of {@code app} are paced right now (the gate's chunk pacing; stock: never). */
+  /**
+   * Whether chunk fetches of {@code app} are paced right now (the gate's chunk pacing; stock:
+   * never).
+   */
   default boolean paced(AppRef app) {
     return false;
   }
 
-  /** Chunk pacing's limits: paced chunks out at once, and the longest park (ns); null when there is no pacing. */
+  /**
+   * Chunk pacing's limits: paced chunks out at once, and the longest park (ns); null when there is
+   * no pacing.
+   */
   default long[] pacing() {
     return null;
   }
@@ -66,26 +77,27 @@ public interface Admission {
     return false;
   }
 
-  Pass ADMITTED = new Pass() {
-    @Override
-    public Verdict verdict() {
-      return Verdict.ADMIT;
-    }
+  Pass ADMITTED =
+      new Pass() {
+        @Override
+        public Verdict verdict() {
+          return Verdict.ADMIT;
+        }
 
-    @Override
-    public long sleepMillis() {
-      return 0;
-    }
+        @Override
+        public long sleepMillis() {
+          return 0;
+        }
 
-    @Override
-    public void served(int chunks) {}
+        @Override
+        public void served(int chunks) {}
 
-    @Override
-    public void chunkSent() {}
+        @Override
+        public void chunkSent() {}
 
-    @Override
-    public void finished(boolean ok) {}
-  };
+        @Override
+        public void finished(boolean ok) {}
+      };
 
   /** The stock ESS: every request is served as it arrives. */
   Admission STOCK = (app, conn, blocks, arrival, proceed) -> ADMITTED;

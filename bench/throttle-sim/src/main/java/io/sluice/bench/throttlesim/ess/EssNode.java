@@ -12,30 +12,53 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * One node's external shuffle service as Spark runs it: a few Netty event-loop threads, every connection
- * pinned to one of them (round robin), each thread serving its connections in turn, a batch of messages at a time
- * (see {@code LoopThread}). An open-blocks RPC costs a
- * little CPU and is answered with a stream handle; each chunk is then one {@code sendfile} on the connection's thread
- * that blocks it for an HDD random read (the block's disk may itself be busy with another thread's read). So a heavy
- * app's requests occupy threads and everyone pinned to those threads waits. With an {@link Admission} other than
- * stock, the RPC goes through it: ADMIT serves, HOLD parks (released later by a tick onto the connection's thread),
- * SLEEP answers with the directive.
+ * One node's external shuffle service as Spark runs it: a few Netty event-loop threads, every
+ * connection pinned to one of them (round robin), each thread serving its connections in turn, a
+ * batch of messages at a time (see {@code LoopThread}). An open-blocks RPC costs a little CPU and
+ * is answered with a stream handle; each chunk is then one {@code sendfile} on the connection's
+ * thread that blocks it for an HDD random read (the block's disk may itself be busy with another
+ * thread's read). So a heavy app's requests occupy threads and everyone pinned to those threads
+ * waits. With an {@link Admission} other than stock, the RPC goes through it: ADMIT serves, HOLD
+ * parks (released later by a tick onto the connection's thread), SLEEP answers with the directive.
  */
 public final class EssNode implements ShuffleServer {
   /** Node hardware and service parameters. */
-  public record Params(int threads, int disks, long rpcCpuNanos, HddModel hdd, long observerWindowNanos,
-      int observerSlots, long abnormalNanos, long normalNanos, int minSamples, long idleStopNanos) {
+  public record Params(
+      int threads,
+      int disks,
+      long rpcCpuNanos,
+      HddModel hdd,
+      long observerWindowNanos,
+      int observerSlots,
+      long abnormalNanos,
+      long normalNanos,
+      int minSamples,
+      long idleStopNanos) {
     public static Params defaults() {
-      return new Params(8, 12, 100_000L, HddModel.defaults(), 30_000_000_000L, 6, 10_000_000_000L, 5_000_000_000L,
-          20, 60_000_000_000L);
+      return new Params(
+          8,
+          12,
+          100_000L,
+          HddModel.defaults(),
+          30_000_000_000L,
+          6,
+          10_000_000_000L,
+          5_000_000_000L,
+          20,
+          60_000_000_000L);
     }
   }
 
   private static final int RPC = 0;
   private static final int SERVE = 1;
   private static final int CHUNKS = 2;
-  /** One chunk of a parked CHUNKS work that chunk pacing let go: a loop task, like a released request. */
+
+  /**
+   * One chunk of a parked CHUNKS work that chunk pacing let go: a loop task, like a released
+   * request.
+   */
   private static final int PACED = 3;
+
   /** Messages Netty reads from one channel per turn ({@code maxMessagesPerRead}'s default, 16). */
   static final int BATCH = 16;
 
@@ -43,8 +66,12 @@ public final class EssNode implements ShuffleServer {
     final int kind;
     final Attempt a;
     int left;
-    /** Chunk pacing: this work's chunks counted as unpaced work queued or being read on the node. */
+
+    /**
+     * Chunk pacing: this work's chunks counted as unpaced work queued or being read on the node.
+     */
     int counted;
+
     /** For a PACED task: the parked work it reads one chunk of. */
     Work of;
 
@@ -56,31 +83,37 @@ public final class EssNode implements ShuffleServer {
   }
 
   /**
-   * Chunk pacing as the ESS adapter does it (ChunkPacer), with the shipped {@link ChunkParking}: a chunk of an app the
-   * gate paces is parked (per connection, in turns between a thread's connections) while any thread has unpaced
-   * chunks queued or being read, or its thread already has a paced one out ({@code pace.inFlight} 0; with
-   * {@code pace.inFlight} N: while N paced ones are out on the node); a connection parked for
-   * {@code pace.parkMaxMs} since its last turn gets one chunk out whatever the others do. (The adapter sees a chunk
-   * request once Netty has read it off the channel; here a request counts as soon as it reaches its thread's queue.)
+   * Chunk pacing as the ESS adapter does it (ChunkPacer), with the shipped {@link ChunkParking}: a
+   * chunk of an app the gate paces is parked (per connection, in turns between a thread's
+   * connections) while any thread has unpaced chunks queued or being read, or its thread already
+   * has a paced one out ({@code pace.inFlight} 0; with {@code pace.inFlight} N: while N paced ones
+   * are out on the node); a connection parked for {@code pace.parkMaxMs} since its last turn gets
+   * one chunk out whatever the others do. (The adapter sees a chunk request once Netty has read it
+   * off the channel; here a request counts as soon as it reaches its thread's queue.)
    */
   private void pump() {
-    parking.pump(loop.now(), w -> {
-      if (!w.a.conn.open() || w.a.serverFinished) {
-        return false;
-      }
-      Work task = new Work(PACED, w.a, 0);
-      task.of = w;
-      // handed to the thread as a task from a fresh event: pump() may run inside that thread's runNext()
-      loop.after(0, () -> threads[w.a.conn.thread].add(task));
-      return true;
-    });
+    parking.pump(
+        loop.now(),
+        w -> {
+          if (!w.a.conn.open() || w.a.serverFinished) {
+            return false;
+          }
+          Work task = new Work(PACED, w.a, 0);
+          task.of = w;
+          // handed to the thread as a task from a fresh event: pump() may run inside that thread's
+          // runNext()
+          loop.after(0, () -> threads[w.a.conn.thread].add(task));
+          return true;
+        });
     long next = parking.nextDue();
     if (next != Long.MAX_VALUE && !pumpArmed) {
       pumpArmed = true;
-      loop.at(Math.max(loop.now(), next), () -> {
-        pumpArmed = false;
-        pump();
-      });
+      loop.at(
+          Math.max(loop.now(), next),
+          () -> {
+            pumpArmed = false;
+            pump();
+          });
     }
   }
 
@@ -93,14 +126,16 @@ public final class EssNode implements ShuffleServer {
   }
 
   /**
-   * One event-loop thread as Netty runs it: the connections pinned to it are served in turn, each up to
-   * {@link #BATCH} messages (an RPC or one chunk request) per turn (Netty reads a channel's pending requests in
-   * batches, then moves to the next ready channel), in order within a connection; tasks handed to the loop (a held
-   * request the gate released) run before the next connection's turn.
+   * One event-loop thread as Netty runs it: the connections pinned to it are served in turn, each
+   * up to {@link #BATCH} messages (an RPC or one chunk request) per turn (Netty reads a channel's
+   * pending requests in batches, then moves to the next ready channel), in order within a
+   * connection; tasks handed to the loop (a held request the gate released) run before the next
+   * connection's turn.
    */
   private final class LoopThread {
     /** This thread in the chunk pacing's books (null without pacing). */
     final ChunkParking.Loop pl = parking != null ? parking.loop() : null;
+
     final ArrayDeque<Work> tasks = new ArrayDeque<>();
     final ArrayDeque<ConnQueue> ready = new ArrayDeque<>();
     boolean busy;
@@ -134,15 +169,19 @@ public final class EssNode implements ShuffleServer {
           }
           busy = true;
           Disk d = disks[rnd.nextInt(disks.length)];
-          d.read(params.hdd().sampleNanos(of.a.blockBytes(), rnd), () -> chunkRead(this, null, of, true));
+          d.read(
+              params.hdd().sampleNanos(of.a.blockBytes(), rnd),
+              () -> chunkRead(this, null, of, true));
           return;
         }
         if (task != null) {
           busy = true;
-          loop.after(params.rpcCpuNanos(), () -> {
-            serve(task.a);
-            runNext();
-          });
+          loop.after(
+              params.rpcCpuNanos(),
+              () -> {
+                serve(task.a);
+                runNext();
+              });
           return;
         }
         ConnQueue q = ready.peek();
@@ -165,10 +204,12 @@ public final class EssNode implements ShuffleServer {
         if (w.kind == RPC) {
           q.work.poll();
           batch++;
-          loop.after(params.rpcCpuNanos(), () -> {
-            handleRpc(w.a);
-            runNext();
-          });
+          loop.after(
+              params.rpcCpuNanos(),
+              () -> {
+                handleRpc(w.a);
+                runNext();
+              });
           return;
         }
         if (!w.a.conn.open() || w.a.serverFinished) {
@@ -211,6 +252,7 @@ public final class EssNode implements ShuffleServer {
   private static final class ConnQueue {
     final ArrayDeque<Work> work = new ArrayDeque<>();
     boolean listed;
+
     /** The connection in the chunk pacing's books (made on its first paced chunk). */
     ChunkParking.Channel<Work> parked;
 
@@ -243,14 +285,16 @@ public final class EssNode implements ShuffleServer {
 
     private void start(long nanos, Runnable done) {
       busy = true;
-      loop.after(nanos, () -> {
-        busy = false;
-        Object[] next = waiting.poll();
-        if (next != null) {
-          start((Long) next[0], (Runnable) next[1]);
-        }
-        done.run();
-      });
+      loop.after(
+          nanos,
+          () -> {
+            busy = false;
+            Object[] next = waiting.poll();
+            if (next != null) {
+              start((Long) next[0], (Runnable) next[1]);
+            }
+            done.run();
+          });
     }
   }
 
@@ -263,8 +307,10 @@ public final class EssNode implements ShuffleServer {
   private final SplittableRandom rnd;
   private final LoopThread[] threads;
   private final Disk[] disks;
+
   /** Chunk pacing; null without it (stock, monitor-only, pace.lingerMs=0). */
   private final ChunkParking<Work> parking;
+
   private boolean pumpArmed;
   private final LatencyWindow serviceWindow;
   private final LatencyWindow nodeWindow;
@@ -284,7 +330,13 @@ public final class EssNode implements ShuffleServer {
   private long nextObserve;
   private static final long OBSERVE_NANOS = 1_000_000_000L;
 
-  public EssNode(int id, EventLoop loop, ShuffleClient client, Admission admission, Params params, NodeStats stats,
+  public EssNode(
+      int id,
+      EventLoop loop,
+      ShuffleClient client,
+      Admission admission,
+      Params params,
+      NodeStats stats,
       long seed) {
     this.id = id;
     this.loop = loop;
@@ -404,7 +456,10 @@ public final class EssNode implements ShuffleServer {
     client.streamOpened(a);
   }
 
-  /** A chunk of {@code w} was read: {@code q} is its connection's queue, null for a chunk pacing let go. */
+  /**
+   * A chunk of {@code w} was read: {@code q} is its connection's queue, null for a chunk pacing let
+   * go.
+   */
   private void chunkRead(LoopThread t, ConnQueue q, Work w, boolean paced) {
     Attempt a = w.a;
     if (parking != null) {
@@ -484,8 +539,10 @@ public final class EssNode implements ShuffleServer {
   private void tick() {
     ticks++;
     long now = loop.now();
-    // Speed-up: a gate that is NORMAL, holds nothing and whose window p99 (as last observed here, at most 1 s ago)
-    // is below a tenth of the abnormal threshold cannot change state or release anything on this tick, so such a
+    // Speed-up: a gate that is NORMAL, holds nothing and whose window p99 (as last observed here,
+    // at most 1 s ago)
+    // is below a tenth of the abnormal threshold cannot change state or release anything on this
+    // tick, so such a
     // calm node is ticked once a second instead of every tick.ms. Anything else gets every tick.
     admission.tick();
     boolean abnormal = admission.abnormal();
@@ -505,7 +562,10 @@ public final class EssNode implements ShuffleServer {
       ticking = false;
       return;
     }
-    boolean calm = !admission.abnormal() && !admission.holding() && lastServiceP99 < params.abnormalNanos() / 10;
+    boolean calm =
+        !admission.abnormal()
+            && !admission.holding()
+            && lastServiceP99 < params.abnormalNanos() / 10;
     loop.after(calm ? tickPeriod * observerEvery : tickPeriod, this::tick);
   }
 
@@ -518,7 +578,10 @@ public final class EssNode implements ShuffleServer {
     stats.nodeTimeEpisodes.set(id, nodeAbnormal, now);
   }
 
-  /** The gate's hysteresis rule applied by the simulation itself, identically in stock and gate runs. */
+  /**
+   * The gate's hysteresis rule applied by the simulation itself, identically in stock and gate
+   * runs.
+   */
   private boolean judge(long[] samplesP99, boolean abnormal) {
     long n = samplesP99[0];
     long p99 = samplesP99[1];

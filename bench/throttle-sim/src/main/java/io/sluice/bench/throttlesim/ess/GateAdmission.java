@@ -13,9 +13,10 @@ import io.sluice.throttle.gate.ThrottleGate;
 import io.sluice.throttle.gate.Ticket;
 
 /**
- * The shipped {@link ThrottleGate}, one per node, on the simulated clock: the node calls {@code onFetch} when its event
- * loop handles a fetch RPC and reports served / chunkSent / finished on the ticket; {@link #tick()} is called every
- * {@code tick.ms} of simulated time like the adapter's scheduler does.
+ * The shipped {@link ThrottleGate}, one per node, on the simulated clock: the node calls {@code
+ * onFetch} when its event loop handles a fetch RPC and reports served / chunkSent / finished on the
+ * ticket; {@link #tick()} is called every {@code tick.ms} of simulated time like the adapter's
+ * scheduler does.
  */
 public final class GateAdmission implements Admission {
   private final ThrottleGate gate;
@@ -23,14 +24,29 @@ public final class GateAdmission implements Admission {
   private final long[] pacing;
   private Lane[] lanes = new Lane[8];
 
-  public GateAdmission(EventLoop loop, GateConfig config, PriorityMap priorities, GateEvents events) {
-    this.gate = ThrottleGate.builder().config(config).clock(loop::now).priorities(priorities).events(events).build();
+  public GateAdmission(
+      EventLoop loop, GateConfig config, PriorityMap priorities, GateEvents events) {
+    this.gate =
+        ThrottleGate.builder()
+            .config(config)
+            .clock(loop::now)
+            .priorities(priorities)
+            .events(events)
+            .build();
     this.tickNanos = config.nanos(GateConfig.TICK_MS);
-    this.pacing = config.get(GateConfig.PACE_LINGER_MS) > 0 && config.mode() == io.sluice.throttle.gate.GateMode.ENFORCE
-        ? new long[] {config.get(GateConfig.PACE_IN_FLIGHT), config.nanos(GateConfig.PACE_PARK_MAX_MS)} : null;
+    this.pacing =
+        config.get(GateConfig.PACE_LINGER_MS) > 0
+                && config.mode() == io.sluice.throttle.gate.GateMode.ENFORCE
+            ? new long[] {
+              config.get(GateConfig.PACE_IN_FLIGHT), config.nanos(GateConfig.PACE_PARK_MAX_MS)
+            }
+            : null;
   }
 
-  /** The gate's view of the node's event-loop thread {@code i} (as the ESS adapter keeps one per event loop). */
+  /**
+   * The gate's view of the node's event-loop thread {@code i} (as the ESS adapter keeps one per
+   * event loop).
+   */
   private Lane lane(int i) {
     if (i >= lanes.length) {
       lanes = java.util.Arrays.copyOf(lanes, Math.max(i + 1, lanes.length * 2));
@@ -48,8 +64,10 @@ public final class GateAdmission implements Admission {
   }
 
   @Override
-  public Pass onFetch(AppRef app, Connection conn, int blocks, long arrivalNanos, Runnable proceed) {
-    // the gate's view of the connection, kept with it as the ESS adapter keeps it with the Netty channel
+  public Pass onFetch(
+      AppRef app, Connection conn, int blocks, long arrivalNanos, Runnable proceed) {
+    // the gate's view of the connection, kept with it as the ESS adapter keeps it with the Netty
+    // channel
     if (conn.gateView == null) {
       conn.gateView = new io.sluice.throttle.gate.Connection(lane(conn.thread));
       if (conn.shimAnnounced) {
@@ -61,7 +79,9 @@ public final class GateAdmission implements Admission {
       @Override
       public Verdict verdict() {
         Decision d = t.decision();
-        return d == Decision.ADMIT ? Verdict.ADMIT : d == Decision.HOLD ? Verdict.HOLD : Verdict.SLEEP;
+        return d == Decision.ADMIT
+            ? Verdict.ADMIT
+            : d == Decision.HOLD ? Verdict.HOLD : Verdict.SLEEP;
       }
 
       @Override

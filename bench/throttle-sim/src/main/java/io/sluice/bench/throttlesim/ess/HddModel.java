@@ -4,12 +4,18 @@ import java.util.SplittableRandom;
 
 /**
  * Service time of one random read of a shuffle block from a 7,200 rpm HDD: seek (lognormal, median
- * {@code seekMedianMs}, log-sd {@code seekSigma}, clipped to [{@code seekMinMs}, {@code seekMaxMs}]) + rotational
- * latency (uniform over one revolution) + transfer at the media rate. With the defaults a small block costs about
- * 9.8 ms on average (5.7 ms seek + 4.2 ms rotation), the figure an emulated slow disk was measured with and the
- * usual 4–15 ms range of such drives. README.md justifies the numbers.
+ * {@code seekMedianMs}, log-sd {@code seekSigma}, clipped to [{@code seekMinMs}, {@code
+ * seekMaxMs}]) + rotational latency (uniform over one revolution) + transfer at the media rate.
+ * With the defaults a small block costs about 9.8 ms on average (5.7 ms seek + 4.2 ms rotation),
+ * the figure an emulated slow disk was measured with and the usual 4–15 ms range of such drives.
+ * README.md justifies the numbers.
  */
-public record HddModel(double seekMedianMs, double seekSigma, double seekMinMs, double seekMaxMs, double rpm,
+public record HddModel(
+    double seekMedianMs,
+    double seekSigma,
+    double seekMinMs,
+    double seekMaxMs,
+    double rpm,
     double mediaMBps) {
 
   public static HddModel defaults() {

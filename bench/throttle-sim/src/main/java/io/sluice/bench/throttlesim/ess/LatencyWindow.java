@@ -2,7 +2,10 @@ package io.sluice.bench.throttlesim.ess;
 
 import io.sluice.bench.throttlesim.engine.LogHistogram;
 
-/** A sliding window of latencies: a ring of time slots, each a coarse histogram; old slots are cleared lazily. */
+/**
+ * A sliding window of latencies: a ring of time slots, each a coarse histogram; old slots are
+ * cleared lazily.
+ */
 final class LatencyWindow {
   private final long slotNanos;
   private final LogHistogram[] slots;

@@ -15,18 +15,20 @@ import java.util.Map;
 import java.util.Random;
 
 /**
- * One application's driver, simply but explicitly: a map stage (a fixed delay, ceil(maps / slots) waves of
- * mapTaskNanos; its outputs land on the executors' nodes, maps spread round robin) and the shuffle-reading stage, whose
- * tasks fetch every map output's block for their partition (host-local blocks are read directly, not through the
- * ESS) and then compute for bytes / computeRate. A FetchFailed fails the stage attempt: its running tasks are
- * killed, the map outputs on the failed node are recomputed (resubmit 200 ms + ceil(maps there / slots) waves) and a
- * new attempt runs the partitions not yet done; after {@value #MAX_STAGE_ATTEMPTS} attempts
+ * One application's driver, simply but explicitly: a map stage (a fixed delay, ceil(maps / slots)
+ * waves of mapTaskNanos; its outputs land on the executors' nodes, maps spread round robin) and the
+ * shuffle-reading stage, whose tasks fetch every map output's block for their partition (host-local
+ * blocks are read directly, not through the ESS) and then compute for bytes / computeRate. A
+ * FetchFailed fails the stage attempt: its running tasks are killed, the map outputs on the failed
+ * node are recomputed (resubmit 200 ms + ceil(maps there / slots) waves) and a new attempt runs the
+ * partitions not yet done; after {@value #MAX_STAGE_ATTEMPTS} attempts
  * (spark.stage.maxConsecutiveAttempts) the job is aborted.
  */
 final class App {
   static final int MAX_STAGE_ATTEMPTS = 4;
   static final long RESUBMIT_NANOS = 200_000_000L;
-  static final double COMPUTE_BYTES_PER_NANO = 0.1; // 100 MB/s of deserialisation and processing per task
+  static final double COMPUTE_BYTES_PER_NANO =
+      0.1; // 100 MB/s of deserialisation and processing per task
   static final long TASK_BASE_NANOS = 50_000_000L;
 
   interface Listener {
@@ -57,8 +59,14 @@ final class App {
   int stageRetries;
   long recomputeNanos;
 
-  App(AppSpec spec, boolean shim, EventLoop loop, ShuffleClient client, List<? extends ShuffleServer> nodes,
-      Listener listener, long seed) {
+  App(
+      AppSpec spec,
+      boolean shim,
+      EventLoop loop,
+      ShuffleClient client,
+      List<? extends ShuffleServer> nodes,
+      Listener listener,
+      long seed) {
     this.spec = spec;
     this.ref = new AppRef(spec.index(), spec.appId(), spec.priority(), shim, spec.kind());
     this.loop = loop;
@@ -81,13 +89,15 @@ final class App {
 
   void submit() {
     long waves = (spec.maps() + spec.slots() - 1) / spec.slots();
-    loop.after(waves * spec.mapTaskNanos(), () -> {
-      reduceStartAt = loop.now();
-      for (int p = 0; p < spec.reduces(); p++) {
-        pending.add(p);
-      }
-      startAttempt();
-    });
+    loop.after(
+        waves * spec.mapTaskNanos(),
+        () -> {
+          reduceStartAt = loop.now();
+          for (int p = 0; p < spec.reduces(); p++) {
+            pending.add(p);
+          }
+          startAttempt();
+        });
   }
 
   private void startAttempt() {
@@ -131,13 +141,21 @@ final class App {
       for (int i = 0; i < mapHosts.length; i++) {
         bytes += mapsPerHost[i] * spec.blockBytes();
         if (mapHosts[i] == ex.host) {
-          continue; // host-local blocks are read from disk directly (spark.shuffle.readHostLocalDisk)
+          continue; // host-local blocks are read from disk directly
+          // (spark.shuffle.readHostLocalDisk)
         }
         servers.add(nodes.get(mapHosts[i]));
         blocks[n++] = mapsPerHost[i];
       }
-      fetcher = new ReduceFetcher(client, ex, servers, java.util.Arrays.copyOf(blocks, n), spec.blockBytes(), rnd,
-          this);
+      fetcher =
+          new ReduceFetcher(
+              client,
+              ex,
+              servers,
+              java.util.Arrays.copyOf(blocks, n),
+              spec.blockBytes(),
+              rnd,
+              this);
       fetcher.start();
     }
 
@@ -146,11 +164,13 @@ final class App {
       if (dead) {
         return;
       }
-      loop.after(TASK_BASE_NANOS + (long) (bytes / COMPUTE_BYTES_PER_NANO), () -> {
-        if (!dead) {
-          taskDone(this);
-        }
-      });
+      loop.after(
+          TASK_BASE_NANOS + (long) (bytes / COMPUTE_BYTES_PER_NANO),
+          () -> {
+            if (!dead) {
+              taskDone(this);
+            }
+          });
     }
 
     @Override
@@ -198,7 +218,8 @@ final class App {
         lost = mapsPerHost[i];
       }
     }
-    long delay = RESUBMIT_NANOS + (long) ((lost + spec.slots() - 1) / spec.slots()) * spec.mapTaskNanos();
+    long delay =
+        RESUBMIT_NANOS + (long) ((lost + spec.slots() - 1) / spec.slots()) * spec.mapTaskNanos();
     recomputeNanos += delay;
     loop.after(delay, this::startAttempt);
   }

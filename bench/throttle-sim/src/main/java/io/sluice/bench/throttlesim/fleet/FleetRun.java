@@ -20,14 +20,29 @@ import java.util.Map;
 /** Runs one scenario over one workload and collects what the report needs. */
 public final class FleetRun {
   /** What one scenario produced. */
-  public record Result(Scenario scenario, List<App> apps, Map<String, LogHistogram> fetchLatency,
-      Map<String, LogHistogram> fetchLatencyExposed, ShuffleClient client, NodeStats nodes, long simEndNanos,
-      long events, long wallMillis, long cpuMillis, boolean allEnded) {}
+  public record Result(
+      Scenario scenario,
+      List<App> apps,
+      Map<String, LogHistogram> fetchLatency,
+      Map<String, LogHistogram> fetchLatencyExposed,
+      ShuffleClient client,
+      NodeStats nodes,
+      long simEndNanos,
+      long events,
+      long wallMillis,
+      long cpuMillis,
+      boolean allEnded) {}
 
   private FleetRun() {}
 
-  public static Result run(Scenario sc, WorkloadParams wp, List<AppSpec> specs, EssNode.Params np, ClientConf cc,
-      long seed, long maxSimNanos) {
+  public static Result run(
+      Scenario sc,
+      WorkloadParams wp,
+      List<AppSpec> specs,
+      EssNode.Params np,
+      ClientConf cc,
+      long seed,
+      long maxSimNanos) {
     long t0 = System.nanoTime();
     java.lang.management.ThreadMXBean mx = java.lang.management.ManagementFactory.getThreadMXBean();
     long c0 = mx.getCurrentThreadCpuTime();
@@ -45,10 +60,11 @@ public final class FleetRun {
         adm = Admission.STOCK;
       } else {
         int def = sc.gate().defaultPriority();
-        PriorityMap pm = id -> {
-          AppInfo i = infos.get(id);
-          return i != null ? i : AppInfo.unknown(id, def);
-        };
+        PriorityMap pm =
+            id -> {
+              AppInfo i = infos.get(id);
+              return i != null ? i : AppInfo.unknown(id, def);
+            };
         adm = new GateAdmission(loop, sc.gate(), pm, stats.gateEvents());
       }
       nodes.add(new EssNode(n, loop, client, adm, np, stats, seed * 1_000_003L + n));
@@ -57,26 +73,28 @@ public final class FleetRun {
     Map<String, LogHistogram> latExposed = new LinkedHashMap<>();
     List<App> apps = new ArrayList<>();
     int[] ended = {0};
-    App.Listener listener = new App.Listener() {
-      @Override
-      public void fetchCompleted(App app, BlockFetch f) {
-        long l = f.completedAt() - f.firstSentAt();
-        lat.computeIfAbsent(app.spec.kind(), k -> LogHistogram.fine()).record(l);
-        if (app.spec.exposed()) {
-          latExposed.computeIfAbsent(app.spec.kind(), k -> LogHistogram.fine()).record(l);
-        }
-      }
+    App.Listener listener =
+        new App.Listener() {
+          @Override
+          public void fetchCompleted(App app, BlockFetch f) {
+            long l = f.completedAt() - f.firstSentAt();
+            lat.computeIfAbsent(app.spec.kind(), k -> LogHistogram.fine()).record(l);
+            if (app.spec.exposed()) {
+              latExposed.computeIfAbsent(app.spec.kind(), k -> LogHistogram.fine()).record(l);
+            }
+          }
 
-      @Override
-      public void ended(App app) {
-        ended[0]++;
-        for (int h : app.mapHosts) {
-          nodes.get(h).admission().appEnded(app.ref);
-        }
-      }
-    };
+          @Override
+          public void ended(App app) {
+            ended[0]++;
+            for (int h : app.mapHosts) {
+              nodes.get(h).admission().appEnded(app.ref);
+            }
+          }
+        };
     for (AppSpec s : specs) {
-      App a = new App(s, sc.shim(s.index()), loop, client, nodes, listener, seed * 7919L + s.index());
+      App a =
+          new App(s, sc.shim(s.index()), loop, client, nodes, listener, seed * 7919L + s.index());
       apps.add(a);
       loop.at(s.submitAt(), a::submit);
     }
@@ -90,8 +108,17 @@ public final class FleetRun {
     loop.runUntil(loop.now() + 90_000_000_000L);
     long end = loop.now();
     stats.finish(end);
-    return new Result(sc, apps, lat, latExposed, client, stats, end, loop.executed(),
-        (System.nanoTime() - t0) / 1_000_000, (mx.getCurrentThreadCpuTime() - c0) / 1_000_000,
+    return new Result(
+        sc,
+        apps,
+        lat,
+        latExposed,
+        client,
+        stats,
+        end,
+        loop.executed(),
+        (System.nanoTime() - t0) / 1_000_000,
+        (mx.getCurrentThreadCpuTime() - c0) / 1_000_000,
         ended[0] == apps.size());
   }
 }

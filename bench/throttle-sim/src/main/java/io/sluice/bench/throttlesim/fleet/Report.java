@@ -2,7 +2,6 @@ package io.sluice.bench.throttlesim.fleet;
 
 import io.sluice.bench.throttlesim.engine.EpisodeTracker;
 import io.sluice.bench.throttlesim.engine.LogHistogram;
-import io.sluice.bench.throttlesim.ess.NodeStats;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -11,7 +10,9 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 
-/** Turns scenario results into the Markdown tables of docs/benchmarks.md and a JSON-friendly map. */
+/**
+ * Turns scenario results into the Markdown tables of docs/benchmarks.md and a JSON-friendly map.
+ */
 public final class Report {
   static final List<String> KINDS = List.of("high", "normal", "low", "heavy");
 
@@ -48,7 +49,10 @@ public final class Report {
   private static List<Long> completions(FleetRun.Result r, String kind, boolean exposedOnly) {
     List<Long> out = new ArrayList<>();
     for (App a : r.apps()) {
-      if (a.spec.kind().equals(kind) && (!exposedOnly || a.spec.exposed()) && a.ended() && !a.aborted) {
+      if (a.spec.kind().equals(kind)
+          && (!exposedOnly || a.spec.exposed())
+          && a.ended()
+          && !a.aborted) {
         out.add(a.endAt - a.spec.submitAt());
       }
     }
@@ -57,14 +61,25 @@ public final class Report {
 
   public static String markdown(List<FleetRun.Result> rs) {
     StringBuilder b = new StringBuilder();
-    String head = "| | " + String.join(" | ", rs.stream().map(r -> r.scenario().name()).toList()) + " |\n"
-        + "|---|" + "---|".repeat(rs.size()) + "\n";
-    b.append("**Completion time, s (p50 / p90; exposed = has an executor on a hot node)**\n\n").append(head);
+    String head =
+        "| | "
+            + String.join(" | ", rs.stream().map(r -> r.scenario().name()).toList())
+            + " |\n"
+            + "|---|"
+            + "---|".repeat(rs.size())
+            + "\n";
+    b.append("**Completion time, s (p50 / p90; exposed = has an executor on a hot node)**\n\n")
+        .append(head);
     for (String k : KINDS) {
       b.append("| ").append(k).append(" apps, all |");
       for (FleetRun.Result r : rs) {
         List<Long> c = completions(r, k, false);
-        b.append(' ').append(sec(q(c, 0.5))).append(" / ").append(sec(q(c, 0.9))).append(" (n=").append(c.size())
+        b.append(' ')
+            .append(sec(q(c, 0.5)))
+            .append(" / ")
+            .append(sec(q(c, 0.9)))
+            .append(" (n=")
+            .append(c.size())
             .append(") |");
       }
       b.append('\n');
@@ -72,15 +87,23 @@ public final class Report {
         b.append("| ").append(k).append(" apps, exposed |");
         for (FleetRun.Result r : rs) {
           List<Long> c = completions(r, k, true);
-          b.append(' ').append(sec(q(c, 0.5))).append(" / ").append(sec(q(c, 0.9))).append(" (n=")
-              .append(c.size()).append(") |");
+          b.append(' ')
+              .append(sec(q(c, 0.5)))
+              .append(" / ")
+              .append(sec(q(c, 0.9)))
+              .append(" (n=")
+              .append(c.size())
+              .append(") |");
         }
         b.append('\n');
       }
     }
     FleetRun.Result base = rs.get(0);
     for (String k : KINDS) {
-      b.append("| ").append(k).append(": per-app time vs ").append(base.scenario().name())
+      b.append("| ")
+          .append(k)
+          .append(": per-app time vs ")
+          .append(base.scenario().name())
           .append(" (median ratio; share faster) |");
       for (FleetRun.Result r : rs) {
         double[] p = paired(base, r, k);
@@ -88,20 +111,24 @@ public final class Report {
       }
       b.append('\n');
     }
-    b.append("\n**Fetch latency, ms (one FetchRequest: first send → last block, retries and sleeps included)**\n\n")
+    b.append(
+            "\n**Fetch latency, ms (one FetchRequest: first send → last block, retries and sleeps included)**\n\n")
         .append(head);
     for (String k : KINDS) {
       b.append("| ").append(k).append(" p50 / p99 |");
       for (FleetRun.Result r : rs) {
         LogHistogram h = r.fetchLatency().get(k);
-        b.append(' ').append(h == null ? "–" : ms(h.percentile(0.5)) + " / " + ms(h.percentile(0.99))).append(" |");
+        b.append(' ')
+            .append(h == null ? "–" : ms(h.percentile(0.5)) + " / " + ms(h.percentile(0.99)))
+            .append(" |");
       }
       b.append('\n');
       if (!k.equals("heavy")) {
         b.append("| ").append(k).append(" (exposed apps) p50 / p99 |");
         for (FleetRun.Result r : rs) {
           LogHistogram h = r.fetchLatencyExposed().get(k);
-          b.append(' ').append(h == null ? "–" : ms(h.percentile(0.5)) + " / " + ms(h.percentile(0.99)))
+          b.append(' ')
+              .append(h == null ? "–" : ms(h.percentile(0.5)) + " / " + ms(h.percentile(0.99)))
               .append(" |");
         }
         b.append('\n');
@@ -109,61 +136,136 @@ public final class Report {
     }
     b.append("\n**Failures**\n\n").append(head);
     row(b, "connections closed by the 120 s idle timeout", rs, r -> "" + r.client().timeouts);
-    row(b, "requests failed by those timeouts / IOException retries", rs,
+    row(
+        b,
+        "requests failed by those timeouts / IOException retries",
+        rs,
         r -> r.client().requestsFailedByTimeout + " / " + r.client().retries);
-    row(b, "FetchFailed (retries exhausted or not retryable)", rs, r -> "" + r.client().fetchFailures);
-    row(b, "stage re-runs / jobs aborted (4 attempts)", rs,
-        r -> r.apps().stream().mapToInt(a -> a.stageRetries).sum() + " / "
-            + r.apps().stream().filter(a -> a.aborted).count());
-    row(b, "SLEEP directives (to stock clients)", rs,
+    row(
+        b,
+        "FetchFailed (retries exhausted or not retryable)",
+        rs,
+        r -> "" + r.client().fetchFailures);
+    row(
+        b,
+        "stage re-runs / jobs aborted (4 attempts)",
+        rs,
+        r ->
+            r.apps().stream().mapToInt(a -> a.stageRetries).sum()
+                + " / "
+                + r.apps().stream().filter(a -> a.aborted).count());
+    row(
+        b,
+        "SLEEP directives (to stock clients)",
+        rs,
         r -> r.client().directives + " (" + r.client().directivesToStockClients + ")");
     row(b, "requests held by the gate", rs, r -> "" + r.nodes().requestsHeld);
-    row(b, "held requests released: by reason", rs, r -> r.nodes().releases.isEmpty() ? "–"
-        : r.nodes().releases.toString().replace(",", ";"));
-    row(b, "hold time, ms: p50 / p99", rs, r -> r.nodes().holdTime.count() == 0 ? "–"
-        : ms(r.nodes().holdTime.percentile(0.5)) + " / " + ms(r.nodes().holdTime.percentile(0.99)));
-    row(b, "gate state changes / fail-opens (degraded events)", rs,
+    row(
+        b,
+        "held requests released: by reason",
+        rs,
+        r -> r.nodes().releases.isEmpty() ? "–" : r.nodes().releases.toString().replace(",", ";"));
+    row(
+        b,
+        "hold time, ms: p50 / p99",
+        rs,
+        r ->
+            r.nodes().holdTime.count() == 0
+                ? "–"
+                : ms(r.nodes().holdTime.percentile(0.5))
+                    + " / "
+                    + ms(r.nodes().holdTime.percentile(0.99)));
+    row(
+        b,
+        "gate state changes / fail-opens (degraded events)",
+        rs,
         r -> r.nodes().gateStateChanges + " / " + r.nodes().degraded);
-    b.append("\n**Abnormal nodes: episodes, and time to recover (episode length, s: median / p90 / max)**\n\n")
+    b.append(
+            "\n**Abnormal nodes: episodes, and time to recover (episode length, s: median / p90 / max)**\n\n")
         .append(head);
-    episodes(b, "observer S: p99 service time (served → last chunk) > 10 s, back < 5 s", rs,
+    episodes(
+        b,
+        "observer S: p99 service time (served → last chunk) > 10 s, back < 5 s",
+        rs,
         r -> r.nodes().serviceEpisodes);
-    episodes(b, "observer E: p99 node time (arrival → last chunk, holds included)", rs,
+    episodes(
+        b,
+        "observer E: p99 node time (arrival → last chunk, holds included)",
+        rs,
         r -> r.nodes().nodeTimeEpisodes);
     episodes(b, "the gate's own state", rs, r -> r.nodes().gateEpisodes);
-    episodes(b, "the gate's own state, episodes begun while a heavy job had requests on the node", rs,
+    episodes(
+        b,
+        "the gate's own state, episodes begun while a heavy job had requests on the node",
+        rs,
         r -> r.nodes().gateHotEpisodes);
-    row(b, "those episodes: ended while a heavy job still had requests on the node / within 120 s / within 300 s",
-        rs, r -> {
+    row(
+        b,
+        "those episodes: ended while a heavy job still had requests on the node / within 120 s / within 300 s",
+        rs,
+        r -> {
           EpisodeTracker t = r.nodes().gateHotEpisodes;
           long in2 = t.durations().stream().filter(d -> d <= 120_000_000_000L).count();
           long in5 = t.durations().stream().filter(d -> d <= 300_000_000_000L).count();
           return r.nodes().gateHotEpisodesEndedUnderLoad + " / " + in2 + " / " + in5;
         });
-    row(b, "those episodes: length p10 / p25 / p50 / p75 / p99, s", rs, r -> {
-      List<Long> d = r.nodes().gateHotEpisodes.durations();
-      return sec(q(d, 0.1)) + " / " + sec(q(d, 0.25)) + " / " + sec(q(d, 0.5)) + " / " + sec(q(d, 0.75)) + " / "
-          + sec(q(d, 0.99));
-    });
+    row(
+        b,
+        "those episodes: length p10 / p25 / p50 / p75 / p99, s",
+        rs,
+        r -> {
+          List<Long> d = r.nodes().gateHotEpisodes.durations();
+          return sec(q(d, 0.1))
+              + " / "
+              + sec(q(d, 0.25))
+              + " / "
+              + sec(q(d, 0.5))
+              + " / "
+              + sec(q(d, 0.75))
+              + " / "
+              + sec(q(d, 0.99));
+        });
     b.append("\n**Traffic share by priority (bytes served)**\n\n").append(head);
-    row(b, "chunks served per second and node while a heavy job has requests on it (hot-node throughput)", rs,
-        r -> r.nodes().contendedNanos == 0 ? "–"
-            : String.format(java.util.Locale.ROOT, "%.0f", r.nodes().chunksWhileContended * 1e9
-                / r.nodes().contendedNanos));
+    row(
+        b,
+        "chunks served per second and node while a heavy job has requests on it (hot-node throughput)",
+        rs,
+        r ->
+            r.nodes().contendedNanos == 0
+                ? "–"
+                : String.format(
+                    java.util.Locale.ROOT,
+                    "%.0f",
+                    r.nodes().chunksWhileContended * 1e9 / r.nodes().contendedNanos));
     for (int p = 3; p >= 1; p--) {
       int prio = p;
-      row(b, "priority " + p + " while a heavy job has requests on the node", rs,
+      row(
+          b,
+          "priority " + p + " while a heavy job has requests on the node",
+          rs,
           r -> pct(r.nodes().bytesWhileContended, prio));
     }
     for (int p = 3; p >= 1; p--) {
       int prio = p;
-      row(b, "priority " + p + " while observer E says abnormal", rs, r -> pct(r.nodes().bytesWhileAbnormal, prio));
+      row(
+          b,
+          "priority " + p + " while observer E says abnormal",
+          rs,
+          r -> pct(r.nodes().bytesWhileAbnormal, prio));
     }
     b.append("\n**Run**\n\n").append(head);
-    row(b, "simulated time, s / events / CPU s / wall s", rs,
-        r -> sec(r.simEndNanos()) + " / " + r.events() + " / "
-            + String.format(Locale.ROOT, "%.1f / %.1f", r.cpuMillis() / 1000.0, r.wallMillis() / 1000.0)
-            + (r.allEnded() ? "" : " (NOT all ended)"));
+    row(
+        b,
+        "simulated time, s / events / CPU s / wall s",
+        rs,
+        r ->
+            sec(r.simEndNanos())
+                + " / "
+                + r.events()
+                + " / "
+                + String.format(
+                    Locale.ROOT, "%.1f / %.1f", r.cpuMillis() / 1000.0, r.wallMillis() / 1000.0)
+                + (r.allEnded() ? "" : " (NOT all ended)"));
     return b.toString();
   }
 
@@ -175,7 +277,10 @@ public final class Report {
     return tot == 0 ? "–" : String.format(Locale.ROOT, "%.1f%%", 100.0 * bytes[prio] / tot);
   }
 
-  private static void row(StringBuilder b, String label, List<FleetRun.Result> rs,
+  private static void row(
+      StringBuilder b,
+      String label,
+      List<FleetRun.Result> rs,
       java.util.function.Function<FleetRun.Result, String> f) {
     b.append("| ").append(label).append(" |");
     for (FleetRun.Result r : rs) {
@@ -184,21 +289,44 @@ public final class Report {
     b.append('\n');
   }
 
-  private static void episodes(StringBuilder b, String label, List<FleetRun.Result> rs,
+  private static void episodes(
+      StringBuilder b,
+      String label,
+      List<FleetRun.Result> rs,
       java.util.function.Function<FleetRun.Result, EpisodeTracker> f) {
-    row(b, label + ": nodes ever abnormal / episodes (+ still open at end)", rs, r -> {
-      EpisodeTracker t = f.apply(r);
-      return t.nodesEverAbnormal() + " / " + t.durations().size() + " (+" + t.censored().size() + ")";
-    });
-    row(b, label + ": recovery", rs, r -> {
-      EpisodeTracker t = f.apply(r);
-      List<Long> all = new ArrayList<>(t.durations());
-      all.addAll(t.censored());
-      return sec(q(t.durations(), 0.5)) + " / " + sec(q(t.durations(), 0.9)) + " / " + sec(q(all, 1.0));
-    });
+    row(
+        b,
+        label + ": nodes ever abnormal / episodes (+ still open at end)",
+        rs,
+        r -> {
+          EpisodeTracker t = f.apply(r);
+          return t.nodesEverAbnormal()
+              + " / "
+              + t.durations().size()
+              + " (+"
+              + t.censored().size()
+              + ")";
+        });
+    row(
+        b,
+        label + ": recovery",
+        rs,
+        r -> {
+          EpisodeTracker t = f.apply(r);
+          List<Long> all = new ArrayList<>(t.durations());
+          all.addAll(t.censored());
+          return sec(q(t.durations(), 0.5))
+              + " / "
+              + sec(q(t.durations(), 0.9))
+              + " / "
+              + sec(q(all, 1.0));
+        });
   }
 
-  /** Median of per-app completion ratios (r over base) and the share of apps faster in r, for one class. */
+  /**
+   * Median of per-app completion ratios (r over base) and the share of apps faster in r, for one
+   * class.
+   */
   static double[] paired(FleetRun.Result base, FleetRun.Result r, String kind) {
     Map<String, Long> bt = new HashMap<>();
     for (App a : base.apps()) {
@@ -216,7 +344,9 @@ public final class Report {
         faster += mine < t ? 1 : 0;
       }
     }
-    return new double[] {qd(ratios, 0.5), ratios.isEmpty() ? Double.NaN : (double) faster / ratios.size()};
+    return new double[] {
+      qd(ratios, 0.5), ratios.isEmpty() ? Double.NaN : (double) faster / ratios.size()
+    };
   }
 
   /** Per-scenario figures for the JSON results file. */
@@ -257,5 +387,4 @@ public final class Report {
     m.put("simEndSeconds", r.simEndNanos() / 1e9);
     return m;
   }
-
 }

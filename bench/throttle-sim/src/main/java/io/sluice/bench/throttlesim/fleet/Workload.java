@@ -39,8 +39,20 @@ public final class Workload {
           hosts[e] = rnd.nextInt(p.nodes());
           exposed |= hot.contains(hosts[e]);
         }
-        apps.add(new AppSpec(-1, null, c.kind(), c.priority(), t, hosts, c.cores(), c.maps(), c.reduces(),
-            c.blockBytes(), (long) (c.mapTaskSeconds() * 1e9), exposed));
+        apps.add(
+            new AppSpec(
+                -1,
+                null,
+                c.kind(),
+                c.priority(),
+                t,
+                hosts,
+                c.cores(),
+                c.maps(),
+                c.reduces(),
+                c.blockBytes(),
+                (long) (c.mapTaskSeconds() * 1e9),
+                exposed));
       }
     }
     WorkloadParams.Heavy h = p.heavy();
@@ -50,16 +62,39 @@ public final class Workload {
       for (int e = 0; e < hosts.length; e++) {
         hosts[e] = set[e % set.length];
       }
-      apps.add(new AppSpec(-1, null, "heavy", h.priority(), (long) (i * h.spacingSeconds() * 1e9), hosts, h.cores(),
-          h.maps(), h.reduces(), h.blockBytes(), (long) (h.mapTaskSeconds() * 1e9), true));
+      apps.add(
+          new AppSpec(
+              -1,
+              null,
+              "heavy",
+              h.priority(),
+              (long) (i * h.spacingSeconds() * 1e9),
+              hosts,
+              h.cores(),
+              h.maps(),
+              h.reduces(),
+              h.blockBytes(),
+              (long) (h.mapTaskSeconds() * 1e9),
+              true));
     }
     apps.sort(Comparator.comparingLong(AppSpec::submitAt).thenComparing(AppSpec::kind));
     List<AppSpec> out = new ArrayList<>(apps.size());
     for (int i = 0; i < apps.size(); i++) {
       AppSpec a = apps.get(i);
-      out.add(new AppSpec(i, String.format("app-%05d-%s", i, a.kind()), a.kind(), a.priority(), a.submitAt(),
-          a.executorHosts(), a.coresPerExecutor(), a.maps(), a.reduces(), a.blockBytes(), a.mapTaskNanos(),
-          a.exposed()));
+      out.add(
+          new AppSpec(
+              i,
+              String.format("app-%05d-%s", i, a.kind()),
+              a.kind(),
+              a.priority(),
+              a.submitAt(),
+              a.executorHosts(),
+              a.coresPerExecutor(),
+              a.maps(),
+              a.reduces(),
+              a.blockBytes(),
+              a.mapTaskNanos(),
+              a.exposed()));
     }
     return out;
   }

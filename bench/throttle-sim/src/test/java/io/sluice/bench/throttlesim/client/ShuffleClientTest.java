@@ -13,8 +13,10 @@ import org.junit.jupiter.api.Test;
 class ShuffleClientTest {
   static final long MS = 1_000_000L;
   static final long S = 1_000 * MS;
+
   /** Spark defaults, with a 1 ms one-way network latency and 1 byte/ns. */
-  static final ClientConf CONF = new ClientConf(48L << 20, Integer.MAX_VALUE, 120 * S, 3, 5 * S, MS, 1.0);
+  static final ClientConf CONF =
+      new ClientConf(48L << 20, Integer.MAX_VALUE, 120 * S, 3, 5 * S, MS, 1.0);
 
   final EventLoop loop = new EventLoop();
   final ShuffleClient client = new ShuffleClient(loop, CONF);
@@ -88,7 +90,8 @@ class ShuffleClientTest {
     client.start(f);
     loop.runUntil(3600 * S);
 
-    // tries sent at 0, 125, 250, 375 s (each 120 s idle timeout + 5 s retryWait), arriving 1 ms later
+    // tries sent at 0, 125, 250, 375 s (each 120 s idle timeout + 5 s retryWait), arriving 1 ms
+    // later
     assertThat(s.opens).containsExactly(MS, 125 * S + MS, 250 * S + MS, 375 * S + MS);
     assertThat(s.openBlocks).containsExactly(10, 10, 10, 10);
     assertThat(r.failures).containsExactly(495 * S);
@@ -102,11 +105,12 @@ class ShuffleClientTest {
   }
 
   /**
-   * Spark 3.5's rule (TransportChannelHandler.userEventTriggered on IdleStateHandler(0, 0, timeout)'s ALL_IDLE event,
-   * with TransportResponseHandler's time of last request): a connection is closed only when it saw neither a read
-   * nor a write for the whole timeout and its last request went out more than the timeout ago, with requests
-   * outstanding. A request the server sits on for 300 s on a connection that carries another request's traffic
-   * every 60 s therefore does not time out.
+   * Spark 3.5's rule (TransportChannelHandler.userEventTriggered on IdleStateHandler(0, 0,
+   * timeout)'s ALL_IDLE event, with TransportResponseHandler's time of last request): a connection
+   * is closed only when it saw neither a read nor a write for the whole timeout and its last
+   * request went out more than the timeout ago, with requests outstanding. A request the server
+   * sits on for 300 s on a connection that carries another request's traffic every 60 s therefore
+   * does not time out.
    */
   @Test
   void aHeldRequestOnAConnectionThatKeepsCarryingTrafficDoesNotTimeOut() {
@@ -115,15 +119,16 @@ class ShuffleClientTest {
     Recorder busy = new Recorder();
     Scripted s = new Scripted();
     s.onOpen = at -> loop.after(at.blocks == 1 ? 300 * S : 0, () -> client.streamOpened(at));
-    s.onChunks = at -> {
-      if (at.blocks == 1) {
-        client.chunkArrived(at);
-      } else {
-        for (int i = 1; i <= at.blocks; i++) {
-          loop.after(i * 60 * S, () -> client.chunkArrived(at));
-        }
-      }
-    };
+    s.onChunks =
+        at -> {
+          if (at.blocks == 1) {
+            client.chunkArrived(at);
+          } else {
+            for (int i = 1; i <= at.blocks; i++) {
+              loop.after(i * 60 * S, () -> client.chunkArrived(at));
+            }
+          }
+        };
     BlockFetch a = new BlockFetch(stockApp, exec, s, 1, 0, held);
     BlockFetch b = new BlockFetch(stockApp, exec, s, 7, 0, busy);
     client.start(a);
@@ -137,7 +142,10 @@ class ShuffleClientTest {
     assertThat(a.retriesUsed()).isZero();
   }
 
-  /** The same held request once the other traffic stops: closed 120 s after the last read, then retried. */
+  /**
+   * The same held request once the other traffic stops: closed 120 s after the last read, then
+   * retried.
+   */
   @Test
   void aHeldRequestTimesOutOneTimeoutAfterTheConnectionsLastTraffic() {
     ClientExecutor exec = new ClientExecutor(stockApp, 1);
@@ -145,14 +153,15 @@ class ShuffleClientTest {
     Recorder busy = new Recorder();
     Scripted s = new Scripted();
     boolean[] first = {true};
-    s.onOpen = at -> {
-      boolean isA = at.blockBytes() == 0;
-      boolean hold = isA && first[0];
-      if (isA) {
-        first[0] = false;
-      }
-      loop.after(hold ? 300 * S : 0, () -> client.streamOpened(at));
-    };
+    s.onOpen =
+        at -> {
+          boolean isA = at.blockBytes() == 0;
+          boolean hold = isA && first[0];
+          if (isA) {
+            first[0] = false;
+          }
+          loop.after(hold ? 300 * S : 0, () -> client.streamOpened(at));
+        };
     s.onChunks = at -> loop.after(at.blockBytes() == 0 ? 0 : 60 * S, () -> client.chunkArrived(at));
     BlockFetch a = new BlockFetch(stockApp, exec, s, 1, 0, held);
     BlockFetch b = new BlockFetch(stockApp, exec, s, 1, 1, busy);
@@ -160,8 +169,10 @@ class ShuffleClientTest {
     client.start(b);
     loop.runUntil(3600 * S);
 
-    // b's only block is read at 60.004 s (+1 ns for its byte); nothing after it: closed at 180.004 s, a retried 5 s
-    // later on a new connection and answered at once (open 1 ms, stream handle 1 ms, chunk request 1 ms, chunk 1 ms)
+    // b's only block is read at 60.004 s (+1 ns for its byte); nothing after it: closed at 180.004
+    // s, a retried 5 s
+    // later on a new connection and answered at once (open 1 ms, stream handle 1 ms, chunk request
+    // 1 ms, chunk 1 ms)
     assertThat(busy.blocks).containsExactly(60 * S + 4 * MS + 1);
     assertThat(client.timeouts).isEqualTo(1);
     assertThat(a.retriesUsed()).isEqualTo(1);
@@ -173,18 +184,20 @@ class ShuffleClientTest {
   void anImmediateServerCompletesAfterThreeOneWayTripsPlusTransfer() {
     Scripted s = new Scripted();
     s.onOpen = client::streamOpened;
-    s.onChunks = a -> {
-      for (int i = 0; i < a.blocks; i++) {
-        client.chunkArrived(a);
-      }
-    };
+    s.onChunks =
+        a -> {
+          for (int i = 0; i < a.blocks; i++) {
+            client.chunkArrived(a);
+          }
+        };
     Recorder r = new Recorder();
     BlockFetch f = fetch(stockApp, s, 3, 2 * MS, r); // 2 ms of transfer per block at 1 byte/ns
 
     client.start(f);
     loop.runUntil(S);
 
-    // rpc 1 ms, handle 1 ms, chunk requests 1 ms, then each chunk 1 ms latency + 2 ms transfer (sent at once)
+    // rpc 1 ms, handle 1 ms, chunk requests 1 ms, then each chunk 1 ms latency + 2 ms transfer
+    // (sent at once)
     assertThat(r.blocks).containsExactly(6 * MS, 6 * MS, 6 * MS);
     assertThat(f.completedAt() - f.firstSentAt()).isEqualTo(6 * MS);
     assertThat(client.timeouts).isZero();
@@ -194,11 +207,12 @@ class ShuffleClientTest {
   void trafficEvery100SecondsKeepsTheConnectionAlive() {
     Scripted s = new Scripted();
     s.onOpen = client::streamOpened;
-    s.onChunks = a -> {
-      for (int i = 1; i <= a.blocks; i++) {
-        loop.after(i * 100 * S, () -> client.chunkArrived(a));
-      }
-    };
+    s.onChunks =
+        a -> {
+          for (int i = 1; i <= a.blocks; i++) {
+            loop.after(i * 100 * S, () -> client.chunkArrived(a));
+          }
+        };
     Recorder r = new Recorder();
     client.start(fetch(stockApp, s, 3, 0, r));
     loop.runUntil(3600 * S);
@@ -223,44 +237,55 @@ class ShuffleClientTest {
     EventLoop loop2 = new EventLoop();
     ShuffleClient c2 = new ShuffleClient(loop2, CONF);
     List<Long> opens = new ArrayList<>();
-    ShuffleServer outside = new ShuffleServer() {
-      @Override
-      public int id() {
-        return 1;
-      }
+    ShuffleServer outside =
+        new ShuffleServer() {
+          @Override
+          public int id() {
+            return 1;
+          }
 
-      @Override
-      public int accept(Connection c) {
-        return 0;
-      }
+          @Override
+          public int accept(Connection c) {
+            return 0;
+          }
 
-      @Override
-      public void openBlocks(Attempt a) {
-        opens.add(loop2.now());
-        loop2.after(121 * S, () -> c2.streamOpened(a)); // too late the first time, answered again on the retry
-      }
+          @Override
+          public void openBlocks(Attempt a) {
+            opens.add(loop2.now());
+            loop2.after(
+                121 * S,
+                () -> c2.streamOpened(a)); // too late the first time, answered again on the retry
+          }
 
-      @Override
-      public void chunkRequests(Attempt a) {
-        c2.chunkArrived(a);
-      }
+          @Override
+          public void chunkRequests(Attempt a) {
+            c2.chunkArrived(a);
+          }
 
-      @Override
-      public void closed(Connection c, List<Attempt> outstanding) {}
-    };
+          @Override
+          public void closed(Connection c, List<Attempt> outstanding) {}
+        };
     List<Long> got = new ArrayList<>();
-    BlockFetch f2 = new BlockFetch(stockApp, new ClientExecutor(stockApp, 1), outside, 1, 0, new FetchListener() {
-      @Override
-      public void block(BlockFetch f) {
-        got.add(loop2.now());
-      }
+    BlockFetch f2 =
+        new BlockFetch(
+            stockApp,
+            new ClientExecutor(stockApp, 1),
+            outside,
+            1,
+            0,
+            new FetchListener() {
+              @Override
+              public void block(BlockFetch f) {
+                got.add(loop2.now());
+              }
 
-      @Override
-      public void failed(BlockFetch f, String reason) {}
-    });
+              @Override
+              public void failed(BlockFetch f, String reason) {}
+            });
     c2.start(f2);
     loop2.runUntil(10_000 * S);
-    // the first answer (121 s + 1 ms) comes after the close at 120 s and is dropped; the retry at 125 s also waits
+    // the first answer (121 s + 1 ms) comes after the close at 120 s and is dropped; the retry at
+    // 125 s also waits
     // 121 s, so it times out too, and so on: every try fails
     assertThat(opens).containsExactly(MS, 125 * S + MS, 250 * S + MS, 375 * S + MS);
     assertThat(got).isEmpty();
@@ -273,17 +298,18 @@ class ShuffleClientTest {
     Scripted s = new Scripted();
     s.onOpen = client::streamOpened;
     int[] tries = {0};
-    s.onChunks = a -> {
-      if (tries[0]++ == 0) {
-        for (int i = 0; i < 3; i++) {
-          client.chunkArrived(a); // 3 of 5, then silence
-        }
-      } else {
-        for (int i = 0; i < a.blocks; i++) {
-          client.chunkArrived(a);
-        }
-      }
-    };
+    s.onChunks =
+        a -> {
+          if (tries[0]++ == 0) {
+            for (int i = 0; i < 3; i++) {
+              client.chunkArrived(a); // 3 of 5, then silence
+            }
+          } else {
+            for (int i = 0; i < a.blocks; i++) {
+              client.chunkArrived(a);
+            }
+          }
+        };
     Recorder r = new Recorder();
     BlockFetch f = fetch(stockApp, s, 5, 0, r);
     client.start(f);
@@ -301,13 +327,14 @@ class ShuffleClientTest {
   void aShimAppSleepsAndReissuesWithoutUsingARetryWhileAStockAppFailsAtOnce() {
     Scripted s = new Scripted();
     int[] n = {0};
-    s.onOpen = a -> {
-      if (n[0]++ < 2) {
-        client.rpcFailed(a, 3000);
-      } else {
-        client.streamOpened(a);
-      }
-    };
+    s.onOpen =
+        a -> {
+          if (n[0]++ < 2) {
+            client.rpcFailed(a, 3000);
+          } else {
+            client.streamOpened(a);
+          }
+        };
     s.onChunks = a -> client.chunkArrived(a);
     Recorder r = new Recorder();
     BlockFetch f = fetch(shimApp, s, 1, 0, r);
@@ -343,16 +370,23 @@ class ShuffleClientTest {
     Scripted silent = new Scripted();
     List<ShuffleServer> hosts = List.of(silent, silent, silent);
     int[] done = {0};
-    ReduceFetcher rf = new ReduceFetcher(client, new ClientExecutor(stockApp, 1), hosts, new int[] {30, 30, 30}, mb,
-        new Random(1), new ReduceFetcher.Owner() {
-          @Override
-          public void fetchedAll(ReduceFetcher r) {
-            done[0]++;
-          }
+    ReduceFetcher rf =
+        new ReduceFetcher(
+            client,
+            new ClientExecutor(stockApp, 1),
+            hosts,
+            new int[] {30, 30, 30},
+            mb,
+            new Random(1),
+            new ReduceFetcher.Owner() {
+              @Override
+              public void fetchedAll(ReduceFetcher r) {
+                done[0]++;
+              }
 
-          @Override
-          public void fetchFailed(ReduceFetcher r, BlockFetch f, String reason) {}
-        });
+              @Override
+              public void fetchFailed(ReduceFetcher r, BlockFetch f, String reason) {}
+            });
     rf.start();
     assertThat(rf.requests()).hasSize(9);
     // 4 × 10 MB = 40 MB in flight; a fifth would make 50 MB > 48 MB
@@ -360,14 +394,21 @@ class ShuffleClientTest {
     assertThat(rf.bytesInFlight()).isEqualTo(40 * mb);
 
     // a single request bigger than the whole budget still goes out when nothing is in flight
-    ReduceFetcher big = new ReduceFetcher(client, new ClientExecutor(stockApp, 1), List.of(silent),
-        new int[] {1}, 100 * mb, new Random(1), new ReduceFetcher.Owner() {
-          @Override
-          public void fetchedAll(ReduceFetcher r) {}
+    ReduceFetcher big =
+        new ReduceFetcher(
+            client,
+            new ClientExecutor(stockApp, 1),
+            List.of(silent),
+            new int[] {1},
+            100 * mb,
+            new Random(1),
+            new ReduceFetcher.Owner() {
+              @Override
+              public void fetchedAll(ReduceFetcher r) {}
 
-          @Override
-          public void fetchFailed(ReduceFetcher r, BlockFetch f, String reason) {}
-        });
+              @Override
+              public void fetchFailed(ReduceFetcher r, BlockFetch f, String reason) {}
+            });
     big.start();
     assertThat(big.reqsInFlight()).isEqualTo(1);
   }

@@ -48,7 +48,8 @@ class EventLoopTest {
     EventLoop loop = new EventLoop();
     loop.at(10, () -> {});
     loop.runUntil(10);
-    assertThatThrownBy(() -> loop.at(9, () -> {})).isInstanceOf(IllegalArgumentException.class)
+    assertThatThrownBy(() -> loop.at(9, () -> {}))
+        .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("at=9 now=10");
   }
 

@@ -11,11 +11,15 @@ import io.sluice.bench.throttlesim.client.ShuffleClient;
 import io.sluice.bench.throttlesim.engine.EventLoop;
 import org.junit.jupiter.api.Test;
 
-/** The node model's head-of-line blocking, with a disk that takes exactly 10 ms per read and a free network. */
+/**
+ * The node model's head-of-line blocking, with a disk that takes exactly 10 ms per read and a free
+ * network.
+ */
 class EssNodeTest {
   static final long MS = 1_000_000L;
-  static final ClientConf NET0 = new ClientConf(48L << 20, Integer.MAX_VALUE, 120_000 * MS, 3, 5_000 * MS, 0,
-      Double.POSITIVE_INFINITY);
+  static final ClientConf NET0 =
+      new ClientConf(
+          48L << 20, Integer.MAX_VALUE, 120_000 * MS, 3, 5_000 * MS, 0, Double.POSITIVE_INFINITY);
   static final HddModel TEN_MS = new HddModel(10.0, 0.0, 1.0, 25.0, 1e15, 1e15);
 
   final AppRef heavy = new AppRef(0, "heavy", 1, false, "heavy");
@@ -32,13 +36,16 @@ class EssNodeTest {
   long[] run(int threads, int disks, Admission admission, NodeStats stats, int lightBlocks) {
     EventLoop loop = new EventLoop();
     ShuffleClient client = new ShuffleClient(loop, NET0);
-    EssNode.Params p = new EssNode.Params(threads, disks, 0, TEN_MS, 30_000 * MS, 6, 10_000 * MS, 5_000 * MS, 20,
-        60_000 * MS);
+    EssNode.Params p =
+        new EssNode.Params(
+            threads, disks, 0, TEN_MS, 30_000 * MS, 6, 10_000 * MS, 5_000 * MS, 20, 60_000 * MS);
     EssNode node = new EssNode(0, loop, client, admission, p, stats, 1);
     long[] done = new long[2];
-    BlockFetch big = new BlockFetch(heavy, new ClientExecutor(heavy, 5), node, 100, 0, listener(loop, done, 0));
-    BlockFetch small = new BlockFetch(light, new ClientExecutor(light, 6), node, lightBlocks, 0,
-        listener(loop, done, 1));
+    BlockFetch big =
+        new BlockFetch(heavy, new ClientExecutor(heavy, 5), node, 100, 0, listener(loop, done, 0));
+    BlockFetch small =
+        new BlockFetch(
+            light, new ClientExecutor(light, 6), node, lightBlocks, 0, listener(loop, done, 1));
     client.start(big);
     loop.at(MS, () -> client.start(small));
     loop.runUntil(600_000 * MS);
@@ -62,9 +69,12 @@ class EssNodeTest {
   @Test
   void aLightRequestPinnedToTheHeavyOnesThreadWaitsForTheHeavyConnectionsTurnOnly() {
     long[] done = run(1);
-    // one thread, connections served in turns of up to 16 messages, in the order they became ready: heavy's RPC
-    // (its turn ends: its chunk requests arrive after the stream handle), heavy's first 16 chunk reads (160 ms),
-    // light's RPC, heavy's next 16 reads (light's chunk request arrived after its handle), light's read: 330 ms, not
+    // one thread, connections served in turns of up to 16 messages, in the order they became ready:
+    // heavy's RPC
+    // (its turn ends: its chunk requests arrive after the stream handle), heavy's first 16 chunk
+    // reads (160 ms),
+    // light's RPC, heavy's next 16 reads (light's chunk request arrived after its handle), light's
+    // read: 330 ms, not
     // the 1,010 ms a first-come-first-served thread would give it
     assertThat(done[1]).isEqualTo(330 * MS);
     assertThat(done[0]).isEqualTo(1010 * MS);
@@ -79,8 +89,10 @@ class EssNodeTest {
 
   @Test
   void onOneSharedDiskTheLightReadQueuesBehindTheHeavyThreadsReadEvenOnItsOwnThread() {
-    // --disks 1, the ESS test mode's SHARED_DISK: the light request has its own thread, but its read waits for the
-    // heavy thread's first read (0-10 ms) at the one device, then takes its turn (10-20 ms); the heavy request loses
+    // --disks 1, the ESS test mode's SHARED_DISK: the light request has its own thread, but its
+    // read waits for the
+    // heavy thread's first read (0-10 ms) at the one device, then takes its turn (10-20 ms); the
+    // heavy request loses
     // the 10 ms the light read took
     long[] done = run(2, 1);
     assertThat(done[1]).isEqualTo(20 * MS);
@@ -91,8 +103,12 @@ class EssNodeTest {
   static Admission pacingHeavy() {
     return new Admission() {
       @Override
-      public Pass onFetch(AppRef app, io.sluice.bench.throttlesim.client.Connection conn, int blocks,
-          long arrivalNanos, Runnable proceed) {
+      public Pass onFetch(
+          AppRef app,
+          io.sluice.bench.throttlesim.client.Connection conn,
+          int blocks,
+          long arrivalNanos,
+          Runnable proceed) {
         return ADMITTED;
       }
 
@@ -110,10 +126,14 @@ class EssNodeTest {
 
   @Test
   void onOneSharedDiskPacingLetsTheLightReadsGoFirstAndTheHeavyRequestLosesNoMoreThanThem() {
-    // stock: the light request's five reads alternate with the heavy thread's at the one device (each waits for one
-    // heavy read: done at 20, 40, ..., 100 ms). Paced: the heavy read under way at 1 ms goes on (0-10 ms); the heavy
-    // request's next chunk finds the light chunks queued and parks with its other 98; the light reads go back to
-    // back (10-60 ms), then the heavy ones, one paced chunk per thread. The heavy request ends at 1,050 ms either way.
+    // stock: the light request's five reads alternate with the heavy thread's at the one device
+    // (each waits for one
+    // heavy read: done at 20, 40, ..., 100 ms). Paced: the heavy read under way at 1 ms goes on
+    // (0-10 ms); the heavy
+    // request's next chunk finds the light chunks queued and parks with its other 98; the light
+    // reads go back to
+    // back (10-60 ms), then the heavy ones, one paced chunk per thread. The heavy request ends at
+    // 1,050 ms either way.
     long[] stock = run(2, 1, Admission.STOCK, new NodeStats(1), 5);
     assertThat(stock[1]).isEqualTo(100 * MS);
     assertThat(stock[0]).isEqualTo(1050 * MS);

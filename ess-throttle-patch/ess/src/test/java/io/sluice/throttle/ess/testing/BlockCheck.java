@@ -9,13 +9,13 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.spark.network.buffer.ManagedBuffer;
 import org.apache.spark.network.shuffle.BlockFetchingListener;
 
 /**
- * The listener of one {@code fetchBlocks} call: checks every block's bytes against what {@link ShuffleFiles} wrote,
- * and records each failure and any block delivered twice, so a test can assert "all blocks, correct, no error".
+ * The listener of one {@code fetchBlocks} call: checks every block's bytes against what {@link
+ * ShuffleFiles} wrote, and records each failure and any block delivered twice, so a test can assert
+ * "all blocks, correct, no error".
  */
 public final class BlockCheck implements BlockFetchingListener {
   private final ShuffleFiles files;
@@ -60,7 +60,9 @@ public final class BlockCheck implements BlockFetchingListener {
   }
 
   private void record(String blockId, boolean first) {
-    if (!expectedIds.contains(blockId) || !first || (succeeded.contains(blockId) && failed.containsKey(blockId))) {
+    if (!expectedIds.contains(blockId)
+        || !first
+        || (succeeded.contains(blockId) && failed.containsKey(blockId))) {
       duplicates.add(blockId);
     }
     lastNanos = System.nanoTime();
@@ -95,13 +97,25 @@ public final class BlockCheck implements BlockFetchingListener {
 
   /** True when every expected block arrived once with the right bytes and nothing failed. */
   public boolean allGood() {
-    return done.getCount() == 0 && succeeded.equals(expectedIds) && failed.isEmpty() && wrongBytes.isEmpty()
+    return done.getCount() == 0
+        && succeeded.equals(expectedIds)
+        && failed.isEmpty()
+        && wrongBytes.isEmpty()
         && duplicates.isEmpty();
   }
 
   @Override
   public String toString() {
-    return "BlockCheck{expected=" + expectedIds.size() + ", ok=" + succeeded.size() + ", failed=" + failed
-        + ", wrongBytes=" + wrongBytes + ", duplicates=" + duplicates + "}";
+    return "BlockCheck{expected="
+        + expectedIds.size()
+        + ", ok="
+        + succeeded.size()
+        + ", failed="
+        + failed
+        + ", wrongBytes="
+        + wrongBytes
+        + ", duplicates="
+        + duplicates
+        + "}";
   }
 }

@@ -5,14 +5,13 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
-
 import org.apache.spark.network.shuffle.BlockStoreClient;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.apache.spark.network.util.TransportConf;
 
 /**
- * One application's shuffle output on the node (one executor's real files) and a way to fetch it the way an
- * executor does: Spark's own {@link ExternalBlockStoreClient}.
+ * One application's shuffle output on the node (one executor's real files) and a way to fetch it
+ * the way an executor does: Spark's own {@link ExternalBlockStoreClient}.
  */
 public final class ShuffleApp {
   public final String appId;
@@ -21,12 +20,17 @@ public final class ShuffleApp {
   public final List<String> blockIds = new ArrayList<>();
 
   /** Writes {@code maps} map outputs of {@code partitions} blocks of 1..4 KB for shuffle 0. */
-  public ShuffleApp(Path dir, String appId, String execId, int maps, int partitions) throws IOException {
+  public ShuffleApp(Path dir, String appId, String execId, int maps, int partitions)
+      throws IOException {
     this(dir, appId, execId, maps, partitions, 1024, 4096);
   }
 
-  /** Writes {@code maps} map outputs of {@code partitions} blocks of {@code minBytes..maxBytes} for shuffle 0. */
-  public ShuffleApp(Path dir, String appId, String execId, int maps, int partitions, int minBytes, int maxBytes)
+  /**
+   * Writes {@code maps} map outputs of {@code partitions} blocks of {@code minBytes..maxBytes} for
+   * shuffle 0.
+   */
+  public ShuffleApp(
+      Path dir, String appId, String execId, int maps, int partitions, int minBytes, int maxBytes)
       throws IOException {
     this.appId = appId;
     this.execId = execId;
@@ -43,8 +47,11 @@ public final class ShuffleApp {
     return c;
   }
 
-  /** Registers this app's executor with the node (RegisterExecutor, as an executor does at start). */
-  public void register(ExternalBlockStoreClient client, int port) throws IOException, InterruptedException {
+  /**
+   * Registers this app's executor with the node (RegisterExecutor, as an executor does at start).
+   */
+  public void register(ExternalBlockStoreClient client, int port)
+      throws IOException, InterruptedException {
     client.registerWithShuffleServer(ShuffleServer.HOST, port, execId, files.executorInfo());
   }
 
@@ -57,7 +64,10 @@ public final class ShuffleApp {
     return ids;
   }
 
-  /** Starts one fetch of {@code ids} through {@code client}; the returned check completes when all answered. */
+  /**
+   * Starts one fetch of {@code ids} through {@code client}; the returned check completes when all
+   * answered.
+   */
   public BlockCheck fetch(BlockStoreClient client, int port, List<String> ids) {
     BlockCheck check = new BlockCheck(files, ids);
     client.fetchBlocks(ShuffleServer.HOST, port, execId, ids.toArray(new String[0]), check, null);
@@ -65,7 +75,8 @@ public final class ShuffleApp {
   }
 
   /** Fetches {@code ids} and waits for every block's answer (at most a minute). */
-  public BlockCheck fetchAndWait(BlockStoreClient client, int port, List<String> ids) throws InterruptedException {
+  public BlockCheck fetchAndWait(BlockStoreClient client, int port, List<String> ids)
+      throws InterruptedException {
     BlockCheck check = fetch(client, port, ids);
     if (!check.await(60, TimeUnit.SECONDS)) {
       throw new AssertionError("fetch did not complete within a minute: " + check);

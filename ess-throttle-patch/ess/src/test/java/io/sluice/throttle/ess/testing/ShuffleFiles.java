@@ -10,19 +10,20 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-
 import org.apache.spark.network.shuffle.ExecutorDiskUtils;
 import org.apache.spark.network.shuffle.protocol.ExecutorShuffleInfo;
 
 /**
- * Real sort-shuffle output of one executor on disk, laid out the way Spark's {@code IndexShuffleBlockResolver}
- * writes it and the ESS reads it: {@code shuffle_<s>_<m>_0.data} (all reduce partitions back to back) and
- * {@code shuffle_<s>_<m>_0.index} ((partitions + 1) big-endian longs of offsets), each under
- * {@code <localDir>/<2-hex subdir>/} chosen by Spark's own {@link ExecutorDiskUtils#getFilePath}.
- * Block contents are pseudo-random and remembered, so a fetch can be checked byte for byte.
+ * Real sort-shuffle output of one executor on disk, laid out the way Spark's {@code
+ * IndexShuffleBlockResolver} writes it and the ESS reads it: {@code shuffle_<s>_<m>_0.data} (all
+ * reduce partitions back to back) and {@code shuffle_<s>_<m>_0.index} ((partitions + 1) big-endian
+ * longs of offsets), each under {@code <localDir>/<2-hex subdir>/} chosen by Spark's own {@link
+ * ExecutorDiskUtils#getFilePath}. Block contents are pseudo-random and remembered, so a fetch can
+ * be checked byte for byte.
  */
 public final class ShuffleFiles {
-  public static final String SORT_SHUFFLE_MANAGER = "org.apache.spark.shuffle.sort.SortShuffleManager";
+  public static final String SORT_SHUFFLE_MANAGER =
+      "org.apache.spark.shuffle.sort.SortShuffleManager";
 
   private final String[] localDirs;
   private final int subDirsPerLocalDir;
@@ -30,7 +31,8 @@ public final class ShuffleFiles {
   private final Random random;
 
   /** Creates {@code localDirCount} local dirs under {@code root}. */
-  public ShuffleFiles(Path root, int localDirCount, int subDirsPerLocalDir, long seed) throws IOException {
+  public ShuffleFiles(Path root, int localDirCount, int subDirsPerLocalDir, long seed)
+      throws IOException {
     this.localDirs = new String[localDirCount];
     for (int i = 0; i < localDirCount; i++) {
       Path dir = Files.createDirectories(root.resolve("blockmgr-" + i));
@@ -46,18 +48,18 @@ public final class ShuffleFiles {
   }
 
   /**
-   * Writes one map task's output with {@code partitions} reduce partitions of {@code minBytes..maxBytes} each
-   * (0 allowed: an empty block) and returns the block ids written.
+   * Writes one map task's output with {@code partitions} reduce partitions of {@code
+   * minBytes..maxBytes} each (0 allowed: an empty block) and returns the block ids written.
    */
-  public List<String> writeMapOutput(int shuffleId, long mapId, int partitions, int minBytes, int maxBytes)
-      throws IOException {
+  public List<String> writeMapOutput(
+      int shuffleId, long mapId, int partitions, int minBytes, int maxBytes) throws IOException {
     String base = "shuffle_" + shuffleId + "_" + mapId + "_0";
     Path data = file(base + ".data");
     Path index = file(base + ".index");
     List<String> ids = new ArrayList<>(partitions);
     long offset = 0;
     try (OutputStream dataOut = Files.newOutputStream(data);
-         DataOutputStream indexOut = new DataOutputStream(Files.newOutputStream(index))) {
+        DataOutputStream indexOut = new DataOutputStream(Files.newOutputStream(index))) {
       indexOut.writeLong(0L);
       for (int reduceId = 0; reduceId < partitions; reduceId++) {
         int size = minBytes + (maxBytes > minBytes ? random.nextInt(maxBytes - minBytes + 1) : 0);

@@ -11,7 +11,8 @@ import org.springframework.context.annotation.Configuration;
 class GateEventConfiguration {
   @Bean
   @ConditionalOnExpression("!'${sluice.throttle.events.bootstrap:}'.isBlank()")
-  GateEventConsumer gateEventConsumer(GateEventProperties props, StoreGateway gateway, MeterRegistry meters) {
+  GateEventConsumer gateEventConsumer(
+      GateEventProperties props, StoreGateway gateway, MeterRegistry meters) {
     return new GateEventConsumer(props, gateway, meters);
   }
 }

@@ -20,10 +20,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 
 /**
- * Consumes {@code sluice.throttle-events} into the history store on one daemon thread. Offsets are committed only
- * after a batch is stored; when the store cannot take a batch the consumer goes back to the batch's first offsets and
- * retries after {@code retry-backoff}, so nothing is lost (and the store's idempotent key absorbs the repeats). A
- * record that is not a gate event is logged and counted ({@code sluice.tuner.gate_events.rejected}), not retried.
+ * Consumes {@code sluice.throttle-events} into the history store on one daemon thread. Offsets are
+ * committed only after a batch is stored; when the store cannot take a batch the consumer goes back
+ * to the batch's first offsets and retries after {@code retry-backoff}, so nothing is lost (and the
+ * store's idempotent key absorbs the repeats). A record that is not a gate event is logged and
+ * counted ({@code sluice.tuner.gate_events.rejected}), not retried.
  */
 final class GateEventConsumer implements SmartLifecycle {
   private static final Logger LOG = LoggerFactory.getLogger(GateEventConsumer.class);
@@ -41,12 +42,18 @@ final class GateEventConsumer implements SmartLifecycle {
   GateEventConsumer(GateEventProperties props, StoreGateway gateway, MeterRegistry meters) {
     this.props = props;
     this.gateway = gateway;
-    this.stored = Counter.builder("sluice.tuner.gate_events.stored").description("Gate events stored")
-        .register(meters);
-    this.rejected = Counter.builder("sluice.tuner.gate_events.rejected")
-        .description("Records on the gate events topic that are not gate events").register(meters);
-    this.storeFailures = Counter.builder("sluice.tuner.gate_events.store_failures")
-        .description("Batches of gate events the store could not take (retried)").register(meters);
+    this.stored =
+        Counter.builder("sluice.tuner.gate_events.stored")
+            .description("Gate events stored")
+            .register(meters);
+    this.rejected =
+        Counter.builder("sluice.tuner.gate_events.rejected")
+            .description("Records on the gate events topic that are not gate events")
+            .register(meters);
+    this.storeFailures =
+        Counter.builder("sluice.tuner.gate_events.store_failures")
+            .description("Batches of gate events the store could not take (retried)")
+            .register(meters);
   }
 
   @Override
@@ -63,7 +70,10 @@ final class GateEventConsumer implements SmartLifecycle {
     thread = new Thread(this::run, "sluice-gate-events");
     thread.setDaemon(true);
     thread.start();
-    LOG.info("consuming gate events from {} at {} (group {})", props.topic(), props.bootstrap(),
+    LOG.info(
+        "consuming gate events from {} at {} (group {})",
+        props.topic(),
+        props.bootstrap(),
         props.groupId());
   }
 
@@ -93,20 +103,31 @@ final class GateEventConsumer implements SmartLifecycle {
         events.add(parser.parse(r.value(), r.partition(), r.offset()));
       } catch (GateEventParser.Rejected e) {
         rejected.increment();
-        LOG.warn("skipping record {}-{}@{} of {}: {}", r.topic(), r.partition(), r.offset(), props.topic(),
+        LOG.warn(
+            "skipping record {}-{}@{} of {}: {}",
+            r.topic(),
+            r.partition(),
+            r.offset(),
+            props.topic(),
             e.getMessage());
       }
     }
     try {
-      gateway.call("gate-events", StoreGateway.Budget.READ, (store, log) -> {
-        store.storeGateEvents(events);
-        return null;
-      });
+      gateway.call(
+          "gate-events",
+          StoreGateway.Budget.READ,
+          (store, log) -> {
+            store.storeGateEvents(events);
+            return null;
+          });
       c.commitSync();
       stored.increment(events.size());
     } catch (StoreGateway.Unavailable e) {
       storeFailures.increment();
-      LOG.warn("could not store {} gate events ({}): retrying in {} ms", events.size(), e.getMessage(),
+      LOG.warn(
+          "could not store {} gate events ({}): retrying in {} ms",
+          events.size(),
+          e.getMessage(),
           props.retryBackoff().toMillis());
       for (TopicPartition tp : records.partitions()) {
         c.seek(tp, records.records(tp).get(0).offset());

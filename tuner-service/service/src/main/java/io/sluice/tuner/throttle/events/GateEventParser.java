@@ -6,10 +6,11 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.sluice.store.GateEvent;
 
 /**
- * Reads one {@code sluice.throttle-events} record into a {@link GateEvent}. Required: a JSON object with a non-blank
- * text {@code type} and {@code node} and a positive integer {@code at}; {@code cluster} and {@code appId} are
- * optional text; {@code priority}, {@code heldMillis}, {@code sleepMillis} and {@code to} are read when present.
- * Any other field, and any type, is kept in the stored JSON.
+ * Reads one {@code sluice.throttle-events} record into a {@link GateEvent}. Required: a JSON object
+ * with a non-blank text {@code type} and {@code node} and a positive integer {@code at}; {@code
+ * cluster} and {@code appId} are optional text; {@code priority}, {@code heldMillis}, {@code
+ * sleepMillis} and {@code to} are read when present. Any other field, and any type, is kept in the
+ * stored JSON.
  */
 final class GateEventParser {
   /** A record that is not a gate event, with the reason. */
@@ -40,9 +41,20 @@ final class GateEventParser {
     if (at == null || !at.canConvertToLong() || !at.isIntegralNumber() || at.asLong() <= 0) {
       throw new Rejected("field at must be a positive integer (epoch ms), was " + at);
     }
-    return new GateEvent(text(n, "cluster", false), node, at.asLong(), type, text(n, "appId", false), partition,
-        offset, n.hasNonNull("priority") && n.get("priority").canConvertToInt() ? n.get("priority").asInt() : null,
-        number(n, "heldMillis"), number(n, "sleepMillis"), n.hasNonNull("to") ? n.get("to").asText() : null,
+    return new GateEvent(
+        text(n, "cluster", false),
+        node,
+        at.asLong(),
+        type,
+        text(n, "appId", false),
+        partition,
+        offset,
+        n.hasNonNull("priority") && n.get("priority").canConvertToInt()
+            ? n.get("priority").asInt()
+            : null,
+        number(n, "heldMillis"),
+        number(n, "sleepMillis"),
+        n.hasNonNull("to") ? n.get("to").asText() : null,
         n.toString());
   }
 
@@ -55,7 +67,8 @@ final class GateEventParser {
       return null;
     }
     if (!v.isTextual() || (required && v.asText().isBlank())) {
-      throw new Rejected("field " + field + " must be " + (required ? "non-blank " : "") + "text, was " + v);
+      throw new Rejected(
+          "field " + field + " must be " + (required ? "non-blank " : "") + "text, was " + v);
     }
     return v.asText();
   }

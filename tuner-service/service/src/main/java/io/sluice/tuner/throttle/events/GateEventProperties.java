@@ -10,16 +10,17 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Consuming the ESS gates' events ({@code sluice.throttle.events.*}) into the history store. Off unless
- * {@code bootstrap} is set.
+ * Consuming the ESS gates' events ({@code sluice.throttle.events.*}) into the history store. Off
+ * unless {@code bootstrap} is set.
  *
- * @param bootstrap Kafka bootstrap servers (host:port,...) to consume gate events from; empty disables consuming
+ * @param bootstrap Kafka bootstrap servers (host:port,...) to consume gate events from; empty
+ *     disables consuming
  * @param topic the topic the gates publish to
  * @param groupId the consumer group; offsets are committed only after the events are stored
  * @param batchSize the most records stored per batch (Kafka's max.poll.records)
  * @param pollTimeout how long one poll waits for records
- * @param retryBackoff how long to wait before retrying a batch the store could not take (the batch is read again,
- *     nothing lost)
+ * @param retryBackoff how long to wait before retrying a batch the store could not take (the batch
+ *     is read again, nothing lost)
  */
 @ConfigurationProperties("sluice.throttle.events")
 @Validated

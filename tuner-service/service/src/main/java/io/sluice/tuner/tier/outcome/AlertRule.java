@@ -6,12 +6,14 @@ import java.util.Locale;
 import java.util.Optional;
 
 /**
- * When a tier and queue's fallback (or failure) rate over the window deserves an alert. Pure: counts in, an alert or
- * nothing out. An alert needs at least {@code minCount} fallbacks (failures) in the window, a rate (over the runs
- * routed to the tier in the window) of at least the threshold, and no alert of the same kind for that tier and queue
- * within the cool-down (so a tier that stays down raises one alert per cool-down, not one per run).
+ * When a tier and queue's fallback (or failure) rate over the window deserves an alert. Pure:
+ * counts in, an alert or nothing out. An alert needs at least {@code minCount} fallbacks (failures)
+ * in the window, a rate (over the runs routed to the tier in the window) of at least the threshold,
+ * and no alert of the same kind for that tier and queue within the cool-down (so a tier that stays
+ * down raises one alert per cool-down, not one per run).
  */
-public record AlertRule(TierAlert.Kind kind, double threshold, long minCount, Duration window, Duration cooldown) {
+public record AlertRule(
+    TierAlert.Kind kind, double threshold, long minCount, Duration window, Duration cooldown) {
   public AlertRule {
     if (!(threshold > 0 && threshold <= 1)) {
       throw new IllegalArgumentException(kind + " threshold must be in (0, 1], was " + threshold);
@@ -20,8 +22,8 @@ public record AlertRule(TierAlert.Kind kind, double threshold, long minCount, Du
       throw new IllegalArgumentException(kind + " min-count must be >= 1, was " + minCount);
     }
     if (window.isNegative() || window.isZero() || cooldown.isNegative()) {
-      throw new IllegalArgumentException(kind + " window must be > 0 and cool-down >= 0, was " + window + " / "
-          + cooldown);
+      throw new IllegalArgumentException(
+          kind + " window must be > 0 and cool-down >= 0, was " + window + " / " + cooldown);
     }
   }
 
@@ -29,12 +31,13 @@ public record AlertRule(TierAlert.Kind kind, double threshold, long minCount, Du
   public record Trigger(String runKey, String appId, String reason, String detail) {}
 
   /**
-   * @param count      fallbacks (failures) of the tier and queue in the window, this run included
-   * @param routed     runs routed to the tier and queue in the window
-   * @param lastRaised when the last alert of this kind for the tier and queue was raised (epoch ms), if ever
+   * @param count fallbacks (failures) of the tier and queue in the window, this run included
+   * @param routed runs routed to the tier and queue in the window
+   * @param lastRaised when the last alert of this kind for the tier and queue was raised (epoch
+   *     ms), if ever
    */
-  public Optional<TierAlert> check(Tier tier, String queue, long count, long routed, Long lastRaised, long now,
-      Trigger t) {
+  public Optional<TierAlert> check(
+      Tier tier, String queue, long count, long routed, Long lastRaised, long now, Trigger t) {
     if (count < minCount) {
       return Optional.empty();
     }
@@ -46,12 +49,43 @@ public record AlertRule(TierAlert.Kind kind, double threshold, long minCount, Du
       return Optional.empty();
     }
     String what = kind == TierAlert.Kind.FALLBACK_RATE ? "fell back" : "failed";
-    String summary = String.format(Locale.ROOT, "%s: %d of %d runs of queue %s routed to %s %s in the last %s "
-        + "(%.0f%%, threshold %.0f%%)%s", kind, count, Math.max(routed, count), queue, tier, what, human(window),
-        100 * rate, 100 * threshold, t.reason() == null ? "" : "; latest: " + t.reason()
-            + (t.detail() == null ? "" : " (" + t.detail() + ")"));
-    return Optional.of(new TierAlert(0, now, tier, queue, kind, count, Math.max(routed, count), rate, threshold,
-        window.toSeconds(), minCount, t.runKey(), t.appId(), t.reason(), t.detail(), summary, "PENDING", ""));
+    String summary =
+        String.format(
+            Locale.ROOT,
+            "%s: %d of %d runs of queue %s routed to %s %s in the last %s "
+                + "(%.0f%%, threshold %.0f%%)%s",
+            kind,
+            count,
+            Math.max(routed, count),
+            queue,
+            tier,
+            what,
+            human(window),
+            100 * rate,
+            100 * threshold,
+            t.reason() == null
+                ? ""
+                : "; latest: " + t.reason() + (t.detail() == null ? "" : " (" + t.detail() + ")"));
+    return Optional.of(
+        new TierAlert(
+            0,
+            now,
+            tier,
+            queue,
+            kind,
+            count,
+            Math.max(routed, count),
+            rate,
+            threshold,
+            window.toSeconds(),
+            minCount,
+            t.runKey(),
+            t.appId(),
+            t.reason(),
+            t.detail(),
+            summary,
+            "PENDING",
+            ""));
   }
 
   private static String human(Duration d) {

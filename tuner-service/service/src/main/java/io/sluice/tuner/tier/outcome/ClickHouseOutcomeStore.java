@@ -9,13 +9,14 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * The outcome tables in the history store's ClickHouse database ({@code tier_runs}, {@code tier_outcome_events},
- * {@code tier_alerts} of {@code deploy/clickhouse/V5__tuner_control.sql}), ReplacingMergeTree read with
- * {@code FINAL}. Without transactions a save writes the attempt's counts first, keyed by (run, attempt, outcome), then
- * the attempt: a save retried after a failure between the two replaces its counts instead of adding to them. Counted
- * events are kept (ClickHouse holds them cheaply), so the all-time totals are counted from them and
- * {@link #pruneEvents} removes nothing; old attempts and alerts are deleted. Calls go through the
- * {@link ControlDatabase} pool.
+ * The outcome tables in the history store's ClickHouse database ({@code tier_runs}, {@code
+ * tier_outcome_events}, {@code tier_alerts} of {@code deploy/clickhouse/V5__tuner_control.sql}),
+ * ReplacingMergeTree read with {@code FINAL}. Without transactions a save writes the attempt's
+ * counts first, keyed by (run, attempt, outcome), then the attempt: a save retried after a failure
+ * between the two replaces its counts instead of adding to them. Counted events are kept
+ * (ClickHouse holds them cheaply), so the all-time totals are counted from them and {@link
+ * #pruneEvents} removes nothing; old attempts and alerts are deleted. Calls go through the {@link
+ * ControlDatabase} pool.
  */
 final class ClickHouseOutcomeStore implements OutcomeStore {
   private final ControlDatabase db;
@@ -51,15 +52,28 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
       if (!counts.isEmpty()) {
         List<Object[]> rows = new ArrayList<>();
         for (OutcomeMerge.Count n : counts) {
-          rows.add(new Object[] {o.runKey(), o.attempt(), n.kind().label(), at, n.tier().name(), n.queue(),
-              n.reason()});
+          rows.add(
+              new Object[] {
+                o.runKey(),
+                o.attempt(),
+                n.kind().label(),
+                at,
+                n.tier().name(),
+                n.queue(),
+                n.reason()
+              });
         }
-        db.batch("INSERT INTO tier_outcome_events (run_key, attempt, outcome, at, tier, queue, reason) "
-            + "VALUES (?, ?, ?, ?, ?, ?, ?)", rows);
+        db.batch(
+            "INSERT INTO tier_outcome_events (run_key, attempt, outcome, at, tier, queue, reason) "
+                + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows);
       }
-      db.jdbc().sql("INSERT INTO tier_runs (run_key, attempt, first_at, updated_at, version, json) "
-              + "VALUES (?, ?, ?, ?, ?, ?)")
-          .params(o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), versions.next(at), Json.write(o))
+      db.jdbc()
+          .sql(
+              "INSERT INTO tier_runs (run_key, attempt, first_at, updated_at, version, json) "
+                  + "VALUES (?, ?, ?, ?, ?, ?)")
+          .params(
+              o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), versions.next(at), Json.write(o))
           .update();
     } catch (RuntimeException e) {
       throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
@@ -104,11 +118,18 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
     return deleteOlder("tier_alerts", "raised_at", before);
   }
 
-  /** Deletes every version of the rows whose visible version is older than {@code before}; returns how many. */
+  /**
+   * Deletes every version of the rows whose visible version is older than {@code before}; returns
+   * how many.
+   */
   private int deleteOlder(String table, String column, long before) {
     try {
-      int n = db.jdbc().sql("SELECT count() FROM " + table + " FINAL WHERE " + column + " < ?").param(before)
-          .query(Integer.class).single();
+      int n =
+          db.jdbc()
+              .sql("SELECT count() FROM " + table + " FINAL WHERE " + column + " < ?")
+              .param(before)
+              .query(Integer.class)
+              .single();
       if (n > 0) {
         db.jdbc().sql("DELETE FROM " + table + " WHERE " + column + " < ?").param(before).update();
       }
@@ -141,9 +162,17 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
 
   private void write(TierAlert a, String what) {
     try {
-      db.jdbc().sql("INSERT INTO tier_alerts (seq, version, raised_at, tier, queue, kind, json) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .params(a.seq(), versions.next(a.raisedAt()), a.raisedAt(), a.tier().name(), a.queue(), a.kind().name(),
+      db.jdbc()
+          .sql(
+              "INSERT INTO tier_alerts (seq, version, raised_at, tier, queue, kind, json) "
+                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .params(
+              a.seq(),
+              versions.next(a.raisedAt()),
+              a.raisedAt(),
+              a.tier().name(),
+              a.queue(),
+              a.kind().name(),
               Json.write(a))
           .update();
     } catch (RuntimeException e) {
@@ -154,9 +183,13 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
   @Override
   public Optional<Long> lastRaised(Tier tier, String queue, TierAlert.Kind kind) {
     try {
-      return db.jdbc().sql("SELECT raised_at FROM tier_alerts FINAL WHERE tier = ? AND queue = ? AND kind = ? "
-              + "ORDER BY raised_at DESC LIMIT 1")
-          .params(tier.name(), queue, kind.name()).query(Long.class).optional();
+      return db.jdbc()
+          .sql(
+              "SELECT raised_at FROM tier_alerts FINAL WHERE tier = ? AND queue = ? AND kind = ? "
+                  + "ORDER BY raised_at DESC LIMIT 1")
+          .params(tier.name(), queue, kind.name())
+          .query(Long.class)
+          .optional();
     } catch (RuntimeException e) {
       throw failed("reading the last alert", e);
     }
@@ -172,7 +205,8 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
   }
 
   private IllegalStateException failed(String what, Exception e) {
-    return new IllegalStateException(what + " in the outcome store at " + where + " failed: " + e.getMessage(), e);
+    return new IllegalStateException(
+        what + " in the outcome store at " + where + " failed: " + e.getMessage(), e);
   }
 
   @Override

@@ -10,10 +10,10 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.jdbc.support.GeneratedKeyHolder;
 
 /**
- * The outcome tables (DDL in the store's migration {@code V6__tuner_control.sql}) in the history store's H2 database
- * (so restarts keep the counts), over the {@link ControlDatabase} pool. An attempt and its counts, a prune of counted
- * events and their totals, and a new alert with its sequence number are each one transaction. Failures are runtime
- * exceptions naming the operation.
+ * The outcome tables (DDL in the store's migration {@code V6__tuner_control.sql}) in the history
+ * store's H2 database (so restarts keep the counts), over the {@link ControlDatabase} pool. An
+ * attempt and its counts, a prune of counted events and their totals, and a new alert with its
+ * sequence number are each one transaction. Failures are runtime exceptions naming the operation.
  */
 public final class H2OutcomeStore implements OutcomeStore {
   private final ControlDatabase db;
@@ -47,20 +47,26 @@ public final class H2OutcomeStore implements OutcomeStore {
   @Override
   public void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
     try {
-      db.inTransaction(tx -> {
-        db.jdbc().sql("MERGE INTO tier_runs (run_key, attempt, first_at, updated_at, json) KEY (run_key, attempt) "
-                + "VALUES (?, ?, ?, ?, ?)")
-            .params(o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), Json.write(o))
-            .update();
-        if (!counts.isEmpty()) {
-          List<Object[]> rows = new ArrayList<>();
-          for (OutcomeMerge.Count n : counts) {
-            rows.add(new Object[] {at, n.tier().name(), n.queue(), n.kind().label(), n.reason()});
-          }
-          db.batch("INSERT INTO tier_outcome_events (at, tier, queue, outcome, reason) VALUES (?, ?, ?, ?, ?)", rows);
-        }
-        return null;
-      });
+      db.inTransaction(
+          tx -> {
+            db.jdbc()
+                .sql(
+                    "MERGE INTO tier_runs (run_key, attempt, first_at, updated_at, json) KEY (run_key, attempt) "
+                        + "VALUES (?, ?, ?, ?, ?)")
+                .params(o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), Json.write(o))
+                .update();
+            if (!counts.isEmpty()) {
+              List<Object[]> rows = new ArrayList<>();
+              for (OutcomeMerge.Count n : counts) {
+                rows.add(
+                    new Object[] {at, n.tier().name(), n.queue(), n.kind().label(), n.reason()});
+              }
+              db.batch(
+                  "INSERT INTO tier_outcome_events (at, tier, queue, outcome, reason) VALUES (?, ?, ?, ?, ?)",
+                  rows);
+            }
+            return null;
+          });
     } catch (RuntimeException e) {
       throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
     }
@@ -89,52 +95,68 @@ public final class H2OutcomeStore implements OutcomeStore {
   @Override
   public List<CountRow> totals() {
     try {
-      return db.jdbc().sql("SELECT tier, queue, outcome, reason, SUM(n) FROM (SELECT tier, queue, outcome, reason, "
-              + "COUNT(*) AS n FROM tier_outcome_events GROUP BY tier, queue, outcome, reason UNION ALL SELECT tier, "
-              + "queue, outcome, reason, pruned AS n FROM tier_outcome_totals) GROUP BY tier, queue, outcome, reason "
-              + "ORDER BY tier, queue, outcome, reason")
-          .query(OutcomeRows.COUNT_ROW).list();
+      return db.jdbc()
+          .sql(
+              "SELECT tier, queue, outcome, reason, SUM(n) FROM (SELECT tier, queue, outcome, reason, "
+                  + "COUNT(*) AS n FROM tier_outcome_events GROUP BY tier, queue, outcome, reason UNION ALL SELECT tier, "
+                  + "queue, outcome, reason, pruned AS n FROM tier_outcome_totals) GROUP BY tier, queue, outcome, reason "
+                  + "ORDER BY tier, queue, outcome, reason")
+          .query(OutcomeRows.COUNT_ROW)
+          .list();
     } catch (RuntimeException e) {
       throw failed("reading the outcome totals", e);
     }
   }
 
   /**
-   * Deletes up to {@code batch} of the oldest counted events from before {@code before} (epoch ms), adding them to
-   * the all-time totals in the same transaction; returns how many were deleted.
+   * Deletes up to {@code batch} of the oldest counted events from before {@code before} (epoch ms),
+   * adding them to the all-time totals in the same transaction; returns how many were deleted.
    */
   @Override
   public int pruneEvents(long before, int batch) {
     try {
-      return db.inTransaction(tx -> {
-        JdbcClient jdbc = db.jdbc();
-        Optional<Long> bound = jdbc.sql("SELECT MAX(seq) FROM (SELECT seq FROM tier_outcome_events WHERE at < ? "
-                + "ORDER BY seq FETCH FIRST ? ROWS ONLY)")
-            .params(before, batch).query((rs, n) -> rs.getObject(1, Long.class)).optional();
-        if (bound.isEmpty()) {
-          return 0;
-        }
-        jdbc.sql("MERGE INTO tier_outcome_totals t USING (SELECT tier, queue, outcome, reason, COUNT(*) AS n FROM "
-                + "tier_outcome_events WHERE at < ? AND seq <= ? GROUP BY tier, queue, outcome, reason) s ON t.tier = "
-                + "s.tier AND t.queue = s.queue AND t.outcome = s.outcome AND t.reason = s.reason WHEN MATCHED THEN "
-                + "UPDATE SET pruned = t.pruned + s.n WHEN NOT MATCHED THEN INSERT (tier, queue, outcome, reason, "
-                + "pruned) VALUES (s.tier, s.queue, s.outcome, s.reason, s.n)")
-            .params(before, bound.get()).update();
-        return jdbc.sql("DELETE FROM tier_outcome_events WHERE at < ? AND seq <= ?").params(before, bound.get())
-            .update();
-      });
+      return db.inTransaction(
+          tx -> {
+            JdbcClient jdbc = db.jdbc();
+            Optional<Long> bound =
+                jdbc.sql(
+                        "SELECT MAX(seq) FROM (SELECT seq FROM tier_outcome_events WHERE at < ? "
+                            + "ORDER BY seq FETCH FIRST ? ROWS ONLY)")
+                    .params(before, batch)
+                    .query((rs, n) -> rs.getObject(1, Long.class))
+                    .optional();
+            if (bound.isEmpty()) {
+              return 0;
+            }
+            jdbc.sql(
+                    "MERGE INTO tier_outcome_totals t USING (SELECT tier, queue, outcome, reason, COUNT(*) AS n FROM "
+                        + "tier_outcome_events WHERE at < ? AND seq <= ? GROUP BY tier, queue, outcome, reason) s ON t.tier = "
+                        + "s.tier AND t.queue = s.queue AND t.outcome = s.outcome AND t.reason = s.reason WHEN MATCHED THEN "
+                        + "UPDATE SET pruned = t.pruned + s.n WHEN NOT MATCHED THEN INSERT (tier, queue, outcome, reason, "
+                        + "pruned) VALUES (s.tier, s.queue, s.outcome, s.reason, s.n)")
+                .params(before, bound.get())
+                .update();
+            return jdbc.sql("DELETE FROM tier_outcome_events WHERE at < ? AND seq <= ?")
+                .params(before, bound.get())
+                .update();
+          });
     } catch (RuntimeException e) {
       throw failed("pruning counted events", e);
     }
   }
 
-  /** Deletes up to {@code batch} attempts last updated before {@code before} (epoch ms); returns how many. */
+  /**
+   * Deletes up to {@code batch} attempts last updated before {@code before} (epoch ms); returns how
+   * many.
+   */
   @Override
   public int pruneRuns(long before, int batch) {
     return deleteOlder("tier_runs", "updated_at", before, batch);
   }
 
-  /** Deletes up to {@code batch} alerts raised before {@code before} (epoch ms); returns how many. */
+  /**
+   * Deletes up to {@code batch} alerts raised before {@code before} (epoch ms); returns how many.
+   */
   @Override
   public int pruneAlerts(long before, int batch) {
     return deleteOlder("tier_alerts", "raised_at", before, batch);
@@ -142,14 +164,19 @@ public final class H2OutcomeStore implements OutcomeStore {
 
   private int deleteOlder(String table, String column, long before, int batch) {
     try {
-      return db.jdbc().sql("DELETE FROM " + table + " WHERE " + column + " < ? FETCH FIRST ? ROWS ONLY")
-          .params(before, batch).update();
+      return db.jdbc()
+          .sql("DELETE FROM " + table + " WHERE " + column + " < ? FETCH FIRST ? ROWS ONLY")
+          .params(before, batch)
+          .update();
     } catch (RuntimeException e) {
       throw failed("pruning " + table, e);
     }
   }
 
-  /** Attempts first reported since {@code since}, newest first, optionally of one requested tier and/or queue. */
+  /**
+   * Attempts first reported since {@code since}, newest first, optionally of one requested tier
+   * and/or queue.
+   */
   @Override
   public List<RunOutcome> runs(long since, Tier tier, String queue, int limit) {
     try {
@@ -159,19 +186,25 @@ public final class H2OutcomeStore implements OutcomeStore {
     }
   }
 
-  /** Stores a new alert under the sequence number the table gives it (the row and its JSON in one transaction). */
+  /**
+   * Stores a new alert under the sequence number the table gives it (the row and its JSON in one
+   * transaction).
+   */
   @Override
   public TierAlert addAlert(TierAlert a) {
     try {
-      return db.inTransaction(tx -> {
-        GeneratedKeyHolder keys = new GeneratedKeyHolder();
-        db.jdbc().sql("INSERT INTO tier_alerts (raised_at, tier, queue, kind, json) VALUES (?, ?, ?, ?, ?)")
-            .params(a.raisedAt(), a.tier().name(), a.queue(), a.kind().name(), Json.write(a))
-            .update(keys);
-        TierAlert stored = a.withSeq(keys.getKey().longValue());
-        writeJson(stored);
-        return stored;
-      });
+      return db.inTransaction(
+          tx -> {
+            GeneratedKeyHolder keys = new GeneratedKeyHolder();
+            db.jdbc()
+                .sql(
+                    "INSERT INTO tier_alerts (raised_at, tier, queue, kind, json) VALUES (?, ?, ?, ?, ?)")
+                .params(a.raisedAt(), a.tier().name(), a.queue(), a.kind().name(), Json.write(a))
+                .update(keys);
+            TierAlert stored = a.withSeq(keys.getKey().longValue());
+            writeJson(stored);
+            return stored;
+          });
     } catch (RuntimeException e) {
       throw failed("storing an alert", e);
     }
@@ -187,15 +220,21 @@ public final class H2OutcomeStore implements OutcomeStore {
   }
 
   private void writeJson(TierAlert a) {
-    db.jdbc().sql("UPDATE tier_alerts SET json = ? WHERE seq = ?").params(Json.write(a), a.seq()).update();
+    db.jdbc()
+        .sql("UPDATE tier_alerts SET json = ? WHERE seq = ?")
+        .params(Json.write(a), a.seq())
+        .update();
   }
 
   /** When the last alert of this kind for the tier and queue was raised, if ever. */
   @Override
   public Optional<Long> lastRaised(Tier tier, String queue, TierAlert.Kind kind) {
     try {
-      return db.jdbc().sql("SELECT MAX(raised_at) FROM tier_alerts WHERE tier = ? AND queue = ? AND kind = ?")
-          .params(tier.name(), queue, kind.name()).query((rs, n) -> rs.getObject(1, Long.class)).optional();
+      return db.jdbc()
+          .sql("SELECT MAX(raised_at) FROM tier_alerts WHERE tier = ? AND queue = ? AND kind = ?")
+          .params(tier.name(), queue, kind.name())
+          .query((rs, n) -> rs.getObject(1, Long.class))
+          .optional();
     } catch (RuntimeException e) {
       throw failed("reading the last alert", e);
     }
@@ -212,7 +251,8 @@ public final class H2OutcomeStore implements OutcomeStore {
   }
 
   private IllegalStateException failed(String what, Exception e) {
-    return new IllegalStateException(what + " in the outcome store at " + where + " failed: " + e.getMessage(), e);
+    return new IllegalStateException(
+        what + " in the outcome store at " + where + " failed: " + e.getMessage(), e);
   }
 
   @Override

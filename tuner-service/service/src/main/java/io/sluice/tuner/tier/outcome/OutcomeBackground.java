@@ -9,10 +9,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The outcome store's background work, on one daemon thread ({@code sluice-tier-outcomes}): restores the stored totals
- * into the Prometheus counters (straight from the store, retried every {@code retry} until it answers), then prunes
- * rows past the retention at once and every {@code pruneInterval}. A failed prune is logged and tried again at the
- * next interval.
+ * The outcome store's background work, on one daemon thread ({@code sluice-tier-outcomes}):
+ * restores the stored totals into the Prometheus counters (straight from the store, retried every
+ * {@code retry} until it answers), then prunes rows past the retention at once and every {@code
+ * pruneInterval}. A failed prune is logged and tried again at the next interval.
  */
 final class OutcomeBackground implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutcomeBackground.class);
@@ -23,17 +23,26 @@ final class OutcomeBackground implements AutoCloseable {
   private final Duration retry;
   private final Duration pruneInterval;
 
-  /** @param direct the store on the caller's thread, for the restore (retries must not open the store's breaker) */
-  OutcomeBackground(OutcomeService service, StoreAccess<OutcomeStore> direct, Duration retry, Duration pruneInterval) {
+  /**
+   * @param direct the store on the caller's thread, for the restore (retries must not open the
+   *     store's breaker)
+   */
+  OutcomeBackground(
+      OutcomeService service,
+      StoreAccess<OutcomeStore> direct,
+      Duration retry,
+      Duration pruneInterval) {
     this.service = service;
     this.direct = direct;
     this.retry = retry;
     this.pruneInterval = pruneInterval;
-    this.exec = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "sluice-tier-outcomes");
-      t.setDaemon(true);
-      return t;
-    });
+    this.exec =
+        Executors.newSingleThreadScheduledExecutor(
+            r -> {
+              Thread t = new Thread(r, "sluice-tier-outcomes");
+              t.setDaemon(true);
+              return t;
+            });
   }
 
   OutcomeBackground start() {
@@ -45,7 +54,10 @@ final class OutcomeBackground implements AutoCloseable {
     try {
       service.restoreTotals(direct);
     } catch (RuntimeException e) {
-      LOG.warn("tier outcome totals not restored yet ({}); retrying in {} ms", e.getMessage(), retry.toMillis());
+      LOG.warn(
+          "tier outcome totals not restored yet ({}); retrying in {} ms",
+          e.getMessage(),
+          retry.toMillis());
       exec.schedule(this::restore, retry.toMillis(), TimeUnit.MILLISECONDS);
       return;
     }
@@ -56,8 +68,13 @@ final class OutcomeBackground implements AutoCloseable {
     try {
       OutcomeService.Pruned p = service.prune();
       if (p.any()) {
-        LOG.info("tier outcomes pruned (older than {}): {} attempts, {} counted events (kept in the totals), {} "
-            + "alerts", java.time.Instant.ofEpochMilli(p.before()), p.runs(), p.events(), p.alerts());
+        LOG.info(
+            "tier outcomes pruned (older than {}): {} attempts, {} counted events (kept in the totals), {} "
+                + "alerts",
+            java.time.Instant.ofEpochMilli(p.before()),
+            p.runs(),
+            p.events(),
+            p.alerts());
       }
     } catch (RuntimeException e) {
       LOG.warn("tier outcomes not pruned ({}); next try in {}", e.getMessage(), pruneInterval);

@@ -5,8 +5,9 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * Where the push-tier outcomes are kept, in the history store's database (H2 or ClickHouse): each attempt of a routed
- * run, one event per count, and the alerts raised. Failures are runtime exceptions naming the operation.
+ * Where the push-tier outcomes are kept, in the history store's database (H2 or ClickHouse): each
+ * attempt of a routed run, one event per count, and the alerts raised. Failures are runtime
+ * exceptions naming the operation.
  */
 public interface OutcomeStore extends AutoCloseable {
   /** A windowed count. */
@@ -21,8 +22,8 @@ public interface OutcomeStore extends AutoCloseable {
   void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at);
 
   /**
-   * Counts of the stored events since {@code since} (epoch ms; 0 = as far back as kept), optionally of one tier
-   * and/or queue.
+   * Counts of the stored events since {@code since} (epoch ms; 0 = as far back as kept), optionally
+   * of one tier and/or queue.
    */
   List<CountRow> counts(long since, Tier tier, String queue);
 
@@ -32,16 +33,28 @@ public interface OutcomeStore extends AutoCloseable {
   /** All-time counts, including events the prune removed. */
   List<CountRow> totals();
 
-  /** Removes up to about {@code batch} counted events from before {@code before} (epoch ms); returns how many. */
+  /**
+   * Removes up to about {@code batch} counted events from before {@code before} (epoch ms); returns
+   * how many.
+   */
   int pruneEvents(long before, int batch);
 
-  /** Deletes up to about {@code batch} attempts last updated before {@code before} (epoch ms); returns how many. */
+  /**
+   * Deletes up to about {@code batch} attempts last updated before {@code before} (epoch ms);
+   * returns how many.
+   */
   int pruneRuns(long before, int batch);
 
-  /** Deletes up to about {@code batch} alerts raised before {@code before} (epoch ms); returns how many. */
+  /**
+   * Deletes up to about {@code batch} alerts raised before {@code before} (epoch ms); returns how
+   * many.
+   */
   int pruneAlerts(long before, int batch);
 
-  /** Attempts first reported since {@code since}, newest first, optionally of one requested tier and/or queue. */
+  /**
+   * Attempts first reported since {@code since}, newest first, optionally of one requested tier
+   * and/or queue.
+   */
   List<RunOutcome> runs(long since, Tier tier, String queue, int limit);
 
   /** Stores a new alert; returns it with its sequence number. */

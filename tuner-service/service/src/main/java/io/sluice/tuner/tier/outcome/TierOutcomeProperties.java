@@ -9,20 +9,26 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 
 /**
- * Every {@code sluice.tier.outcomes.*} property (how push-tier outcomes are stored, docs/push-tier.md). The alert rules
- * are {@link TierAlertProperties}. A duration that is not positive fails binding naming the property; the retention
- * is checked against the alert rules when the service starts ({@link #check}: start-up fails naming the value).
+ * Every {@code sluice.tier.outcomes.*} property (how push-tier outcomes are stored,
+ * docs/push-tier.md). The alert rules are {@link TierAlertProperties}. A duration that is not
+ * positive fails binding naming the property; the retention is checked against the alert rules when
+ * the service starts ({@link #check}: start-up fails naming the value).
  *
- * @param storeTimeout time limit of one outcome call on the store (a report with its merge, counts and alert; a read
- *     of the outcome or alert API; one step of the background work), through the store's circuit breaker; past it the
- *     API answers 503 and a report is counted as lost. Under the 3 s the driver's reporter waits
- * @param retention how long outcome rows are kept: attempts not updated, counted events and alerts older than this are
- *     deleted by the background prune (the counted events' all-time totals are kept, so the Prometheus counters still
- *     carry on after a restart); at least the alert window and cool-down
- * @param pruneInterval how often the background prune runs (first once the stored totals are restored)
- * @param metricQueues the queues that get their own queue tag on the outcome and alert metrics (queues come from
- *     reports, which callers control); other queues are tagged other. Empty: the first max-metric-queues queues seen
- * @param maxMetricQueues with no metric-queues: how many distinct queues get their own tag (then other)
+ * @param storeTimeout time limit of one outcome call on the store (a report with its merge, counts
+ *     and alert; a read of the outcome or alert API; one step of the background work), through the
+ *     store's circuit breaker; past it the API answers 503 and a report is counted as lost. Under
+ *     the 3 s the driver's reporter waits
+ * @param retention how long outcome rows are kept: attempts not updated, counted events and alerts
+ *     older than this are deleted by the background prune (the counted events' all-time totals are
+ *     kept, so the Prometheus counters still carry on after a restart); at least the alert window
+ *     and cool-down
+ * @param pruneInterval how often the background prune runs (first once the stored totals are
+ *     restored)
+ * @param metricQueues the queues that get their own queue tag on the outcome and alert metrics
+ *     (queues come from reports, which callers control); other queues are tagged other. Empty: the
+ *     first max-metric-queues queues seen
+ * @param maxMetricQueues with no metric-queues: how many distinct queues get their own tag (then
+ *     other)
  * @param maxMetricReasons how many distinct fallback reasons get their own reason tag (then other)
  */
 @ConfigurationProperties("sluice.tier.outcomes")
@@ -43,10 +49,15 @@ public record TierOutcomeProperties(
 
   /** Fails naming the value when the retention is shorter than the alert rules need. */
   void check(TierAlertProperties alerts) {
-    Duration needed = alerts.window().compareTo(alerts.cooldown()) >= 0 ? alerts.window() : alerts.cooldown();
+    Duration needed =
+        alerts.window().compareTo(alerts.cooldown()) >= 0 ? alerts.window() : alerts.cooldown();
     if (retention.compareTo(needed) < 0) {
-      throw new IllegalArgumentException("sluice.tier.outcomes.retention must be at least the alert window and "
-          + "cool-down (" + needed + "), was " + retention);
+      throw new IllegalArgumentException(
+          "sluice.tier.outcomes.retention must be at least the alert window and "
+              + "cool-down ("
+              + needed
+              + "), was "
+              + retention);
     }
   }
 

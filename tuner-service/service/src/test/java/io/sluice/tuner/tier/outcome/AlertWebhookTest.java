@@ -18,8 +18,8 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link AlertWebhook} against a loopback HTTP server: a full queue drops and counts, a webhook that keeps answering
- * 503 fails after the configured attempts, and the caller is never blocked.
+ * {@link AlertWebhook} against a loopback HTTP server: a full queue drops and counts, a webhook
+ * that keeps answering 503 fails after the configured attempts, and the caller is never blocked.
  */
 class AlertWebhookTest {
   private HttpServer server;
@@ -30,19 +30,21 @@ class AlertWebhookTest {
   @BeforeEach
   void start() throws Exception {
     server = HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
-    server.createContext("/hook", ex -> {
-      calls.incrementAndGet();
-      ex.getRequestBody().readAllBytes();
-      if (hold) {
-        try {
-          release.await(20, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-        }
-      }
-      ex.sendResponseHeaders(503, -1);
-      ex.close();
-    });
+    server.createContext(
+        "/hook",
+        ex -> {
+          calls.incrementAndGet();
+          ex.getRequestBody().readAllBytes();
+          if (hold) {
+            try {
+              release.await(20, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          }
+          ex.sendResponseHeaders(503, -1);
+          ex.close();
+        });
     server.setExecutor(java.util.concurrent.Executors.newCachedThreadPool());
     server.start();
   }
@@ -54,8 +56,25 @@ class AlertWebhookTest {
   }
 
   static TierAlert alert(int i) {
-    return new TierAlert(i, 0, Tier.CELEBORN, "root.etl", TierAlert.Kind.FALLBACK_RATE, 3, 3, 1, 0.2, 3600, 3,
-        "sub:s-" + i, "app-" + i, "TIER_UNHEALTHY", "", "s", "PENDING", "");
+    return new TierAlert(
+        i,
+        0,
+        Tier.CELEBORN,
+        "root.etl",
+        TierAlert.Kind.FALLBACK_RATE,
+        3,
+        3,
+        1,
+        0.2,
+        3600,
+        3,
+        "sub:s-" + i,
+        "app-" + i,
+        "TIER_UNHEALTHY",
+        "",
+        "s",
+        "PENDING",
+        "");
   }
 
   private String url() {
@@ -66,16 +85,21 @@ class AlertWebhookTest {
   void aWebhookThatKeepsFailingIsTriedTheConfiguredTimesThenMarkedFailed() throws Exception {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     List<TierAlert> done = new CopyOnWriteArrayList<>();
-    try (AlertWebhook w = new AlertWebhook(url(), Duration.ofSeconds(5), 3, Duration.ofMillis(10), 10, meters)) {
+    try (AlertWebhook w =
+        new AlertWebhook(url(), Duration.ofSeconds(5), 3, Duration.ofMillis(10), 10, meters)) {
       w.send(alert(1), done::add);
       assertThat(w.drain(20_000)).isTrue();
     }
     assertThat(calls.get()).isEqualTo(3);
-    assertThat(done).singleElement().satisfies(a -> {
-      assertThat(a.delivery()).isEqualTo("FAILED");
-      assertThat(a.deliveryNote()).isNotBlank();
-    });
-    assertThat(meters.get("sluice.tier.alert.webhook").tag("result", "failed").counter().count()).isEqualTo(1);
+    assertThat(done)
+        .singleElement()
+        .satisfies(
+            a -> {
+              assertThat(a.delivery()).isEqualTo("FAILED");
+              assertThat(a.deliveryNote()).isNotBlank();
+            });
+    assertThat(meters.get("sluice.tier.alert.webhook").tag("result", "failed").counter().count())
+        .isEqualTo(1);
   }
 
   @Test
@@ -83,29 +107,37 @@ class AlertWebhookTest {
     hold = true;
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     List<TierAlert> done = new CopyOnWriteArrayList<>();
-    try (AlertWebhook w = new AlertWebhook(url(), Duration.ofSeconds(30), 1, Duration.ZERO, 1, meters)) {
+    try (AlertWebhook w =
+        new AlertWebhook(url(), Duration.ofSeconds(30), 1, Duration.ZERO, 1, meters)) {
       w.send(alert(1), done::add); // taken by the sender thread, held by the server
       while (calls.get() == 0) {
         Thread.sleep(5);
       }
       w.send(alert(2), done::add); // waits in the queue (size 1)
       w.send(alert(3), done::add); // dropped
-      assertThat(done).singleElement().satisfies(a -> {
-        assertThat(a.seq()).isEqualTo(3);
-        assertThat(a.delivery()).isEqualTo("DROPPED");
-      });
+      assertThat(done)
+          .singleElement()
+          .satisfies(
+              a -> {
+                assertThat(a.seq()).isEqualTo(3);
+                assertThat(a.delivery()).isEqualTo("DROPPED");
+              });
       release.countDown();
       assertThat(w.drain(20_000)).isTrue();
     }
-    assertThat(meters.get("sluice.tier.alert.webhook").tag("result", "dropped").counter().count()).isEqualTo(1);
-    assertThat(done).extracting(TierAlert::delivery).containsExactlyInAnyOrder("DROPPED", "FAILED", "FAILED");
+    assertThat(meters.get("sluice.tier.alert.webhook").tag("result", "dropped").counter().count())
+        .isEqualTo(1);
+    assertThat(done)
+        .extracting(TierAlert::delivery)
+        .containsExactlyInAnyOrder("DROPPED", "FAILED", "FAILED");
   }
 
   @Test
   void noUrlMeansDisabled() {
     SimpleMeterRegistry meters = new SimpleMeterRegistry();
     List<TierAlert> done = new CopyOnWriteArrayList<>();
-    try (AlertWebhook w = new AlertWebhook(" ", Duration.ofSeconds(1), 1, Duration.ZERO, 1, meters)) {
+    try (AlertWebhook w =
+        new AlertWebhook(" ", Duration.ofSeconds(1), 1, Duration.ZERO, 1, meters)) {
       assertThat(w.enabled()).isFalse();
       w.send(alert(1), done::add);
     }

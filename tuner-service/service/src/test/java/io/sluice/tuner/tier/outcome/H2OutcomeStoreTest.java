@@ -5,8 +5,7 @@ import java.nio.file.Path;
 import org.junit.jupiter.api.io.TempDir;
 
 class H2OutcomeStoreTest extends OutcomeStoreContract {
-  @TempDir
-  Path dir;
+  @TempDir Path dir;
 
   private String url() {
     return "jdbc:h2:file:" + dir.resolve("outcomes").toAbsolutePath();
