@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The web UI's in-browser load times (docs/benchmarks.md, "Web UI: page load in the browser and bundle size").
+# The web UI's in-browser load times (docs/benchmarks.md, "Web UI", "Page load in the browser").
 #   bench/ui/run-ui-load.sh [--iterations 31] [--rounds 1] [--build DIR]... [--service-jar JAR]
 # Starts tuner-service's boot jar on the store bench/ui/run-ui-bench.sh filled (bench/ui/target/work), with its
 # authentication on and one VIEWER user made for this run, and runs bench/ui/ui-load.mjs against it (the UI the jar
