@@ -24,30 +24,40 @@ public final class DecisionSql {
   private DecisionSql() {}
 
   /**
+   * The query of a job's decisions from {@code source} (the table, or the table with {@code
+   * FINAL}), oldest run first; one parameter, the job key. Rows map with {@link #row}.
+   */
+  public static String select(String source) {
+    return "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence FROM "
+        + source
+        + " WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key";
+  }
+
+  /** The decision at the current row of a {@link #select} result for {@code jobKey}. */
+  public static TuningDecision row(ResultSet rs, String jobKey) throws SQLException {
+    return new TuningDecision(
+        rs.getString(1),
+        rs.getLong(2),
+        rs.getString(3),
+        rs.getString(4),
+        rs.getString(5),
+        rs.getString(6),
+        rs.getString(7),
+        evidence(rs.getString(8), jobKey, rs.getString(1)));
+  }
+
+  /**
    * A job's decisions from {@code source} (the table, or the table with {@code FINAL}), oldest run
    * first.
    */
   public static List<TuningDecision> read(Connection c, String source, String jobKey)
       throws SQLException {
-    String sql =
-        "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence FROM "
-            + source
-            + " WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key";
-    try (PreparedStatement ps = c.prepareStatement(sql)) {
+    try (PreparedStatement ps = c.prepareStatement(select(source))) {
       ps.setString(1, jobKey);
       List<TuningDecision> out = new ArrayList<>();
       try (ResultSet rs = ps.executeQuery()) {
         while (rs.next()) {
-          out.add(
-              new TuningDecision(
-                  rs.getString(1),
-                  rs.getLong(2),
-                  rs.getString(3),
-                  rs.getString(4),
-                  rs.getString(5),
-                  rs.getString(6),
-                  rs.getString(7),
-                  evidence(rs.getString(8), jobKey, rs.getString(1))));
+          out.add(row(rs, jobKey));
         }
       }
       return out;

@@ -1,14 +1,12 @@
 package io.sluice.tuner.store;
 
-import com.fasterxml.jackson.core.type.TypeReference;
 import io.sluice.model.Json;
+import io.sluice.store.DecisionSql;
+import io.sluice.store.TuningDecision;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
@@ -22,40 +20,29 @@ final class DecisionRows {
       "job_key, run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence, "
           + "decided_at";
 
-  private static final TypeReference<Map<String, Double>> EVIDENCE = new TypeReference<>() {};
-
   private DecisionRows() {}
 
   /**
    * A job's decisions from {@code source} (a table, or a table with {@code FINAL}), oldest run
-   * first.
+   * first: the decision log's one query ({@link DecisionSql}), shared with the store's readers.
    */
   static List<Decision> read(JdbcClient jdbc, String source, String jobKey) {
-    return jdbc.sql(
-            "SELECT run_key, run_start, kind, conf_key, direction, conf_value, reason, evidence FROM "
-                + source
-                + " WHERE job_key = ? ORDER BY run_start, run_key, kind, conf_key")
+    return jdbc.sql(DecisionSql.select(source))
         .param(jobKey)
-        .query(
-            (rs, n) ->
-                new Decision(
-                    rs.getString(1),
-                    rs.getLong(2),
-                    Evaluation.valueOf(rs.getString(3)),
-                    rs.getString(4),
-                    rs.getString(5),
-                    rs.getString(6),
-                    rs.getString(7),
-                    evidence(rs.getString(8))))
+        .query((rs, n) -> decision(DecisionSql.row(rs, jobKey)))
         .list();
   }
 
-  private static Map<String, Double> evidence(String json) {
-    try {
-      return Json.mapper().readValue(json, EVIDENCE);
-    } catch (IOException e) {
-      throw new UncheckedIOException("unreadable evidence " + json, e);
-    }
+  private static Decision decision(TuningDecision d) {
+    return new Decision(
+        d.runKey(),
+        d.runStart(),
+        Evaluation.valueOf(d.kind()),
+        d.key(),
+        d.direction(),
+        d.value(),
+        d.reason(),
+        d.evidence());
   }
 
   /**
