@@ -2,6 +2,7 @@ package io.sluice.throttle.gate;
 
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * One application's books at the gate: what it has in flight (requests and blocks admitted and not
@@ -55,10 +56,24 @@ final class AppBooks {
 
   private volatile Counter directiveCounter;
 
+  /** Blocks in flight over all apps on the node, kept live by every app's books. */
+  private final AtomicLong nodeBlocks;
+
   AppBooks(String id, long now, GateMeters meters) {
+    this(id, now, meters, new AtomicLong());
+  }
+
+  AppBooks(String id, long now, GateMeters meters, AtomicLong nodeBlocks) {
     this.id = id;
     this.lastActivity = now;
     this.meters = meters;
+    this.nodeBlocks = nodeBlocks;
+  }
+
+  /** Adds {@code delta} blocks to this app's and the node's in-flight count. */
+  void inFlight(long delta) {
+    outstandingBlocks += delta;
+    nodeBlocks.addAndGet(delta);
   }
 
   boolean shim() {
@@ -97,24 +112,24 @@ final class AppBooks {
       r.startedAt = now; // its wait for the server counts from its release
     }
     r.state = GateTicket.ADMITTED;
-    // its wait is distress only when spent behind other clients' work: it started alone on its
-    // connection (without
-    // one: its app had nothing in flight), and its app was not throttled (other requests held, or
-    // chunks paced) — a
-    // throttled app queueing behind its own work is the gate's doing and must not keep the node
-    // ABNORMAL
+    // its wait is distress in the measure that it was spent behind other clients' work: the share
+    // of
+    // the node's in-flight blocks that are not its app's (with nothing in flight, all of it: the
+    // node's own latency). A throttled app (other requests held, or chunks paced) queueing behind
+    // its own work is the gate's doing and must not keep the node ABNORMAL: not counted at all
     boolean throttled = held > 0 || paced;
+    long others = Math.max(0, nodeBlocks.get() - outstandingBlocks);
+    long ahead = others + outstandingBlocks;
+    r.waitShare = throttled ? -1 : ahead == 0 ? 1.0 : others / (double) ahead;
     if (r.conn != null) {
-      r.alone = r.conn.inFlight.getAndIncrement() == 0 && !throttled;
+      r.conn.inFlight.getAndIncrement();
       if (r.conn.lane != null) {
         r.conn.lane.inFlight.incrementAndGet();
       }
-    } else {
-      r.alone = outstandingReq == 0 && !throttled;
     }
     r.admittedAt = now;
     outstandingReq++;
-    outstandingBlocks += r.remaining;
+    inFlight(r.remaining);
     if (live.size() > 2 * outstandingReq + 16) {
       // finished requests behind a long-running one: compact (amortised O(1) per admission)
       live.removeIf(x -> x.state != GateTicket.ADMITTED);
@@ -137,7 +152,7 @@ final class AppBooks {
         r.state = GateTicket.LOST;
         r.leftLane();
         outstandingReq--;
-        outstandingBlocks -= r.remaining;
+        inFlight(-r.remaining);
         lost++;
       } else {
         break;

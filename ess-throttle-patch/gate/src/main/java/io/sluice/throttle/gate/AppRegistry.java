@@ -5,6 +5,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * The apps the gate knows, by id, and the tick's pass over them ({@link #sweep}). An app is created
@@ -35,6 +36,9 @@ final class AppRegistry {
    * anywhere).
    */
   private volatile long inFlightBlocks;
+
+  /** Blocks in flight over all apps, kept live by the apps' books (for the wait's share). */
+  private final AtomicLong nodeBlocks = new AtomicLong();
 
   /** Whether the priority source was fresh at the last check (tick thread). */
   private boolean priorityFresh = true;
@@ -214,7 +218,7 @@ final class AppRegistry {
   }
 
   private AppBooks create(String appId, long now) {
-    AppBooks a = new AppBooks(appId, now, meters);
+    AppBooks a = new AppBooks(appId, now, meters, nodeBlocks);
     refreshInfo(a);
     a.allowed = node.state() == NodeState.ABNORMAL ? 0 : -1;
     return a;

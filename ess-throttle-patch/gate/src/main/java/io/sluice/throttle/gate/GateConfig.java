@@ -43,7 +43,7 @@ public final class GateConfig {
           Signal.class,
           Signal.QUEUEING,
           "What drives the node state. QUEUEING: the p99 wait before the server starts on a request (arrival or release "
-              + "→ first chunk sent, for requests alone on their connection) against queue.factor × the node's healthy "
+              + "→ first chunk sent, the share of it spent behind other apps' in-flight blocks) against queue.factor × the node's healthy "
               + "per-block service time, at least queue.minMs and at most abnormal.p99Ms. SERVICE_TIME (the first "
               + "signal): the p99 of whole-request service time (served → last chunk sent) against abnormal.p99Ms / "
               + "normal.p99Ms; it measures request size as much as distress.");
@@ -93,8 +93,8 @@ public final class GateConfig {
           0.01,
           0.99,
           "signal=QUEUEING: an ABNORMAL node turns NORMAL once the p99 wait is below this fraction of the "
-              + "ABNORMAL threshold (the hysteresis), or fewer than half of window.minSamples requests waited in the "
-              + "window.");
+              + "ABNORMAL threshold (the hysteresis), or once the window weighs less than half of window.minSamples "
+              + "waits.");
   public static final Knob<Long> BASELINE_MS =
       Knob.longKnob(
           "baseline.ms",
@@ -128,8 +128,9 @@ public final class GateConfig {
           20,
           1,
           1_000_000,
-          "No state change unless the window holds at least this many samples (an idle node with nothing in flight and "
-              + "nothing held returns to NORMAL).");
+          "No state change unless the window weighs at least this many samples; with signal=QUEUEING, at least two "
+              + "waits whose total counted in ABNORMAL thresholds reaches it weigh as much (an idle node with nothing in "
+              + "flight and nothing held returns to NORMAL).");
   public static final Knob<Long> TICK_MS =
       Knob.longKnob(
           "tick.ms",

@@ -42,11 +42,11 @@ final class GateTicket implements Ticket {
   long startedAt;
 
   /**
-   * Whether its wait feeds the queueing signal: its connection (without one: its app) had nothing
-   * else in flight when it started, and its app was not being throttled (nothing else held, not
-   * paced).
+   * How much of its wait feeds the queueing signal: the share of the node's in-flight blocks that
+   * were other apps' when it started (1 with nothing in flight); -1: none, its app was being
+   * throttled (something else of it held, or its chunks paced).
    */
-  boolean alone;
+  double waitShare = -1;
 
   volatile long servedAt = -1;
   volatile long firstChunkAt = -1;
@@ -109,7 +109,7 @@ final class GateTicket implements Ticket {
     synchronized (app) {
       if (state == ADMITTED && remaining > 1) {
         remaining--;
-        app.outstandingBlocks--;
+        app.inFlight(-1);
         sink.throughput().sent(1);
       }
     }
@@ -129,15 +129,15 @@ final class GateTicket implements Ticket {
     }
     boolean record;
     long started = 0;
-    boolean wasAlone = false;
+    double share = -1;
     synchronized (app) {
       if (state == ADMITTED) {
         started = startedAt;
-        wasAlone = alone;
+        share = waitShare;
         state = FINISHED;
         leftLane();
         app.outstandingReq--;
-        app.outstandingBlocks -= remaining;
+        app.inFlight(-remaining);
         if (ok) {
           sink.throughput().sent(remaining);
         }
@@ -164,8 +164,8 @@ final class GateTicket implements Ticket {
       long served = servedAt;
       if (served >= 0 && !parked) {
         long first = firstChunkAt;
-        sink.detector()
-            .record((first >= 0 ? first : now) - started, now - served, blocks, wasAlone);
+        long wait = (first >= 0 ? first : now) - started;
+        sink.detector().record((long) (wait * Math.max(0, share)), now - served, blocks, share > 0);
       }
       sink.meters().finished(now - arrival, served >= 0 ? now - served : -1);
     }

@@ -10,13 +10,14 @@ interface NodeStateDetector {
    * A served request finished.
    *
    * @param waitNanos from when the server could start on it (arrival, or its release from a hold)
-   *     to its first chunk sent: how long it queued behind other work
+   *     to its first chunk sent, times the share of the node's in-flight blocks that were other
+   *     apps' when it started: how long it queued behind other clients' work
    * @param serviceNanos from served (stream registered) to its last chunk sent
    * @param blocks its blocks
-   * @param alone whether its connection (or, without one, its app) had nothing else in flight when
-   *     it started, so its wait was spent behind other clients' work rather than its own
+   * @param counted whether its wait counts: its app was not being throttled and other apps had work
+   *     in flight (or nothing at all was in flight) when it started
    */
-  void record(long waitNanos, long serviceNanos, int blocks, boolean alone);
+  void record(long waitNanos, long serviceNanos, int blocks, boolean counted);
 
   /**
    * Tick thread: brings the figures up to {@code now} (refreshes {@link #shown()} and {@link

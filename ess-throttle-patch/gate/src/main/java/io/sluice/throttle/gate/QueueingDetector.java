@@ -6,22 +6,30 @@ package io.sluice.throttle.gate;
  *
  * <ul>
  *   <li><b>Wait.</b> Per request, from when the server could start on it (its arrival as the
- *       adapter saw it, or its release from a hold) to its first chunk sent, recorded only for
- *       requests that started <em>alone</em> on their connection and whose app the gate was not
- *       throttling (nothing else of it held, its chunks not paced): their wait was spent behind
- *       other clients' work (other connections' turns on the server thread, other reads queued at
- *       the disk), not behind their own. A heavy app's large requests take long to serve but do not
- *       make anyone wait by being large; a node serving only them stays NORMAL. And once the gate
- *       holds a heavy app, that app queueing behind its own released work does not keep the node
- *       ABNORMAL: recovery means the held work no longer hurts the others.
+ *       adapter saw it, or its release from a hold) to its first chunk sent, times the share of the
+ *       node's in-flight blocks that belonged to other apps when it started (all of it when nothing
+ *       was in flight): the part of its wait spent behind other clients' work (other connections'
+ *       turns on the server thread, other reads queued at the disk), not behind its own. A heavy
+ *       app's requests queued behind its own other connections do not count, so a node serving only
+ *       it stays NORMAL however large its requests; a light app's request queued behind the heavy
+ *       app's 200 blocks counts almost whole. Not counted at all while the gate throttles the app
+ *       (something else of it held, its chunks paced): once the gate holds a heavy app, that app
+ *       queueing behind its own released work does not keep the node ABNORMAL; recovery means the
+ *       held work no longer hurts the others.
  *   <li><b>Baseline.</b> Per-block service time (served → last chunk, over the request's blocks)
  *       feeds {@link HealthyBaseline}: the lowest p50 seen over {@code baseline.ms}.
- *   <li><b>Thresholds.</b> ABNORMAL when the window holds at least {@code window.minSamples} waits
+ *   <li><b>Evidence.</b> The window's weight in waits: its count, or, with at least two waits, its
+ *       total wait counted in thresholds (sum / T), whichever is more. A starved client sends few
+ *       requests <em>because</em> each one waits: a light app with two executors whose requests
+ *       wait 10 s each sends about three in a 30 s window, far below any sample count that guards
+ *       against noise, yet it is exactly who the gate is for. Counted in thresholds, three 10 s
+ *       waits at T = 300 ms weigh 100 waits; one wait alone never decides.
+ *   <li><b>Thresholds.</b> ABNORMAL when the window weighs at least {@code window.minSamples} waits
  *       and their p99 ≥ T = max({@code queue.minMs}, {@code queue.factor} × baseline), but never
  *       above {@code abnormal.p99Ms} (the absolute ceiling: a wait that long is distress on any
  *       hardware). NORMAL again when the p99 falls below {@code queue.normalFraction} × T (at most
- *       {@code normal.p99Ms}), when fewer than window.minSamples requests waited in the window
- *       (nobody left to protect), or when the node is idle.
+ *       {@code normal.p99Ms}), when the window weighs less than half of window.minSamples (nobody
+ *       left to protect), or when the node is idle.
  * </ul>
  */
 final class QueueingDetector implements NodeStateDetector {
@@ -57,8 +65,8 @@ final class QueueingDetector implements NodeStateDetector {
   }
 
   @Override
-  public void record(long waitNanos, long serviceNanos, int blocks, boolean alone) {
-    if (alone) {
+  public void record(long waitNanos, long serviceNanos, int blocks, boolean counted) {
+    if (counted) {
       waits.record(Math.max(0, waitNanos));
     }
     perBlock.record(serviceNanos / Math.max(1, blocks));
@@ -88,7 +96,7 @@ final class QueueingDetector implements NodeStateDetector {
     LatencyWindow.Stats s = stats;
     long t = thresholdMicros;
     if (current == NodeState.NORMAL) {
-      return s.samples() >= minSamples && s.p99Micros() >= t
+      return weight(s, t) >= minSamples && s.p99Micros() >= t
           ? NodeState.ABNORMAL
           : NodeState.NORMAL;
     }
@@ -96,14 +104,26 @@ final class QueueingDetector implements NodeStateDetector {
     // fewer waits than half of window.minSamples: nobody left to protect (half, not all: a window
     // whose count
     // hovers at minSamples as its slots turn over would flip the state back and forth)
-    boolean calm = s.samples() < Math.max(1, minSamples / 2) || s.p99Micros() < normal;
+    boolean calm = weight(s, t) < Math.max(1, minSamples / 2) || s.p99Micros() < normal;
     return calm || (idle && s.samples() == 0) ? NodeState.NORMAL : NodeState.ABNORMAL;
   }
 
   @Override
   public Boolean distressed() {
     LatencyWindow.Stats s = stats;
-    return s.samples() >= minSamples ? s.p99Micros() >= thresholdMicros : null;
+    long t = thresholdMicros;
+    return weight(s, t) >= minSamples ? s.p99Micros() >= t : null;
+  }
+
+  /**
+   * The window's evidence in waits: its sample count, or with at least two samples its total wait
+   * in units of the threshold {@code t} (µs), whichever is larger.
+   */
+  static double weight(LatencyWindow.Stats s, long t) {
+    if (s.samples() < 2) {
+      return s.samples();
+    }
+    return Math.max(s.samples(), s.sumMicros() / (double) Math.max(1, t));
   }
 
   @Override

@@ -26,7 +26,7 @@ final class ServiceTimeDetector implements NodeStateDetector {
   }
 
   @Override
-  public void record(long waitNanos, long serviceNanos, int blocks, boolean alone) {
+  public void record(long waitNanos, long serviceNanos, int blocks, boolean counted) {
     window.record(serviceNanos);
   }
 

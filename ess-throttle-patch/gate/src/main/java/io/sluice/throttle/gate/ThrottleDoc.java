@@ -215,10 +215,12 @@ public final class ThrottleDoc {
             + common
             + " QUEUEING follows how long requests "
             + "wait before the server starts on them: from arrival (or release from a hold) to the first chunk sent, "
-            + "for requests that started alone on their connection and whose app the gate was not throttling (nothing "
-            + "else of it held, its chunks not paced), so the wait was spent behind other clients' work. Large requests "
-            + "served promptly do not count as distress, and a held app queueing behind its own released work does not "
-            + "keep the node ABNORMAL. The threshold is relative to the node's own "
+            + "times the share of the node's in-flight blocks that were other apps' when the request started (all of "
+            + "it with nothing in flight), so only the wait spent behind other clients' work counts; not counted while "
+            + "the gate throttles the app (something else of it held, its chunks not paced). Large requests served "
+            + "promptly, or an app queueing behind its own other connections, do not count as distress, and a held app "
+            + "queueing behind its own released work does not keep the node ABNORMAL. The threshold is relative to the "
+            + "node's own "
             + "healthy per-block service time (the lowest p50 over "
             + k(GateConfig.BASELINE_MS)
             + "): T = max("
@@ -228,14 +230,18 @@ public final class ThrottleDoc {
             + " × baseline), at most "
             + k(GateConfig.ABNORMAL_P99_MS)
             + ".\n"
-            + "- **State with hysteresis.** NORMAL → ABNORMAL when the window holds at least "
+            + "- **Evidence.** The window weighs its count of waits or, with at least two waits, "
+            + "their total wait counted in thresholds (sum / T), whichever is more: a starved client "
+            + "sends few requests because each one waits, so three 10 s waits at T = 300 ms weigh "
+            + "100 waits, while one wait alone never decides.\n"
+            + "- **State with hysteresis.** NORMAL → ABNORMAL when the window weighs at least "
             + k(GateConfig.MIN_SAMPLES)
             + " waits and their p99 ≥ T; back to NORMAL when the p99 < "
             + k(GateConfig.QUEUE_NORMAL_FRACTION)
             + " × T (at most "
             + k(GateConfig.NORMAL_P99_MS)
-            + ") or when fewer "
-            + "than half of window.minSamples requests waited in the window (nobody left to protect).\n";
+            + ") or when the window "
+            + "weighs less than half of window.minSamples (nobody left to protect).\n";
     String st =
         "- **Signal ("
             + k(GateConfig.SIGNAL)

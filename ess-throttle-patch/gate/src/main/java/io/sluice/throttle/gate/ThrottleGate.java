@@ -30,9 +30,10 @@ import java.util.concurrent.atomic.AtomicBoolean;
  *
  * <p><b>Timing.</b> Each request's latency, from arrival (or the earlier arrival the adapter names)
  * to its last chunk sent, is metered. The detector gets, per finished request, its wait (from
- * arrival or release to its first chunk), its service time (served to finished) and whether it
- * started alone on its connection ({@link GateTicket}); hold time never feeds the signal. An
- * episode's length and holds go to the meters and events ({@link EpisodeClock}).
+ * arrival or release to its first chunk, times the share of the node's in-flight blocks that were
+ * other apps' when it started) and its service time (served to finished) ({@link GateTicket}); hold
+ * time never feeds the signal. An episode's length and holds go to the meters and events ({@link
+ * EpisodeClock}).
  *
  * <p><b>Ranges.</b> While ABNORMAL the node has an in-flight budget in blocks, split over the
  * active apps by priority weight ({@link NodeBudget}); a request is in range if its app has nothing

@@ -198,6 +198,70 @@ class QueueingSignalTest {
   }
 
   @Test
+  void aStarvedClientsFewLongWaitsTurnItAbnormalThoughTheyAreFewerThanMinSamples() {
+    // healthy first (threshold 302 ms, as above), then the window empties: the baseline stays
+    light(3, 5);
+    h.run(11_000);
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+    assertThat(h.gate.abnormalThresholdMillis()).isEqualTo(302);
+
+    // one light request of 8 blocks waits 2 s behind the heavy app: one wait alone never decides
+    List<GateHarness.Req> heavy = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      heavy.add(h.fetch("heavy", 100, heavyConn));
+    }
+    serve(h, "light", lightConn, 8, 2_000, 10);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+    assertThat(h.gate.windowSamples()).isEqualTo(1);
+
+    // a second one: 2 waits (window.minSamples is 5), but 4 s of waiting is 13 thresholds of 302 ms
+    serve(h, "light", lightConn, 8, 2_000, 10);
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+    assertThat(h.fetch("heavy", 100, heavyConn).decision()).isEqualTo(Decision.HOLD);
+  }
+
+  @Test
+  void anAppQueueingBehindItsOwnOtherConnectionsIsNotDistress() {
+    light(3, 5);
+    h.run(11_000);
+    // the heavy app alone, on four connections: 8 requests of 100 blocks in flight; more of its
+    // requests wait 5 s each behind them, on connections of their own
+    for (int i = 0; i < 8; i++) {
+      h.fetch("heavy", 100, new Connection());
+    }
+    for (int i = 0; i < 10; i++) {
+      serve(h, "heavy", new Connection(), 100, 5_000, 10);
+      h.gate.tick();
+    }
+    assertThat(h.gate.windowSamples()).as("none of it behind another app's work").isZero();
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+
+    // its 5 s waits made its per-block time 60 ms: the threshold is now 20 × 60 ms
+    assertThat(h.gate.abnormalThresholdMillis()).isEqualTo(1_208);
+
+    // a light request of 8 blocks behind those 800 blocks: 800/800 of its 4 s wait counts
+    serve(h, "light", lightConn, 8, 4_000, 10);
+    serve(h, "light", lightConn, 8, 4_000, 10);
+    h.gate.tick();
+    assertThat(h.gate.p99Millis()).isBetween(4_000L, 4_130L);
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+  }
+
+  @Test
+  void twoWaitsJustOverTheThresholdAreNotEnoughEvidence() {
+    light(3, 5);
+    h.run(11_000);
+    // two waits of 400 ms: p99 ≥ 302 ms, but they weigh max(2, 0.8 s / 302 ms) = 2.7 < 5 waits
+    serve(h, "light", lightConn, 8, 400, 10);
+    serve(h, "light", lightConn, 8, 400, 10);
+    h.gate.tick();
+    assertThat(h.gate.p99Millis()).isGreaterThanOrEqualTo(302);
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+  }
+
+  @Test
   void theThresholdFollowsTheNodesOwnSpeedUpToTheCeiling() {
     GateHarness slow =
         new GateHarness(

@@ -6,7 +6,7 @@ final class ScriptedDetector implements NodeStateDetector {
   Boolean distressed;
 
   @Override
-  public void record(long waitNanos, long serviceNanos, int blocks, boolean alone) {}
+  public void record(long waitNanos, long serviceNanos, int blocks, boolean counted) {}
 
   @Override
   public void update(long now) {}
