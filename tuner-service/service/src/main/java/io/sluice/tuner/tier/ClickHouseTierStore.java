@@ -1,6 +1,5 @@
 package io.sluice.tuner.tier;
 
-import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.Versions;
@@ -44,10 +43,8 @@ final class ClickHouseTierStore implements TierStore {
   public void save(RuleSet next, AuditEntry a) {
     try {
       db.jdbc()
-          .sql(
-              "INSERT INTO tier_audit (version, at, actor, action, item_id, before_json, after_json) "
-                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .params(next.version(), a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after())
+          .sql(TierRows.insert("tier_audit", TierRows.AUDIT_COLUMNS))
+          .params(TierRows.auditValues(a))
           .update();
       db.jdbc()
           .sql("INSERT INTO tier_rule_sets (slot, version, saved_at, rule_set) VALUES (0, ?, ?, ?)")
@@ -69,20 +66,17 @@ final class ClickHouseTierStore implements TierStore {
 
   @Override
   public void record(TierDecision d) {
-    Tier counted = TierRows.countedTier(d);
+    Object[] values = TierRows.decisionValues(d);
+    Object[] row = new Object[values.length + 1];
+    row[0] = versions.next(d.decidedAt());
+    for (int i = 0; i < values.length; i++) {
+      // the SQL columns are not Nullable: an absent tier, queue or outcome is ''
+      row[i + 1] = values[i] == null ? "" : values[i];
+    }
     try {
       db.jdbc()
-          .sql(
-              "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
-                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .params(
-              d.jobKey(),
-              versions.next(d.decidedAt()),
-              d.decidedAt(),
-              Json.write(d),
-              counted == null ? "" : counted.name(),
-              d.queue() == null ? "" : d.queue(),
-              d.outcome() == null ? "" : d.outcome().name())
+          .sql(TierRows.insert("tier_decisions", "seq, " + TierRows.DECISION_COLUMNS))
+          .params(row)
           .update();
     } catch (RuntimeException e) {
       throw failed("recording a tier decision of " + d.jobKey(), e);

@@ -1,6 +1,5 @@
 package io.sluice.tuner.tier;
 
-import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import java.util.ArrayList;
@@ -83,11 +82,8 @@ final class H2TierStore implements TierStore {
             jdbc.sql("MERGE INTO tier_meta (k, v) KEY (k) VALUES ('version', ?)")
                 .param(Long.toString(next.version()))
                 .update();
-            jdbc.sql(
-                    "INSERT INTO tier_audit (at, actor, action, item_id, before_json, after_json, version) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .params(
-                    a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after(), a.version())
+            jdbc.sql(TierRows.insert("tier_audit", TierRows.AUDIT_COLUMNS))
+                .params(TierRows.auditValues(a))
                 .update();
             return null;
           });
@@ -107,20 +103,12 @@ final class H2TierStore implements TierStore {
 
   @Override
   public void record(TierDecision d) {
-    Tier counted = TierRows.countedTier(d);
     try {
       db.inTransaction(
           tx -> {
             JdbcClient jdbc = db.jdbc();
-            jdbc.sql(
-                    "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")
-                .params(
-                    d.jobKey(),
-                    d.decidedAt(),
-                    Json.write(d),
-                    counted == null ? null : counted.name(),
-                    d.queue(),
-                    d.outcome() == null ? null : d.outcome().name())
+            jdbc.sql(TierRows.insert("tier_decisions", TierRows.DECISION_COLUMNS))
+                .params(TierRows.decisionValues(d))
                 .update();
             jdbc.sql(
                     "DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
