@@ -38,6 +38,40 @@ class ClusterDdlFileTest {
         .isEqualTo(generated);
   }
 
+  @Test
+  void theClusterReadmeDescribesEveryTableAsTheLayoutLaysItOut() throws Exception {
+    List<String> rows =
+        Files.readAllLines(ChdbFront.repoRoot().resolve("deploy/clickhouse/cluster/README.md"))
+            .stream()
+            .filter(l -> l.startsWith("| `"))
+            .toList();
+    Map<String, String> described = new LinkedHashMap<>();
+    for (String row : rows) {
+      String[] cells = row.split(" \\| ");
+      for (String name : cells[0].substring(2).split(", ")) {
+        String expected =
+            described.put(name.replace("`", ""), cells[2] + " | " + cells[3] + " | " + cells[4]);
+        assertThat(expected).as("%s is in two rows", name).isNull();
+      }
+    }
+    Map<String, String> laidOut = new LinkedHashMap<>();
+    for (ClusterTable t : ClusterLayout.TABLES) {
+      TimePartitions p = t.partitions();
+      laidOut.put(
+          t.name(),
+          (p == null ? "—" : (p.daily() ? "day of `" : "month of `") + p.column() + "`")
+              + " | "
+              + (p == null ? "—" : p.retentionDays() + " days")
+              + " | `"
+              + t.shardBy()
+              + "`"
+              + (t.shardBy().equals("0") ? " (one shard)" : ""));
+    }
+    assertThat(described)
+        .as("deploy/clickhouse/cluster/README.md: partition | retention | shard per table")
+        .isEqualTo(laidOut);
+  }
+
   private static final String V1 =
       """
       -- runs; with a semicolon in the comment

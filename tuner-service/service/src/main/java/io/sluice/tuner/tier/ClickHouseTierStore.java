@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.Versions;
@@ -66,17 +67,20 @@ final class ClickHouseTierStore implements TierStore {
 
   @Override
   public void record(TierDecision d) {
-    Object[] values = TierRows.decisionValues(d);
-    Object[] row = new Object[values.length + 1];
-    row[0] = versions.next(d.decidedAt());
-    for (int i = 0; i < values.length; i++) {
-      // the SQL columns are not Nullable: an absent tier, queue or outcome is ''
-      row[i + 1] = values[i] == null ? "" : values[i];
-    }
+    Tier counted = TierRows.countedTier(d);
     try {
       db.jdbc()
-          .sql(TierRows.insert("tier_decisions", "seq, " + TierRows.DECISION_COLUMNS))
-          .params(row)
+          .sql(
+              "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
+                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
+          .params(
+              d.jobKey(),
+              versions.next(d.decidedAt()),
+              d.decidedAt(),
+              Json.write(d),
+              counted == null ? "" : counted.name(),
+              d.queue() == null ? "" : d.queue(),
+              d.outcome() == null ? "" : d.outcome().name())
           .update();
     } catch (RuntimeException e) {
       throw failed("recording a tier decision of " + d.jobKey(), e);

@@ -1,5 +1,6 @@
 package io.sluice.tuner.tier;
 
+import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import java.util.ArrayList;
@@ -103,12 +104,20 @@ final class H2TierStore implements TierStore {
 
   @Override
   public void record(TierDecision d) {
+    Tier counted = TierRows.countedTier(d);
     try {
       db.inTransaction(
           tx -> {
             JdbcClient jdbc = db.jdbc();
-            jdbc.sql(TierRows.insert("tier_decisions", TierRows.DECISION_COLUMNS))
-                .params(TierRows.decisionValues(d))
+            jdbc.sql(
+                    "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")
+                .params(
+                    d.jobKey(),
+                    d.decidedAt(),
+                    Json.write(d),
+                    counted == null ? null : counted.name(),
+                    d.queue(),
+                    d.outcome() == null ? null : d.outcome().name())
                 .update();
             jdbc.sql(
                     "DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "

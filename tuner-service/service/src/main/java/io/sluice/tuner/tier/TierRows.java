@@ -7,7 +7,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
  * The rows both tier stores share: the reads, over each store's table sources ({@code FINAL} ones
- * for ClickHouse), and the values a decision and an audit entry are written with.
+ * for ClickHouse), and the values an audit entry is written with.
  */
 final class TierRows {
   static final TierRows H2 = new TierRows("tier_audit", "seq", "tier_decisions");
@@ -61,28 +61,9 @@ final class TierRows {
         .list();
   }
 
-  /** The columns a decision is written to, in {@link #decisionValues}'s order. */
-  static final String DECISION_COLUMNS = "job_key, decided_at, json, tier, queue, outcome";
-
   /** The columns an audit entry is written to, in {@link #auditValues}'s order. */
   static final String AUDIT_COLUMNS =
       "version, at, actor, action, item_id, before_json, after_json";
-
-  /**
-   * A decision's values for {@link #DECISION_COLUMNS}: the whole decision as JSON, and for SQL the
-   * tier it counts for ({@link #countedTier}), its queue and outcome, each null when absent.
-   */
-  static Object[] decisionValues(TierDecision d) {
-    Tier counted = countedTier(d);
-    return new Object[] {
-      d.jobKey(),
-      d.decidedAt(),
-      Json.write(d),
-      counted == null ? null : counted.name(),
-      d.queue(),
-      d.outcome() == null ? null : d.outcome().name()
-    };
-  }
 
   /** An audit entry's values for {@link #AUDIT_COLUMNS} (its version is the rule set's). */
   static Object[] auditValues(AuditEntry a) {

@@ -2,17 +2,9 @@ package io.sluice.tuner.tier;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.sluice.model.Json;
 import org.junit.jupiter.api.Test;
 
 class TierRowsTest {
-
-  @Test
-  void aRefusedDecisionCountsForThePushTierItWasRefused() {
-    TierDecision d = TierStoreTest.decision("job-a", "a1", 10);
-    assertThat(TierRows.decisionValues(d))
-        .containsExactly("job-a", 10L, Json.write(d), "CELEBORN", "etl", "REFUSED");
-  }
 
   @Test
   void anAuditEntryIsWrittenUnderItsRuleSetVersion() {
@@ -24,6 +16,6 @@ class TierRowsTest {
   void anInsertHasOnePlaceholderPerColumn() {
     assertThat(TierRows.insert("t", "a, b, c"))
         .isEqualTo("INSERT INTO t (a, b, c) VALUES (?, ?, ?)");
-    assertThat(TierRows.insert("t", TierRows.DECISION_COLUMNS)).endsWith("(?, ?, ?, ?, ?, ?)");
+    assertThat(TierRows.insert("t", TierRows.AUDIT_COLUMNS)).endsWith("(?, ?, ?, ?, ?, ?, ?)");
   }
 }
