@@ -7,39 +7,45 @@
 --
 -- Then point tuner-service and the Flink job at any node (or a load balancer) with the database sluice. The store
 -- applies its own migrations on open; every table here already has their columns, so they change nothing.
--- Columns are those of the single-node migrations (deploy/clickhouse/V*.sql); ClusterSchemaITCase
--- (tuner-service/history-store) renders this file for one node and runs the store's contract suite against it.
+--
+-- GENERATED from the single-node migrations (deploy/clickhouse/V*.sql: columns, engines, sort keys) and the
+-- cluster layout (tuner-service/history-store, ClusterLayout: sharding, partitions, retention); do not edit.
+-- Regenerate after a new migration with:
+--   mvn -q -B -pl tuner-service/history-store -am test -Dtest=ClusterDdlFileTest -Dsurefire.failIfNoSpecifiedTests=false -Dsluice.cluster.ddl.write=true
+-- ClusterSchemaITCase (tuner-service/history-store) renders this file for one node and runs the store's
+-- contract suite against it.
 --
 -- The Sluice user needs these settings (users.xml profile or CREATE SETTINGS PROFILE ... FOR sluice):
 --   distributed_product_mode = 'local'      the stage query's IN (SELECT ... FROM app_runs FINAL) runs per shard,
 --                                           correct because runs and their stages share a shard
 --   distributed_foreground_insert = 1       an upsert is visible to the next read (insert_distributed_sync before 23.x)
 --   select_sequential_consistency = 0       (default) reads may go to any replica
--- Retention: app_runs and stage_profiles 400 days after the run (stage) started, gate_events 30 days; rows
--- whose time is unknown (0) are kept. Change with ALTER TABLE <name>_local ON CLUSTER '{cluster}' MODIFY TTL ...
+-- Retention: app_runs 400 days after start_time, stage_profiles 400 days after submission_time, gate_events 30 days
+-- after at; rows whose time is unknown (0) are kept. Change with ALTER TABLE <name>_local ON CLUSTER '{cluster}'
+-- MODIFY TTL ...
 
 -- app_runs: one row per run version. Sort key = the store's run key (a run's versions must share it to replace each
--- other, and a run may move to another job, so job_key stays out of it); the job's runs are found through the
--- bloom filter on job_key and pruned by month through start_time. Sharded by run, so every version of a run and
--- its stage rows sit on one shard (FINAL and the stage query's IN are then shard-local).
+-- other, and a run may move to another job, so job_key stays out of it); the job's runs are found through the bloom
+-- filter on job_key and pruned by month through start_time. Sharded by run, so every version of a run and its stage
+-- rows sit on one shard (FINAL and the stage query's IN are then shard-local).
 CREATE TABLE IF NOT EXISTS app_runs_local ON CLUSTER '{cluster}' (
-  cluster          String,
-  app_id           String,
-  app_attempt_id   String,
-  job_key          String,
-  name             String,
-  user_name        String,
-  queue            String,
-  priority         Nullable(Int32),
-  start_time       Int64,
-  end_time         Int64,
-  status           LowCardinality(String),
-  spark_version    LowCardinality(String),
-  stage_count      UInt32,
-  diagnosis_count  UInt32,
-  updated_at       Int64,
-  write_id         UInt64,
-  run_json         String CODEC(ZSTD(3)),
+  cluster         String,
+  app_id          String,
+  app_attempt_id  String,
+  job_key         String,
+  name            String,
+  user_name       String,
+  queue           String,
+  priority        Nullable(Int32),
+  start_time      Int64,
+  end_time        Int64,
+  status          LowCardinality(String),
+  spark_version   LowCardinality(String),
+  stage_count     UInt32,
+  diagnosis_count UInt32,
+  updated_at      Int64,
+  write_id        UInt64,
+  run_json        String CODEC(ZSTD(3)),
   INDEX app_runs_job_key job_key TYPE bloom_filter GRANULARITY 4,
   INDEX app_runs_start start_time TYPE minmax GRANULARITY 4
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/app_runs', '{replica}', updated_at)
@@ -49,9 +55,9 @@ TTL toDateTime(intDiv(start_time, 1000)) + INTERVAL 400 DAY WHERE start_time > 0
 CREATE TABLE IF NOT EXISTS app_runs ON CLUSTER '{cluster}' AS app_runs_local
 ENGINE = Distributed('{cluster}', currentDatabase(), 'app_runs_local', cityHash64(cluster, app_id));
 
--- stage_profiles: one row per stage attempt and run version, read by run key (the sort key's prefix). Same shard
--- as its run. Partitioned by the stage's submission month: every version of a stage attempt carries the same
--- submission time, so FINAL still sees all of them in one partition.
+-- stage_profiles: one row per stage attempt and run version, read by run key (the sort key's prefix). Same shard as
+-- its run. Partitioned by the stage's submission month: every version of a stage attempt carries the same submission
+-- time, so FINAL still sees all of them in one partition.
 CREATE TABLE IF NOT EXISTS stage_profiles_local ON CLUSTER '{cluster}' (
   cluster                       String,
   app_id                        String,
@@ -87,7 +93,8 @@ CREATE TABLE IF NOT EXISTS stage_profiles_local ON CLUSTER '{cluster}' (
   completion_time               Int64,
   shuffle_read_bytes_max        Int64,
   shuffle_read_bytes_median     Int64,
-  killed_tasks                  Int64 DEFAULT 0
+  killed_tasks                  Int64 DEFAULT 0,
+  input_bytes_read              Int64 DEFAULT 0
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/stage_profiles', '{replica}', run_updated_at)
 PARTITION BY toYYYYMM(toDateTime(intDiv(submission_time, 1000)))
 ORDER BY (cluster, app_id, app_attempt_id, stage_id, stage_attempt_id)
@@ -128,8 +135,8 @@ ORDER BY job_key;
 CREATE TABLE IF NOT EXISTS job_states ON CLUSTER '{cluster}' AS job_states_local
 ENGINE = Distributed('{cluster}', currentDatabase(), 'job_states_local', cityHash64(job_key));
 
--- gate_events: the ESS gates' events, by far the most rows (thousands of nodes): daily partitions, 30 days kept,
--- read by cluster, node and time (the sort key's prefix).
+-- gate_events: the ESS gates' events, by far the most rows (thousands of nodes): daily partitions, 30 days kept, read
+-- by cluster, node and time (the sort key's prefix).
 CREATE TABLE IF NOT EXISTS gate_events_local ON CLUSTER '{cluster}' (
   cluster       String,
   node          String,
@@ -152,16 +159,16 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'gate_events_local', cityHa
 
 -- tuner_decisions: the policy's decisions per job and run, read by job_key.
 CREATE TABLE IF NOT EXISTS tuner_decisions_local ON CLUSTER '{cluster}' (
-  job_key      String,
-  run_key      String,
-  run_start    Int64,
-  kind         LowCardinality(String),
-  conf_key     String,
-  direction    String,
-  conf_value   String,
-  reason       String,
-  evidence     String,
-  decided_at   Int64
+  job_key    String,
+  run_key    String,
+  run_start  Int64,
+  kind       LowCardinality(String),
+  conf_key   String,
+  direction  String,
+  conf_value String,
+  reason     String,
+  evidence   String,
+  decided_at Int64
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tuner_decisions', '{replica}')
 ORDER BY (job_key, run_key, kind, conf_key);
 CREATE TABLE IF NOT EXISTS tuner_decisions ON CLUSTER '{cluster}' AS tuner_decisions_local
@@ -169,10 +176,10 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tuner_decisions_local', ci
 
 -- tuner_jobs: operator freezes per job.
 CREATE TABLE IF NOT EXISTS tuner_jobs_local ON CLUSTER '{cluster}' (
-  job_key      String,
-  frozen       UInt8,
-  updated_at   Int64,
-  version      UInt64
+  job_key    String,
+  frozen     UInt8,
+  updated_at Int64,
+  version    UInt64
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tuner_jobs', '{replica}', version)
 ORDER BY job_key;
 CREATE TABLE IF NOT EXISTS tuner_jobs ON CLUSTER '{cluster}' AS tuner_jobs_local
@@ -180,10 +187,10 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tuner_jobs_local', cityHas
 
 -- tier_rule_sets: the rule sets: a few rows; one shard (sharding key 0) keeps reads of the newest version simple.
 CREATE TABLE IF NOT EXISTS tier_rule_sets_local ON CLUSTER '{cluster}' (
-  slot         UInt8,
-  version      UInt64,
-  saved_at     Int64,
-  rule_set     String
+  slot     UInt8,
+  version  UInt64,
+  saved_at Int64,
+  rule_set String
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tier_rule_sets', '{replica}', version)
 ORDER BY slot;
 CREATE TABLE IF NOT EXISTS tier_rule_sets ON CLUSTER '{cluster}' AS tier_rule_sets_local
@@ -191,13 +198,13 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tier_rule_sets_local', 0);
 
 -- tier_audit: one entry per rule-set version; one shard.
 CREATE TABLE IF NOT EXISTS tier_audit_local ON CLUSTER '{cluster}' (
-  version      UInt64,
-  at           Int64,
-  actor        String,
-  action       LowCardinality(String),
-  item_id      String,
-  before_json  Nullable(String),
-  after_json   Nullable(String)
+  version     UInt64,
+  at          Int64,
+  actor       String,
+  action      LowCardinality(String),
+  item_id     String,
+  before_json Nullable(String),
+  after_json  Nullable(String)
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tier_audit', '{replica}')
 ORDER BY version;
 CREATE TABLE IF NOT EXISTS tier_audit ON CLUSTER '{cluster}' AS tier_audit_local
@@ -205,13 +212,13 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tier_audit_local', 0);
 
 -- tier_decisions: push-tier decisions per job, newest first.
 CREATE TABLE IF NOT EXISTS tier_decisions_local ON CLUSTER '{cluster}' (
-  job_key      String,
-  seq          UInt64,
-  decided_at   Int64,
-  json         String CODEC(ZSTD(3)),
-  tier         LowCardinality(String) DEFAULT '',
-  queue        String DEFAULT '',
-  outcome      LowCardinality(String) DEFAULT ''
+  job_key    String,
+  seq        UInt64,
+  decided_at Int64,
+  json       String CODEC(ZSTD(3)),
+  tier       LowCardinality(String) DEFAULT '',
+  queue      String DEFAULT '',
+  outcome    LowCardinality(String) DEFAULT ''
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tier_decisions', '{replica}')
 ORDER BY (job_key, seq);
 CREATE TABLE IF NOT EXISTS tier_decisions ON CLUSTER '{cluster}' AS tier_decisions_local
@@ -219,12 +226,12 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tier_decisions_local', cit
 
 -- tier_runs: push-tier outcomes per run.
 CREATE TABLE IF NOT EXISTS tier_runs_local ON CLUSTER '{cluster}' (
-  run_key      String,
-  attempt      Int32,
-  first_at     Int64,
-  updated_at   Int64,
-  version      UInt64,
-  json         String CODEC(ZSTD(3))
+  run_key    String,
+  attempt    Int32,
+  first_at   Int64,
+  updated_at Int64,
+  version    UInt64,
+  json       String CODEC(ZSTD(3))
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tier_runs', '{replica}', version)
 ORDER BY (run_key, attempt);
 CREATE TABLE IF NOT EXISTS tier_runs ON CLUSTER '{cluster}' AS tier_runs_local
@@ -232,13 +239,13 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tier_runs_local', cityHash
 
 -- tier_outcome_events: push-tier outcome events per run.
 CREATE TABLE IF NOT EXISTS tier_outcome_events_local ON CLUSTER '{cluster}' (
-  run_key      String,
-  attempt      Int32,
-  outcome      LowCardinality(String),
-  at           Int64,
-  tier         LowCardinality(String),
-  queue        String,
-  reason       String
+  run_key String,
+  attempt Int32,
+  outcome LowCardinality(String),
+  at      Int64,
+  tier    LowCardinality(String),
+  queue   String,
+  reason  String
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tier_outcome_events', '{replica}')
 ORDER BY (run_key, attempt, outcome);
 CREATE TABLE IF NOT EXISTS tier_outcome_events ON CLUSTER '{cluster}' AS tier_outcome_events_local
@@ -246,13 +253,13 @@ ENGINE = Distributed('{cluster}', currentDatabase(), 'tier_outcome_events_local'
 
 -- tier_alerts: push-tier alerts; one shard.
 CREATE TABLE IF NOT EXISTS tier_alerts_local ON CLUSTER '{cluster}' (
-  seq          UInt64,
-  version      UInt64,
-  raised_at    Int64,
-  tier         LowCardinality(String),
-  queue        String,
-  kind         LowCardinality(String),
-  json         String
+  seq       UInt64,
+  version   UInt64,
+  raised_at Int64,
+  tier      LowCardinality(String),
+  queue     String,
+  kind      LowCardinality(String),
+  json      String
 ) ENGINE = ReplicatedReplacingMergeTree('/clickhouse/tables/{shard}/{database}/tier_alerts', '{replica}', version)
 ORDER BY seq;
 CREATE TABLE IF NOT EXISTS tier_alerts ON CLUSTER '{cluster}' AS tier_alerts_local

@@ -18,7 +18,8 @@ import java.util.Map;
  * The tuner-service's settings as Spring Boot's configuration processor records them ({@code
  * META-INF/spring-configuration-metadata.json}, written when the service compiles): one catalogue
  * per {@code @ConfigurationProperties} record, its keys, types, {@code @DefaultValue}s and the
- * records' {@code @param} docs. The records bind and validate the values themselves at start-up;
+ * records' {@code @param} docs, with the valid values their Bean Validation annotations declare
+ * ({@link PropertyConstraints}). The records bind and validate the values themselves at start-up;
  * these settings only describe them.
  */
 final class SpringMetadata {
@@ -40,7 +41,7 @@ final class SpringMetadata {
     for (String location : LOCATIONS) {
       try (InputStream in = loader.getResourceAsStream(location)) {
         if (in != null) {
-          return catalogues(new ObjectMapper().readTree(in));
+          return catalogues(new ObjectMapper().readTree(in), new PropertyConstraints(loader));
         }
       } catch (IOException e) {
         throw new UncheckedIOException("cannot read " + location, e);
@@ -51,7 +52,11 @@ final class SpringMetadata {
             + "tuner-service/service first (mvn -pl tuner-service/service -am install -DskipTests)");
   }
 
-  static List<Catalogue> catalogues(JsonNode metadata) {
+  /**
+   * One catalogue per record of {@code metadata}; each setting's valid values from {@code
+   * constraints}.
+   */
+  static List<Catalogue> catalogues(JsonNode metadata, PropertyConstraints constraints) {
     Map<String, String> roots = new LinkedHashMap<>();
     for (JsonNode g : metadata.path("groups")) {
       String type = g.path("type").asText();
@@ -74,7 +79,7 @@ final class SpringMetadata {
               .max(Comparator.comparingInt(String::length))
               .orElse(null);
       if (root != null && p.path("sourceType").asText().startsWith("io.sluice.")) {
-        byRoot.get(root).add(setting(p));
+        byRoot.get(root).add(setting(p, constraints));
       }
     }
     List<Catalogue> out = new ArrayList<>();
@@ -90,18 +95,20 @@ final class SpringMetadata {
                         + root
                         + ".…=` arguments or "
                         + "environment variables); bound and validated when the service starts, which fails naming a bad value. "
+                        + "The valid values are those the record's Bean Validation constraints declare. "
                         + "Durations take units (`50ms`, `2s`, `1h`), sizes too (`500MB`, `2GB`).",
                     settings)));
     return out;
   }
 
-  private static Setting<String> setting(JsonNode p) {
+  private static Setting<String> setting(JsonNode p, PropertyConstraints constraints) {
     String type = p.path("type").asText();
+    String name = p.path("name").asText();
     return Setting.of(
-        p.path("name").asText(),
+        name,
         unit(type),
         defaultText(p.path("defaultValue")),
-        "",
+        constraints.range(p.path("sourceType").asText(), name, type),
         sentence(p.path("description").asText("")),
         (key, raw) -> raw);
   }

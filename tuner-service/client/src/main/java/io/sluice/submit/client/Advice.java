@@ -1,5 +1,6 @@
 package io.sluice.submit.client;
 
+import io.sluice.contracts.api.SubmissionAnswer;
 import java.util.List;
 import java.util.Map;
 
@@ -14,19 +15,10 @@ public record Advice(
     String jobKey,
     String state,
     Map<String, String> overlay,
-    List<Change> changes,
+    List<SubmissionAnswer.Change> changes,
     List<String> reasons,
     List<String> dropped,
     Platform platform) {
-
-  /** One recorded change (for logs); evidence values are numbers. */
-  public record Change(
-      String key,
-      String value,
-      String previous,
-      String ruleId,
-      String reason,
-      Map<String, Double> evidence) {}
 
   /**
    * What the platform adds besides tuning (not tuning recommendations, so not checked against the
@@ -63,7 +55,7 @@ public record Advice(
       String jobKey,
       String state,
       Map<String, String> overlay,
-      List<Change> changes,
+      List<SubmissionAnswer.Change> changes,
       List<String> reasons,
       List<String> dropped) {
     this(submissionId, jobKey, state, overlay, changes, reasons, dropped, Platform.NONE);

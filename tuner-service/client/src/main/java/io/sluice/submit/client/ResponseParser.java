@@ -1,11 +1,20 @@
 package io.sluice.submit.client;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MapperFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.cfg.CoercionAction;
+import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.json.JsonMapper;
+import com.fasterxml.jackson.databind.type.LogicalType;
+import io.sluice.contracts.api.SubmissionAnswer;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.Recommendation;
 import io.sluice.rules.AllowList;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -15,15 +24,18 @@ import java.util.Optional;
 import java.util.Set;
 
 /**
- * Validates a 200 body of {@code POST /api/v1/submissions}. A body that is not JSON, or whose
- * contract fields are missing or of the wrong type, is rejected as a whole ({@link
- * InvalidResponse}). Overlay entries whose key is not on {@link AllowList#defaults()} or whose
- * value is outside its bounds are dropped one by one (and listed). The {@code platform} field is
- * optional and read leniently ({@link #platform}): a bad one never rejects the answer.
+ * Validates a 200 body of {@code POST /api/v1/submissions}. The body is bound to the contract
+ * record {@link SubmissionAnswer} with Jackson, strictly: a body that is not JSON, or whose
+ * contract fields are missing, null where required, or of the wrong type (a number where a string
+ * is due, a string where a number is due: no coercion), is rejected as a whole ({@link
+ * InvalidResponse}, with the field's path). Overlay entries whose key is not on {@link
+ * AllowList#defaults()} or whose value is outside its bounds are dropped one by one (and listed).
+ * The {@code platform} field is optional and read leniently from the tree ({@link #platform}): a
+ * bad one never rejects the answer.
  */
 public final class ResponseParser {
   /** Contract states. */
-  public static final Set<String> STATES = Set.of("NEW", "TUNING", "STABLE", "FROZEN", "DISABLED");
+  public static final Set<String> STATES = Set.copyOf(SubmissionAnswer.STATES);
 
   /** Larger bodies are refused unread. */
   public static final int MAX_BODY_BYTES = 1 << 20;
@@ -35,8 +47,25 @@ public final class ResponseParser {
     }
   }
 
-  private static final ObjectMapper MAPPER =
-      new ObjectMapper().enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+  private static final ObjectMapper MAPPER = strictMapper();
+
+  /**
+   * Duplicate fields refused, unknown fields ignored (the service may add some), and no scalar
+   * coercion either way: 7 is not the string "7", and "1" is not the number 1.
+   */
+  private static ObjectMapper strictMapper() {
+    ObjectMapper m =
+        JsonMapper.builder()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+            .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
+            .build();
+    for (CoercionInputShape shape :
+        List.of(CoercionInputShape.Integer, CoercionInputShape.Float, CoercionInputShape.Boolean)) {
+      m.coercionConfigFor(LogicalType.Textual).setCoercion(shape, CoercionAction.Fail);
+    }
+    return m;
+  }
 
   private final AllowList allowList;
 
@@ -51,33 +80,26 @@ public final class ResponseParser {
     JsonNode root;
     try {
       root = MAPPER.readTree(body);
-    } catch (Exception e) {
+    } catch (IOException e) {
       throw new InvalidResponse("not JSON: " + oneLine(e.getMessage()));
     }
     if (root == null || !root.isObject()) {
       throw new InvalidResponse("not a JSON object");
     }
-    String submissionId = requiredText(root, "submissionId");
+    SubmissionAnswer answer = bind(root);
+    String submissionId = required(answer.submissionId(), "submissionId");
     if (submissionId.isBlank()) {
       throw new InvalidResponse("submissionId is blank");
     }
-    String jobKey = requiredText(root, "jobKey");
-    String state = requiredText(root, "state");
+    String jobKey = required(answer.jobKey(), "jobKey");
+    String state = required(answer.state(), "state");
     if (!STATES.contains(state)) {
       throw new InvalidResponse("state '" + state + "' is not one of " + STATES);
     }
-    JsonNode overlayNode = root.get("overlay");
-    if (overlayNode == null || !overlayNode.isObject()) {
-      throw new InvalidResponse("overlay is missing or not an object");
-    }
     Map<String, String> overlay = new LinkedHashMap<>();
     List<String> dropped = new ArrayList<>();
-    for (Iterator<Map.Entry<String, JsonNode>> it = overlayNode.fields(); it.hasNext(); ) {
-      Map.Entry<String, JsonNode> e = it.next();
-      if (!e.getValue().isTextual()) {
-        throw new InvalidResponse("overlay." + e.getKey() + " is not a string");
-      }
-      String value = e.getValue().asText();
+    for (Map.Entry<String, String> e : required(answer.overlay(), "overlay").entrySet()) {
+      String value = required(e.getValue(), "overlay." + e.getKey());
       Optional<String> why = allowList.check(new Recommendation(e.getKey(), value, ""));
       if (why.isPresent()) {
         dropped.add(why.get());
@@ -85,28 +107,13 @@ public final class ResponseParser {
         overlay.put(e.getKey(), value.trim());
       }
     }
-    List<Advice.Change> changes = new ArrayList<>();
-    JsonNode changesNode = root.get("changes");
-    if (changesNode != null && !changesNode.isNull()) {
-      if (!changesNode.isArray()) {
-        throw new InvalidResponse("changes is not an array");
-      }
-      for (JsonNode c : changesNode) {
-        changes.add(change(c));
-      }
+    List<SubmissionAnswer.Change> changes = new ArrayList<>();
+    for (SubmissionAnswer.Change c : orEmpty(answer.changes())) {
+      changes.add(change(required(c, "changes[]")));
     }
     List<String> reasons = new ArrayList<>();
-    JsonNode reasonsNode = root.get("reasons");
-    if (reasonsNode != null && !reasonsNode.isNull()) {
-      if (!reasonsNode.isArray()) {
-        throw new InvalidResponse("reasons is not an array");
-      }
-      for (JsonNode r : reasonsNode) {
-        if (!r.isTextual()) {
-          throw new InvalidResponse("reasons holds a non-string");
-        }
-        reasons.add(r.asText());
-      }
+    for (String r : orEmpty(answer.reasons())) {
+      reasons.add(required(r, "reasons[]"));
     }
     return new Advice(
         submissionId,
@@ -117,6 +124,41 @@ public final class ResponseParser {
         reasons,
         dropped,
         platform(root.get("platform"), dropped));
+  }
+
+  private static SubmissionAnswer bind(JsonNode root) throws InvalidResponse {
+    try {
+      return MAPPER.treeToValue(root, SubmissionAnswer.class);
+    } catch (JsonMappingException e) {
+      throw new InvalidResponse(
+          path(e) + " has the wrong type: " + oneLine(e.getOriginalMessage()));
+    } catch (IOException e) {
+      throw new InvalidResponse("not the answer's shape: " + oneLine(e.getMessage()));
+    }
+  }
+
+  /** The JSON path of a binding error: {@code changes[0].evidence.x}. */
+  private static String path(JsonMappingException e) {
+    StringBuilder out = new StringBuilder();
+    for (JsonMappingException.Reference r : e.getPath()) {
+      if (r.getFieldName() != null) {
+        out.append(out.isEmpty() ? "" : ".").append(r.getFieldName());
+      } else if (r.getIndex() >= 0) {
+        out.append('[').append(r.getIndex()).append(']');
+      }
+    }
+    return out.isEmpty() ? "the answer" : out.toString();
+  }
+
+  private static <T> T required(T value, String field) throws InvalidResponse {
+    if (value == null) {
+      throw new InvalidResponse(field + " is missing or null");
+    }
+    return value;
+  }
+
+  private static <T> List<T> orEmpty(List<T> list) {
+    return list == null ? List.of() : list;
   }
 
   /**
@@ -202,50 +244,20 @@ public final class ResponseParser {
     return out;
   }
 
-  private static Advice.Change change(JsonNode c) throws InvalidResponse {
-    if (!c.isObject()) {
-      throw new InvalidResponse("changes holds a non-object");
-    }
+  private static SubmissionAnswer.Change change(SubmissionAnswer.Change c) throws InvalidResponse {
     Map<String, Double> evidence = new LinkedHashMap<>();
-    JsonNode ev = c.get("evidence");
-    if (ev != null && !ev.isNull()) {
-      if (!ev.isObject()) {
-        throw new InvalidResponse("changes[].evidence is not an object");
-      }
-      for (Iterator<Map.Entry<String, JsonNode>> it = ev.fields(); it.hasNext(); ) {
-        Map.Entry<String, JsonNode> e = it.next();
-        if (!e.getValue().isNumber()) {
-          throw new InvalidResponse("changes[].evidence." + e.getKey() + " is not a number");
-        }
-        evidence.put(e.getKey(), e.getValue().doubleValue());
+    if (c.evidence() != null) {
+      for (Map.Entry<String, Double> e : c.evidence().entrySet()) {
+        evidence.put(e.getKey(), required(e.getValue(), "changes[].evidence." + e.getKey()));
       }
     }
-    return new Advice.Change(
-        requiredText(c, "key"),
-        requiredText(c, "value"),
-        optionalText(c, "previous"),
-        requiredText(c, "ruleId"),
-        optionalText(c, "reason"),
+    return new SubmissionAnswer.Change(
+        required(c.key(), "changes[].key"),
+        required(c.value(), "changes[].value"),
+        c.previous(),
+        required(c.ruleId(), "changes[].ruleId"),
+        c.reason(),
         evidence);
-  }
-
-  private static String requiredText(JsonNode node, String field) throws InvalidResponse {
-    JsonNode v = node.get(field);
-    if (v == null || !v.isTextual()) {
-      throw new InvalidResponse(field + " is missing or not a string");
-    }
-    return v.asText();
-  }
-
-  private static String optionalText(JsonNode node, String field) throws InvalidResponse {
-    JsonNode v = node.get(field);
-    if (v == null || v.isNull()) {
-      return null;
-    }
-    if (!v.isTextual()) {
-      throw new InvalidResponse(field + " is not a string");
-    }
-    return v.asText();
   }
 
   /** The request body as JSON. */

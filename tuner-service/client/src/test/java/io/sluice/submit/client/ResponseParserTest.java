@@ -8,6 +8,7 @@ import io.sluice.rules.AllowList;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 class ResponseParserTest {
@@ -71,6 +72,42 @@ class ResponseParserTest {
       })
   void garbageAndWrongTypesAreRejectedAsAWhole(String body) {
     assertThatThrownBy(() -> parse(body)).isInstanceOf(ResponseParser.InvalidResponse.class);
+  }
+
+  @ParameterizedTest
+  @CsvSource(
+      delimiter = '|',
+      value = {
+        "{\"submissionId\":\"s\"| not JSON: ",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{\"spark.a\":7}}"
+            + "| overlay.spark.a has the wrong type: ",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"changes\":[{\"key\":\"a\","
+            + "\"value\":\"b\",\"ruleId\":\"R\",\"evidence\":{\"x\":\"1\"}}]}"
+            + "| changes[0].evidence.x has the wrong type: ",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"changes\":[{\"key\":\"a\","
+            + "\"value\":\"b\"}]}"
+            + "| changes[].ruleId is missing or null",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{\"spark.a\":null}}"
+            + "| overlay.spark.a is missing or null",
+        "{\"submissionId\":\"s\",\"state\":\"NEW\",\"overlay\":{}}| jobKey is missing or null",
+        "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"NEW\",\"overlay\":{},\"reasons\":\"r\"}"
+            + "| reasons has the wrong type: ",
+      })
+  void theErrorNamesTheFieldAndWhatIsWrong(String body, String message) {
+    assertThatThrownBy(() -> parse(body))
+        .isInstanceOf(ResponseParser.InvalidResponse.class)
+        .hasMessageStartingWith(message);
+  }
+
+  @Test
+  void fieldsTheClientDoesNotKnowAreIgnoredAndAbsentListsAreEmpty() throws Exception {
+    Advice a =
+        parse(
+            "{\"submissionId\":\"s\",\"jobKey\":\"k\",\"state\":\"STABLE\",\"overlay\":{},"
+                + "\"addedLater\":{\"x\":[1]}}");
+    assertThat(a.changes()).isEmpty();
+    assertThat(a.reasons()).isEmpty();
+    assertThat(a.platform()).isEqualTo(Advice.Platform.NONE);
   }
 
   @Test

@@ -1,6 +1,7 @@
 package io.sluice.tuner.retention;
 
 import java.time.Duration;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 
@@ -22,11 +23,11 @@ import org.springframework.boot.context.properties.bind.DefaultValue;
  */
 @ConfigurationProperties("sluice.retention")
 public record RetentionProperties(
-    @DefaultValue("180d") Duration runs,
-    @DefaultValue("365d") Duration decisions,
-    @DefaultValue("30d") Duration gateEvents,
-    @DefaultValue("365d") Duration audit,
-    @DefaultValue("1h") Duration interval) {
+    @DefaultValue("180d") @DurationMin(nanos = 0, inclusive = false) Duration runs,
+    @DefaultValue("365d") @DurationMin(nanos = 0, inclusive = false) Duration decisions,
+    @DefaultValue("30d") @DurationMin(nanos = 0, inclusive = false) Duration gateEvents,
+    @DefaultValue("365d") @DurationMin(nanos = 0, inclusive = false) Duration audit,
+    @DefaultValue("1h") @DurationMin(nanos = 0, inclusive = false) Duration interval) {
 
   public RetentionProperties {
     positive("runs", runs);

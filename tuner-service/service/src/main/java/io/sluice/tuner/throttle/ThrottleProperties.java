@@ -6,6 +6,7 @@ import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -54,8 +55,8 @@ public record ThrottleProperties(
     @DefaultValue("") String shimJar,
     @DefaultValue("") String reporterJar,
     @DefaultValue("") String reportUrl,
-    @DefaultValue("24h") @NotNull Duration appTtl,
-    @DefaultValue("1h") @NotNull Duration submissionTtl,
+    @DefaultValue("24h") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration appTtl,
+    @DefaultValue("1h") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration submissionTtl,
     @DefaultValue("10000") @Min(1) @Max(1_000_000) int maxApps) {
   public static final int MIN_PRIORITY = -1000;
   public static final int MAX_PRIORITY = 1000;

@@ -44,10 +44,8 @@ final class ClickHouseTierStore implements TierStore {
   public void save(RuleSet next, AuditEntry a) {
     try {
       db.jdbc()
-          .sql(
-              "INSERT INTO tier_audit (version, at, actor, action, item_id, before_json, after_json) "
-                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .params(next.version(), a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after())
+          .sql(TierRows.insert("tier_audit", TierRows.AUDIT_COLUMNS))
+          .params(TierRows.auditValues(a))
           .update();
       db.jdbc()
           .sql("INSERT INTO tier_rule_sets (slot, version, saved_at, rule_set) VALUES (0, ?, ?, ?)")

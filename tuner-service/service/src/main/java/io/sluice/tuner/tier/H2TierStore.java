@@ -83,11 +83,8 @@ final class H2TierStore implements TierStore {
             jdbc.sql("MERGE INTO tier_meta (k, v) KEY (k) VALUES ('version', ?)")
                 .param(Long.toString(next.version()))
                 .update();
-            jdbc.sql(
-                    "INSERT INTO tier_audit (at, actor, action, item_id, before_json, after_json, version) "
-                        + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-                .params(
-                    a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after(), a.version())
+            jdbc.sql(TierRows.insert("tier_audit", TierRows.AUDIT_COLUMNS))
+                .params(TierRows.auditValues(a))
                 .update();
             return null;
           });

@@ -6,8 +6,8 @@ import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
 
 /**
- * The reads both tier stores share, over each store's table sources ({@code FINAL} ones for
- * ClickHouse).
+ * The rows both tier stores share: the reads, over each store's table sources ({@code FINAL} ones
+ * for ClickHouse), and the values an audit entry is written with.
  */
 final class TierRows {
   static final TierRows H2 = new TierRows("tier_audit", "seq", "tier_decisions");
@@ -59,6 +59,23 @@ final class TierRows {
         .params(jobKey, limit)
         .query((rs, n) -> Json.read(rs.getString(1), TierDecision.class))
         .list();
+  }
+
+  /** The columns an audit entry is written to, in {@link #auditValues}'s order. */
+  static final String AUDIT_COLUMNS =
+      "version, at, actor, action, item_id, before_json, after_json";
+
+  /** An audit entry's values for {@link #AUDIT_COLUMNS} (its version is the rule set's). */
+  static Object[] auditValues(AuditEntry a) {
+    return new Object[] {
+      a.version(), a.at(), a.actor(), a.action(), a.itemId(), a.before(), a.after()
+    };
+  }
+
+  /** {@code INSERT INTO table (columns) VALUES (?, ...)}, one placeholder per column. */
+  static String insert(String table, String columns) {
+    int n = columns.split(",").length;
+    return "INSERT INTO " + table + " (" + columns + ") VALUES (" + "?, ".repeat(n - 1) + "?)";
   }
 
   /**

@@ -4,6 +4,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.List;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -34,9 +35,9 @@ import org.springframework.validation.annotation.Validated;
 @ConfigurationProperties("sluice.tier.outcomes")
 @Validated
 public record TierOutcomeProperties(
-    @DefaultValue("2s") @NotNull Duration storeTimeout,
+    @DefaultValue("2s") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration storeTimeout,
     @DefaultValue("30d") @NotNull Duration retention,
-    @DefaultValue("1h") @NotNull Duration pruneInterval,
+    @DefaultValue("1h") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration pruneInterval,
     @DefaultValue List<String> metricQueues,
     @DefaultValue("100") @Min(0) int maxMetricQueues,
     @DefaultValue("32") @Min(0) int maxMetricReasons) {
