@@ -24,11 +24,12 @@ import org.junit.jupiter.api.io.TempDir;
  * Chunk pacing through {@link GatedRpcHandler} on Spark's real shuffle server, fetched by Spark's
  * own {@link ExternalBlockStoreClient}: a heavy low-priority app (three executors, 40-block
  * requests) and a light high-priority one (8-block requests) share a node whose emulated disk is
- * one device for both server threads ({@code test.ioModel=SHARED_DISK}). The heavy app's waits turn
- * the node ABNORMAL; with the budget at a few blocks the heavy app is over its range next to the
- * light one, so the gate paces it: its chunk fetches are parked while the light app's chunks are
- * served. Every block of both apps arrives once with the right bytes, and pacing's books are empty
- * at the end. The counter-case (pace.lingerMs=0) holds requests but never parks a chunk.
+ * one device for both server threads ({@code test.ioModel=SHARED_DISK}). The light app's waits
+ * behind the heavy app turn the node ABNORMAL; with the budget at a few blocks the heavy app is
+ * over its range next to the light one, so the gate paces it: its chunk fetches are parked while
+ * the light app's chunks are served. Every block of both apps arrives once with the right bytes,
+ * and pacing's books are empty at the end. The counter-case (pace.lingerMs=0) holds requests but
+ * never parks a chunk.
  */
 class ChunkPacingITCase {
   private static final String HEAVY = "app-heavy";
@@ -119,30 +120,31 @@ class ChunkPacingITCase {
       try {
         heavy.register(heavyClients.get(0), node.port());
         light.register(lightClient, node.port());
-        try (Load heavyLoad = new Load(heavy, heavyClients, node.port(), 1, 40, 100_000)) {
+        try (Load heavyLoad = new Load(heavy, heavyClients, node.port(), 1, 40, 100_000);
+            Load lightLoad = new Load(light, List.of(lightClient), node.port(), 1, 8, 100_000)) {
+          // the light app's requests wait behind the heavy app's: that turns the node ABNORMAL (the
+          // heavy app queueing behind its own other clients would not)
           Await.until(
               () -> node.gate.state() == NodeState.ABNORMAL,
               Duration.ofSeconds(120),
-              () -> "the heavy app turns the node ABNORMAL: " + node.gate.snapshot());
-          try (Load lightLoad = new Load(light, List.of(lightClient), node.port(), 1, 8, 100_000)) {
-            check.check(node);
-            lightLoad.stop();
-            heavyLoad.stop();
-            lightLoad.join(120);
-            heavyLoad.join(120);
-            for (Load l : List.of(heavyLoad, lightLoad)) {
-              assertThat(l.errors()).isEmpty();
-              // a request cut short by stop() is simply not awaited; every answered block is right
-              // and none failed
-              for (BlockCheck c : l.checks()) {
-                assertThat(c.failed()).as(c.toString()).isEmpty();
-                assertThat(c.wrongBytes()).as(c.toString()).isEmpty();
-                assertThat(c.duplicates()).as(c.toString()).isEmpty();
-              }
+              () -> "the light app's waits turn the node ABNORMAL: " + node.gate.snapshot());
+          check.check(node);
+          lightLoad.stop();
+          heavyLoad.stop();
+          lightLoad.join(120);
+          heavyLoad.join(120);
+          for (Load l : List.of(heavyLoad, lightLoad)) {
+            assertThat(l.errors()).isEmpty();
+            // a request cut short by stop() is simply not awaited; every answered block is right
+            // and none failed
+            for (BlockCheck c : l.checks()) {
+              assertThat(c.failed()).as(c.toString()).isEmpty();
+              assertThat(c.wrongBytes()).as(c.toString()).isEmpty();
+              assertThat(c.duplicates()).as(c.toString()).isEmpty();
             }
-            BlockCheck last = light.fetchAndWait(lightClient, node.port(), light.blocks(0, 8));
-            assertThat(last.allGood()).as(last.toString()).isTrue();
           }
+          BlockCheck last = light.fetchAndWait(lightClient, node.port(), light.blocks(0, 8));
+          assertThat(last.allGood()).as(last.toString()).isTrue();
         }
         Await.until(
             () ->
