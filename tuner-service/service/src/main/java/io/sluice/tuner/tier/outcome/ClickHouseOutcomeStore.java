@@ -28,6 +28,12 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
     this.where = where;
   }
 
+  /** No transactions: the work's saves land one by one (each one retry-safe, see above). */
+  @Override
+  public <T> T group(java.util.function.Supplier<T> work) {
+    return work.get();
+  }
+
   @Override
   public Optional<RunOutcome> run(String runKey, int attempt) {
     try {

@@ -24,6 +24,12 @@ public final class H2OutcomeStore implements OutcomeStore {
     this.where = where;
   }
 
+  /** One transaction; the stores' own transactions inside it join it. */
+  @Override
+  public <T> T group(java.util.function.Supplier<T> work) {
+    return db.inTransaction(tx -> work.get());
+  }
+
   @Override
   public Optional<RunOutcome> run(String runKey, int attempt) {
     try {

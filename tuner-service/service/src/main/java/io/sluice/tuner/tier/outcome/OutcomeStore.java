@@ -13,6 +13,13 @@ public interface OutcomeStore extends AutoCloseable {
   /** A windowed count. */
   record CountRow(Tier tier, String queue, OutcomeMerge.Kind kind, String reason, long count) {}
 
+  /**
+   * Runs {@code work} so that its writes commit together (one transaction where the store has
+   * them): the group commit of several reports. On a store without transactions the work's writes
+   * land one by one, each written so that a retry of the whole work stores nothing twice.
+   */
+  <T> T group(java.util.function.Supplier<T> work);
+
   Optional<RunOutcome> run(String runKey, int attempt);
 
   /** The attempts of a run, oldest first. */
