@@ -44,6 +44,15 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
   }
 
   @Override
+  public List<RunOutcome> attemptsOf(java.util.Collection<String> runKeys) {
+    try {
+      return OutcomeRows.CLICKHOUSE.attemptsOf(db.jdbc(), runKeys);
+    } catch (RuntimeException e) {
+      throw failed("reading the attempts of " + runKeys.size() + " run(s)", e);
+    }
+  }
+
+  @Override
   public List<RunOutcome> attempts(String runKey) {
     try {
       return OutcomeRows.CLICKHOUSE.attempts(db.jdbc(), runKey);

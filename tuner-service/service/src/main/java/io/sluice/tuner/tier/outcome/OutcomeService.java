@@ -235,17 +235,21 @@ public final class OutcomeService implements AutoCloseable {
     List<RunOutcome> written =
         st.group(
             () -> {
+              List<RunReport> live = new ArrayList<>();
+              group.forEach(i -> live.add(i.abandoned() ? null : i.value()));
+              GroupWrites w = new GroupWrites(st, live);
               List<RunOutcome> out = new ArrayList<>(group.size());
-              for (GroupCommit.Item<RunReport, RunOutcome> item : group) {
-                out.add(item.abandoned() ? null : report(st, item.value(), afterCommit));
+              for (RunReport r : live) {
+                out.add(r == null ? null : report(w, r, afterCommit));
               }
+              w.flush();
               return out;
             });
     afterCommit.forEach(Runnable::run);
     return written;
   }
 
-  private RunOutcome report(OutcomeStore st, RunReport r, List<Runnable> afterCommit) {
+  private RunOutcome report(GroupWrites st, RunReport r, List<Runnable> afterCommit) {
     long now = clock.millis();
     if (r.attempt() > 1) {
       for (RunOutcome earlier : st.attempts(r.runKey())) {
@@ -277,7 +281,7 @@ public final class OutcomeService implements AutoCloseable {
   }
 
   private RunOutcome apply(
-      OutcomeStore store, RunOutcome before, RunReport r, long now, List<Runnable> afterCommit) {
+      GroupWrites store, RunOutcome before, RunReport r, long now, List<Runnable> afterCommit) {
     OutcomeMerge.Merged m = OutcomeMerge.merge(before, r, now);
     if (!m.changed()) {
       return before;
@@ -301,7 +305,7 @@ public final class OutcomeService implements AutoCloseable {
   }
 
   private void check(
-      OutcomeStore store,
+      GroupWrites writes,
       AlertRule rule,
       OutcomeMerge.Count c,
       RunOutcome o,
@@ -310,6 +314,7 @@ public final class OutcomeService implements AutoCloseable {
     if (!props.enabled()) {
       return;
     }
+    OutcomeStore store = writes.flushed(); // the window's counts include the group's so far
     long since = now - rule.window().toMillis();
     long count = 0;
     long routed = 0;
@@ -338,6 +343,62 @@ public final class OutcomeService implements AutoCloseable {
     }
     TierAlert stored = store.addAlert(alert.get());
     afterCommit.add(() -> raised(store, rule, c, stored));
+  }
+
+  /**
+   * A group's view of its runs: every stored attempt of the group's runs read in one query, the
+   * group's own merges on top, and its saves written together ({@link OutcomeStore#saveAll}) when
+   * the group ends or an alert check needs the counts stored.
+   */
+  private static final class GroupWrites {
+    private final OutcomeStore store;
+    private final Map<String, java.util.TreeMap<Integer, RunOutcome>> known = new HashMap<>();
+    private final List<OutcomeStore.Save> pending = new ArrayList<>();
+
+    GroupWrites(OutcomeStore store, List<RunReport> reports) {
+      this.store = store;
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+      for (RunReport r : reports) {
+        if (r != null) {
+          keys.add(r.runKey());
+        }
+      }
+      for (RunOutcome o : store.attemptsOf(keys)) {
+        put(o);
+      }
+    }
+
+    private void put(RunOutcome o) {
+      known.computeIfAbsent(o.runKey(), k -> new java.util.TreeMap<>()).put(o.attempt(), o);
+    }
+
+    Optional<RunOutcome> run(String runKey, int attempt) {
+      return Optional.ofNullable(
+          known.getOrDefault(runKey, new java.util.TreeMap<>()).get(attempt));
+    }
+
+    /** The attempts of a run, oldest first. */
+    List<RunOutcome> attempts(String runKey) {
+      return new ArrayList<>(known.getOrDefault(runKey, new java.util.TreeMap<>()).values());
+    }
+
+    void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
+      put(o);
+      pending.add(new OutcomeStore.Save(o, counts, at));
+    }
+
+    /** The store, with the group's saves so far written. */
+    OutcomeStore flushed() {
+      flush();
+      return store;
+    }
+
+    void flush() {
+      if (!pending.isEmpty()) {
+        store.saveAll(List.copyOf(pending));
+        pending.clear();
+      }
+    }
   }
 
   /** Counts, logs and delivers an alert once it is stored. */

@@ -205,6 +205,21 @@ class OutcomeGroupCommitTest {
     }
 
     @Override
+    public void saveAll(List<Save> saves) {
+      real.saveAll(saves);
+      for (Save s : saves) {
+        if (s.outcome().runKey().equals(failOnSave.get())) {
+          throw new IllegalStateException("the store failed while saving " + s.outcome().runKey());
+        }
+      }
+    }
+
+    @Override
+    public List<RunOutcome> attemptsOf(java.util.Collection<String> runKeys) {
+      return real.attemptsOf(runKeys);
+    }
+
+    @Override
     public Optional<RunOutcome> run(String runKey, int attempt) {
       return real.run(runKey, attempt);
     }
