@@ -60,12 +60,17 @@ import org.springframework.validation.annotation.Validated;
  *     warm-up off. Default 30s.
  * @param readTimeout Time limit of the store work behind history, recommendation and freeze calls.
  *     Default 5s.
- * @param storeThreads Threads that run store calls (a hung store holds at most these). Default 4.
+ * @param storeThreads Threads that run store calls; the pool of JDBC connections to tuner-service's
+ *     own tables gets as many plus 2 for background work (each thread holds at most one while it
+ *     runs a call). Rule of thumb: twice the cores of the service's host (the default fits 2
+ *     cores), and no more than the store serves at once (the embedded H2 store serialises the
+ *     history tables' calls on one connection per service; ClickHouse: the concurrent queries
+ *     granted to the service). A hung store holds at most these. Default 4.
  * @param storeQueue Store calls that may wait for a thread; more are answered with the fallback at
  *     once. Default 64.
  * @param replayCacheRuns Replays of jobs kept for reads (the UI's job page, history and
- *     recommendation views), bounded by the runs they hold together; the least recently read go
- *     first. 0 turns the cache off. Default 1000.
+ *     recommendation views) and for repeated submissions with the same confs, bounded by the runs
+ *     they hold together; the least recently read go first. 0 turns the cache off. Default 1000.
  */
 @ConfigurationProperties("sluice.tuner")
 @Validated

@@ -37,6 +37,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 class JobPageFreshnessITCase extends ServiceOnH2 {
   static final String PARTITIONS = "spark.sql.shuffle.partitions";
   static final String JOB = "etl/fresh";
+  static final String SUBMITTED = "etl/submitted";
   static List<AppRun> history;
 
   @Autowired MeterRegistry meters;
@@ -47,6 +48,7 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
   static void fill() {
     history = StoreFixtures.tunedHistory(JOB);
     seed(history);
+    seed(StoreFixtures.tunedHistory(SUBMITTED).subList(0, 1));
   }
 
   private JsonNode page() {
@@ -98,6 +100,48 @@ class JobPageFreshnessITCase extends ServiceOnH2 {
           store.upsert(runs);
           return null;
         });
+  }
+
+  private JsonNode submit() {
+    Http.Answer a =
+        http.post(
+            "/api/v1/submissions",
+            "{\"cluster\":\"test\",\"appName\":\"tiny\",\"jobKey\":\""
+                + SUBMITTED
+                + "\",\"conf\":{}}");
+    assertThat(a.status()).as(a.body()).isEqualTo(200);
+    return a.json();
+  }
+
+  /** The answer without what differs per submission (its id). */
+  private static JsonNode tuning(JsonNode answer) {
+    JsonNode copy = answer.deepCopy();
+    ((com.fasterxml.jackson.databind.node.ObjectNode) copy).remove("submissionId");
+    return copy;
+  }
+
+  @Test
+  void aRepeatedSubmissionIsAnsweredFromTheCacheAndANewRunIsSeenOnTheNextOne() {
+    JsonNode first = submit();
+    assertThat(first.get("state").asText()).isEqualTo("TUNING");
+    assertThat(first.get("overlay").get(PARTITIONS).asText()).isEqualTo("50");
+    // the first one logs its decisions; from the one after, the kept replay answers
+    submit();
+    double hits = count("hit");
+    JsonNode again = submit();
+    assertThat(count("hit")).isEqualTo(hits + 1);
+    assertThat(tuning(again)).isEqualTo(tuning(first));
+
+    // the run the overlay ran with is stored: the very next submission replays and judges it
+    AppRun r2 = StoreFixtures.tunedHistory(SUBMITTED).get(1);
+    store(List.of(r2));
+    double before = count("hit");
+    JsonNode next = submit();
+    assertThat(count("hit")).as("the new run misses the cache").isEqualTo(before);
+    assertThat(next.get("overlay").get(PARTITIONS).asText())
+        .as("the next step after a kept 50")
+        .isEqualTo("13");
+    assertThat(next.get("changes").get(0).get("previous").asText()).isEqualTo("50");
   }
 
   @Test

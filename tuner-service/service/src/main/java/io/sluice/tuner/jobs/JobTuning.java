@@ -94,14 +94,40 @@ public class JobTuning {
       int window,
       Map<String, String> operatorTrial) {
     return gateway.call(
-        op,
-        budget,
-        (store, log) -> {
-          Replay r = replay(store, log, jobKey, window, userConf, operatorTrial);
-          metrics.logged(log.record(jobKey, r.snapshot().outcome().decisions(), clock.millis()));
-          recordState(store, jobKey, r.snapshot());
-          return r.snapshot();
-        });
+        op, budget, (store, log) -> submit(store, log, jobKey, userConf, window, operatorTrial));
+  }
+
+  /**
+   * The submission path's replay, in its one store call: answered from the {@link ReplayCache}
+   * while the job's runs, logged decisions, frozen flag, operator trial and the submitter's confs
+   * are the ones a recorded replay was made from (three small reads, nothing written); otherwise
+   * replayed, its new decisions logged and the job's state recorded, and kept once the log already
+   * held all its decisions.
+   */
+  private Snapshot submit(
+      HistoryStore store,
+      DecisionLog log,
+      String jobKey,
+      Map<String, String> userConf,
+      int window,
+      Map<String, String> operatorTrial) {
+    int limit = Math.max(window, props.portraitSize());
+    ReplayCache.Key key = new ReplayCache.Key(jobKey, limit, userConf);
+    ReplayCache.Inputs inputs = inputs(store, log, jobKey, operatorTrial);
+    List<Decision> logged = inputs.logged();
+    boolean frozen = inputs.frozen();
+    Optional<Replay> kept = cache.getRecorded(key, inputs);
+    if (kept.isPresent()) {
+      return kept.get().snapshot();
+    }
+    Replay r = replay(store, jobKey, limit, userConf, operatorTrial, logged, frozen);
+    List<Decision> fresh = DecisionLog.unlogged(r.snapshot().outcome().decisions(), logged);
+    List<Decision> added = fresh.isEmpty() ? List.of() : log.record(jobKey, fresh, clock.millis());
+    metrics.logged(added);
+    if (recordState(store, jobKey, r.snapshot()) && added.isEmpty()) {
+      cache.putRecorded(key, inputs, r);
+    }
+    return r.snapshot();
   }
 
   /**
@@ -131,13 +157,10 @@ public class JobTuning {
       int window,
       Map<String, String> operatorTrial) {
     int limit = Math.max(window, props.portraitSize());
-    // the version first: a run stored while this replay is made is newer than the version, so the
-    // next read misses
-    RunsVersion version = store.runsVersion(jobKey);
-    List<Decision> logged = log.decisions(jobKey);
-    boolean frozen = log.frozen(jobKey);
     ReplayCache.Key key = new ReplayCache.Key(jobKey, limit);
-    ReplayCache.Inputs inputs = new ReplayCache.Inputs(version, logged, frozen, operatorTrial);
+    ReplayCache.Inputs inputs = inputs(store, log, jobKey, operatorTrial);
+    List<Decision> logged = inputs.logged();
+    boolean frozen = inputs.frozen();
     return cache
         .get(key, inputs)
         .orElseGet(
@@ -146,6 +169,16 @@ public class JobTuning {
               cache.put(key, inputs, r);
               return r;
             });
+  }
+
+  /** What a job's replay is made from, read now (three small queries). */
+  private static ReplayCache.Inputs inputs(
+      HistoryStore store, DecisionLog log, String jobKey, Map<String, String> operatorTrial) {
+    // the version first: a run stored while the replay is made is newer than the version, so the
+    // next read misses
+    RunsVersion version = store.runsVersion(jobKey);
+    return new ReplayCache.Inputs(
+        version, log.decisions(jobKey), log.frozen(jobKey), operatorTrial);
   }
 
   /** A replay of the job's portrait, with the decisions the log held before it. */
@@ -208,12 +241,17 @@ public class JobTuning {
     return new Replay(new Snapshot(o, runs, frozen), logged);
   }
 
-  /** Keeps the job index's state current; a failure only logs (the evaluation itself stands). */
-  private void recordState(HistoryStore store, String jobKey, Snapshot s) {
+  /**
+   * Keeps the job index's state current; a failure only logs (the evaluation itself stands) and
+   * answers false.
+   */
+  private boolean recordState(HistoryStore store, String jobKey, Snapshot s) {
     try {
       store.recordJobState(jobKey, s.outcome().state().name(), s.frozen(), clock.millis());
+      return true;
     } catch (RuntimeException e) {
       LOG.warn("could not record the state of job {} in the job index: {}", jobKey, e.getMessage());
+      return false;
     }
   }
 

@@ -12,9 +12,10 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Read-only replays kept per job, so that reading an unchanged job again (the UI's job page, the
- * history views) costs two small queries instead of parsing its runs and running the rules and the
- * policy over them.
+ * Replays kept per job, so that reading an unchanged job again (the UI's job page, the history
+ * views) or submitting it again with the same confs costs three small queries instead of parsing
+ * its runs and running the rules and the policy over them (and, for a submission, writing what is
+ * already written).
  *
  * <p>An entry is keyed by job and run window and answers only while everything its replay was made
  * from is unchanged: the job's stored runs ({@link RunsVersion}), its logged decisions and frozen
@@ -30,14 +31,30 @@ import java.util.Optional;
  * = hit | miss) and {@code sluice.tuner.replay.cache.runs} (gauge: runs held).
  */
 final class ReplayCache {
-  /** Which replay: a job's newest {@code limit} runs. */
-  record Key(String jobKey, int limit) {}
+  /**
+   * Which replay: a job's newest {@code limit} runs with the confs its submitter set ({@code
+   * userConf}, empty for the read-only views).
+   */
+  record Key(String jobKey, int limit, Map<String, String> userConf) {
+    Key {
+      userConf = Map.copyOf(userConf);
+    }
+
+    /** A read-only view's replay (no user conf). */
+    Key(String jobKey, int limit) {
+      this(jobKey, limit, Map.of());
+    }
+  }
 
   /** What a replay was made from, besides the rules and the policy settings. */
   record Inputs(
       RunsVersion runs, List<Decision> logged, boolean frozen, Map<String, String> operatorTrial) {}
 
-  private record Entry(Inputs inputs, JobTuning.Replay replay, int weight) {}
+  /**
+   * A kept replay; {@code recorded}: its decisions are in the log and the job's state in the job
+   * index (a submission made or re-checked it), so a submission answered from it writes nothing.
+   */
+  private record Entry(Inputs inputs, JobTuning.Replay replay, int weight, boolean recorded) {}
 
   private final int maxRuns;
   private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
@@ -71,8 +88,20 @@ final class ReplayCache {
    * The replay kept for the key if it was made from exactly these inputs; counts a hit or a miss.
    */
   synchronized Optional<JobTuning.Replay> get(Key key, Inputs now) {
+    return find(key, now, false);
+  }
+
+  /**
+   * As {@link #get}, but only a replay whose decisions were logged and whose state was recorded
+   * ({@link #putRecorded}): what the submission path may answer with and write nothing.
+   */
+  synchronized Optional<JobTuning.Replay> getRecorded(Key key, Inputs now) {
+    return find(key, now, true);
+  }
+
+  private Optional<JobTuning.Replay> find(Key key, Inputs now, boolean recordedOnly) {
     Entry e = entries.get(key);
-    if (e != null && e.inputs().equals(now)) {
+    if (e != null && e.inputs().equals(now) && (e.recorded() || !recordedOnly)) {
       hits.increment();
       return Optional.of(e.replay());
     }
@@ -86,6 +115,18 @@ final class ReplayCache {
    * be asked for) or of more runs than the whole bound is not kept.
    */
   synchronized void put(Key key, Inputs inputs, JobTuning.Replay replay) {
+    keep(key, inputs, replay, false);
+  }
+
+  /**
+   * Keeps a replay whose decisions are all in the log it was made from and whose state was recorded
+   * in the job index.
+   */
+  synchronized void putRecorded(Key key, Inputs inputs, JobTuning.Replay replay) {
+    keep(key, inputs, replay, true);
+  }
+
+  private void keep(Key key, Inputs inputs, JobTuning.Replay replay, boolean recorded) {
     int weight = replay.snapshot().runs().size();
     Entry old = entries.remove(key);
     if (old != null) {
@@ -94,7 +135,7 @@ final class ReplayCache {
     if (weight == 0 || weight > maxRuns) {
       return;
     }
-    entries.put(key, new Entry(inputs, replay, weight));
+    entries.put(key, new Entry(inputs, replay, weight, recorded));
     held += weight;
     Iterator<Entry> eldest = entries.values().iterator();
     while (held > maxRuns && eldest.hasNext()) {

@@ -34,6 +34,7 @@ import org.springframework.security.web.access.intercept.RequestAuthorizationCon
 import org.springframework.security.web.context.HttpSessionSecurityContextRepository;
 import org.springframework.security.web.csrf.CookieCsrfTokenRepository;
 import org.springframework.security.web.csrf.CsrfTokenRequestAttributeHandler;
+import org.springframework.security.web.csrf.CsrfTokenRequestHandler;
 import org.springframework.security.web.savedrequest.NullRequestCache;
 import org.springframework.security.web.util.matcher.RequestMatcher;
 
@@ -148,9 +149,7 @@ class SecurityConfiguration {
     AuthenticationManagerResolver<HttpServletRequest> bearer =
         bearerManagers(props, credentials, jwtDecoder);
 
-    CsrfTokenRequestAttributeHandler csrfHandler = new CsrfTokenRequestAttributeHandler();
-    csrfHandler.setCsrfRequestAttributeName(
-        null); // load the token on every request: the XSRF-TOKEN cookie is set
+    CsrfTokenRequestHandler csrfHandler = csrfHandler();
     http.authorizeHttpRequests(a -> rules(a, new Access(hierarchy)))
         .httpBasic(b -> b.authenticationEntryPoint(unauthorized))
         .oauth2ResourceServer(
@@ -251,6 +250,34 @@ class SecurityConfiguration {
       m.setRoleHierarchy(hierarchy);
       return m;
     }
+  }
+
+  /**
+   * Browser requests load the CSRF token on every request, so the XSRF-TOKEN cookie is set for the
+   * UI; requests that carry their own credentials leave it deferred: they need no token, and making
+   * one costs a {@link java.security.SecureRandom} draw (one lock shared by every request thread)
+   * and a cookie on every API answer.
+   */
+  private static CsrfTokenRequestHandler csrfHandler() {
+    CsrfTokenRequestAttributeHandler eager = new CsrfTokenRequestAttributeHandler();
+    eager.setCsrfRequestAttributeName(null);
+    CsrfTokenRequestAttributeHandler deferred = new CsrfTokenRequestAttributeHandler();
+    RequestMatcher ownCredentials = headerCredentials();
+    return new CsrfTokenRequestHandler() {
+      @Override
+      public void handle(
+          HttpServletRequest req,
+          jakarta.servlet.http.HttpServletResponse res,
+          java.util.function.Supplier<org.springframework.security.web.csrf.CsrfToken> token) {
+        (ownCredentials.matches(req) ? deferred : eager).handle(req, res, token);
+      }
+
+      @Override
+      public String resolveCsrfTokenValue(
+          HttpServletRequest req, org.springframework.security.web.csrf.CsrfToken token) {
+        return eager.resolveCsrfTokenValue(req, token);
+      }
+    };
   }
 
   /** Requests that carry their own credentials (no cookie involved): no CSRF token needed. */

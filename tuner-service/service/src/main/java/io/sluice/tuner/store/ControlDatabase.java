@@ -25,13 +25,21 @@ import org.springframework.transaction.support.TransactionTemplate;
  * ClickHouse has no transactions, and its stores are written so that every visible state is whole
  * without one).
  *
- * <p>Pool settings: at most {@value #MAX_CONNECTIONS} connections, none opened ahead of use (idle
- * ones close after HikariCP's idle timeout), {@value #CONNECT_MS} ms to wait for one (a store that
- * does not answer fails the call instead of queueing it behind the pool), ClickHouse calls time out
- * after {@value #CLICKHOUSE_SOCKET_MS} ms unless the URL says otherwise.
+ * <p>Pool settings: at most as many connections as the service has store threads ({@code
+ * sluice.tuner.store-threads}, each holds at most one while it runs a call) plus {@value
+ * #BACKGROUND_CONNECTIONS} for the work that reaches the tables directly (the tier-decision
+ * recorder, the outcome and retention background work), none opened ahead of use (idle ones close
+ * after HikariCP's idle timeout), {@value #CONNECT_MS} ms to wait for one (a store that does not
+ * answer fails the call instead of queueing it behind the pool), ClickHouse calls time out after
+ * {@value #CLICKHOUSE_SOCKET_MS} ms unless the URL says otherwise.
  */
 public final class ControlDatabase implements AutoCloseable {
-  static final int MAX_CONNECTIONS = 4;
+  /** Connections on top of the store threads' for the background work. */
+  public static final int BACKGROUND_CONNECTIONS = 2;
+
+  /** The pool's size when none is given: the default 4 store threads and the background work. */
+  static final int DEFAULT_CONNECTIONS = 4 + BACKGROUND_CONNECTIONS;
+
   static final int CONNECT_MS = 5_000;
   static final int CLICKHOUSE_SOCKET_MS = 30_000;
 
@@ -43,7 +51,7 @@ public final class ControlDatabase implements AutoCloseable {
   private final TransactionTemplate transactions;
   private volatile boolean migrated;
 
-  private ControlDatabase(String url) {
+  private ControlDatabase(String url, int maxConnections) {
     this.url = url;
     this.clickHouse = HistoryStores.isClickHouse(url);
     if (!clickHouse && !url.toLowerCase(Locale.ROOT).startsWith("jdbc:h2:")) {
@@ -60,7 +68,7 @@ public final class ControlDatabase implements AutoCloseable {
             ? ClickHouseHistoryStore.properties(url, CLICKHOUSE_SOCKET_MS)
             : StoreCredentials.jdbcFor(url);
     config.setDataSourceProperties(props);
-    config.setMaximumPoolSize(MAX_CONNECTIONS);
+    config.setMaximumPoolSize(maxConnections);
     config.setMinimumIdle(0);
     config.setConnectionTimeout(CONNECT_MS);
     config.setInitializationFailTimeout(-1); // never connect while building the pool
@@ -72,7 +80,19 @@ public final class ControlDatabase implements AutoCloseable {
 
   /** The control tables of the store at {@code url} (not connected yet). */
   public static ControlDatabase open(String url) {
-    return new ControlDatabase(url);
+    return new ControlDatabase(url, DEFAULT_CONNECTIONS);
+  }
+
+  /**
+   * The control tables of the store at {@code url} over at most {@code maxConnections} connections
+   * (not connected yet).
+   */
+  public static ControlDatabase open(String url, int maxConnections) {
+    if (maxConnections < 1) {
+      throw new IllegalArgumentException(
+          "the control database's pool needs at least 1 connection, was " + maxConnections);
+    }
+    return new ControlDatabase(url, maxConnections);
   }
 
   /** The client for the tables, their schema migrated. */

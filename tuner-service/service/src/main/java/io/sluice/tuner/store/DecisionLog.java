@@ -25,6 +25,18 @@ public interface DecisionLog extends AutoCloseable {
 
   boolean frozen(String jobKey);
 
+  /**
+   * The decisions not among {@code logged} (same job, run, kind and key): what {@link #record}
+   * could still add, worked out without the log.
+   */
+  static List<Decision> unlogged(List<Decision> decisions, List<Decision> logged) {
+    if (decisions.isEmpty()) {
+      return List.of();
+    }
+    java.util.Set<String> known = DecisionRows.ids(logged);
+    return decisions.stream().filter(d -> !known.contains(DecisionRows.id(d))).toList();
+  }
+
   void setFrozen(String jobKey, boolean frozen, long nowMs);
 
   String describe();

@@ -12,8 +12,17 @@ import java.util.function.Function;
  * @param <S> the component's tables
  */
 public interface StoreAccess<S> {
+  /** The {@link #limit} of a direct access: no limit in practice. */
+  Duration UNBOUNDED = Duration.ofDays(1);
+
   /** Runs {@code work} on the tables; {@code op} names the call in logs and meters. */
   <T> T call(String op, Function<S, T> work);
+
+  /**
+   * How long a call may take at most before its caller stops waiting (a caller that queues work for
+   * a call of its own waits as long).
+   */
+  Duration limit();
 
   /**
    * Every call on a store thread within {@code limit} and the breaker; failures are {@link
@@ -25,6 +34,11 @@ public interface StoreAccess<S> {
       public <T> T call(String op, Function<S, T> work) {
         return gateway.call(op, limit, (store, log) -> work.apply(tables));
       }
+
+      @Override
+      public Duration limit() {
+        return limit;
+      }
     };
   }
 
@@ -34,6 +48,11 @@ public interface StoreAccess<S> {
       @Override
       public <T> T call(String op, Function<S, T> work) {
         return work.apply(tables);
+      }
+
+      @Override
+      public Duration limit() {
+        return UNBOUNDED;
       }
     };
   }

@@ -13,14 +13,17 @@ import io.sluice.tuner.TunerProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.SynchronousQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -38,7 +41,17 @@ import org.springframework.stereotype.Component;
  * call then failed with "The object is already closed" until the store was reopened), so the work
  * finishes on its store thread and a full pool answers {@code busy}. A call that cannot be answered
  * throws {@link Unavailable} with the reason: {@code timeout}, {@code circuit_open}, {@code busy}
- * (pool and queue full) or {@code error}.
+ * (pool and queue full, or the time limit passed while the call still waited for a thread) or
+ * {@code error}.
+ *
+ * <p>The breaker judges the store, not the service's load: a call's verdict comes from its work's
+ * real outcome when it ends (a slow answer is a slow success, past the breaker's slow-call
+ * threshold counted as slow), not from the caller's time limit; a call that never reached the store
+ * (refused, or dropped while queued: its work is then skipped) gives none. Only when the limit
+ * passes while no call at all has finished within the slow-call threshold (a hung store) does the
+ * caller count a failure at once. So a burst of load that makes answers late fails those
+ * submissions open without opening the breaker for everyone's next 10 s, while a store that is
+ * down, failing or hung still opens it.
  */
 @Component
 public class StoreGateway implements DisposableBean {
@@ -61,7 +74,7 @@ public class StoreGateway implements DisposableBean {
   public static final class Unavailable extends RuntimeException {
     private final String reason;
 
-    Unavailable(String reason, String message, Throwable cause) {
+    public Unavailable(String reason, String message, Throwable cause) {
       super(message, cause);
       this.reason = reason;
     }
@@ -100,6 +113,12 @@ public class StoreGateway implements DisposableBean {
    */
   private record Refusal(RuntimeException error) {}
 
+  /** Where a call's work is: waiting for a store thread, running, or dropped by its caller. */
+  private static final int QUEUED = 0;
+
+  private static final int RUNNING = 1;
+  private static final int DROPPED = 2;
+
   private final String url;
   private final ControlDatabase control;
   private final CircuitBreaker breaker;
@@ -110,6 +129,7 @@ public class StoreGateway implements DisposableBean {
   private final java.util.Map<Duration, TimeLimiter> customLimiters =
       new java.util.concurrent.ConcurrentHashMap<>();
   private final Object openLock = new Object();
+  private final FailureLog failureLog = new FailureLog(LOG, System::nanoTime);
 
   /**
    * The reasons a store call is answered without the store (the {@code reason} tag of the
@@ -124,6 +144,7 @@ public class StoreGateway implements DisposableBean {
   private final BreakerWarmUp breakerWarmUp;
   private final ScheduledExecutorService warmUp;
   private volatile boolean answered;
+  private volatile long lastAnsweredNs = System.nanoTime() - TimeUnit.DAYS.toNanos(1);
   private volatile String warmUpError = "not tried yet";
 
   public StoreGateway(
@@ -206,56 +227,131 @@ public class StoreGateway implements DisposableBean {
   @SuppressWarnings("unchecked")
   private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
     countersOf(op);
-    try {
-      Object result =
-          breaker.executeCallable(
-              () ->
-                  limiter.executeFutureSupplier(
-                      () ->
-                          pool.submit(
-                              () -> {
-                                Handles h = handles();
-                                try {
-                                  return work.run(h.store, h.log);
-                                } catch (RuntimeException e) {
-                                  if (clientData(e)) {
-                                    return new Refusal(e); // the store is fine: keep the handles
-                                  }
-                                  reset(h);
-                                  throw e;
-                                }
-                              })));
-      breakerWarmUp.succeeded();
-      if (result instanceof Refusal r) {
-        meters.counter("sluice.tuner.store.rejected", "op", op).increment();
-        throw new Rejected(
-            "the store refused the request's data: " + rootMessage(r.error()), r.error());
-      }
-      return (T) result;
-    } catch (Rejected e) {
-      throw e;
-    } catch (CallNotPermittedException e) {
-      throw unavailable(op, "circuit_open", "the store's circuit breaker is open", e);
-    } catch (TimeoutException e) {
+    Duration limit = limiter.getTimeLimiterConfig().getTimeoutDuration();
+    if (!breaker.tryAcquirePermission()) {
       throw unavailable(
           op,
-          "timeout",
-          "no answer from the store within "
-              + limiter.getTimeLimiterConfig().getTimeoutDuration().toMillis()
-              + " ms",
-          e);
+          "circuit_open",
+          "the store's circuit breaker is open",
+          CallNotPermittedException.createCallNotPermittedException(breaker));
+    }
+    Verdict verdict = new Verdict(breaker);
+    AtomicInteger stage = new AtomicInteger(QUEUED);
+    Future<Object> future;
+    try {
+      future = pool.submit(() -> run(work, stage, verdict));
     } catch (RejectedExecutionException e) {
+      verdict.none();
       throw unavailable(op, "busy", "every store thread is busy and the queue is full", e);
-    } catch (Exception e) {
-      Throwable cause =
-          e instanceof java.util.concurrent.ExecutionException && e.getCause() != null
-              ? e.getCause()
-              : e;
+    }
+    Object result;
+    try {
+      result = future.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+      limiter.onSuccess();
+    } catch (TimeoutException e) {
+      limiter.onError(e);
+      boolean queued = stage.compareAndSet(QUEUED, DROPPED);
+      if (storeAnswered()) {
+        // the store answers other calls: this one waited for the service (queued), or its own
+        // work is slow; the work, if it runs, gives the breaker its verdict when it ends
+        if (queued) {
+          verdict.none();
+          throw unavailable(
+              op,
+              "busy",
+              "no store thread became free within "
+                  + limit.toMillis()
+                  + " ms ("
+                  + waiting()
+                  + " calls wait)",
+              e);
+        }
+      } else {
+        verdict.failed(limit.toNanos(), e); // nothing answers: the store hangs
+      }
+      throw unavailable(
+          op, "timeout", "no answer from the store within " + limit.toMillis() + " ms", e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw unavailable(op, "error", "interrupted while waiting for the store", e);
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause() == null ? e : e.getCause();
       throw unavailable(
           op,
           "error",
           cause.getMessage() == null ? cause.getClass().getSimpleName() : cause.getMessage(),
           cause);
+    }
+    if (result instanceof Refusal r) {
+      meters.counter("sluice.tuner.store.rejected", "op", op).increment();
+      throw new Rejected(
+          "the store refused the request's data: " + rootMessage(r.error()), r.error());
+    }
+    return (T) result;
+  }
+
+  /**
+   * A call's work on a store thread; skipped when its caller gave up before a thread took it. Gives
+   * the breaker its verdict from the store's real answer (however late), not from the caller's time
+   * limit: a slow answer is a (slow) success, an error a failure, a client-data refusal a success.
+   */
+  private Object run(Work<?> work, AtomicInteger stage, Verdict verdict) {
+    if (!stage.compareAndSet(QUEUED, RUNNING)) {
+      verdict.none();
+      return null; // its caller was answered already
+    }
+    long t0 = System.nanoTime();
+    Handles h = null;
+    try {
+      h = handles();
+      Object result = work.run(h.store, h.log);
+      verdict.succeeded(System.nanoTime() - t0);
+      breakerWarmUp.succeeded();
+      return result;
+    } catch (RuntimeException e) {
+      if (clientData(e)) {
+        verdict.succeeded(System.nanoTime() - t0);
+        return new Refusal(e); // the store is fine: keep the handles
+      }
+      if (h != null) {
+        reset(h);
+      }
+      verdict.failed(System.nanoTime() - t0, e);
+      throw e;
+    } finally {
+      lastAnsweredNs = System.nanoTime();
+    }
+  }
+
+  /**
+   * The breaker's verdict on one call, given once: by the call's work when it ends, or by the
+   * caller when its time limit passed while the store answered nothing at all (a hung store), or
+   * none (the call never reached the store: refused or dropped while queued).
+   */
+  private static final class Verdict {
+    private final CircuitBreaker breaker;
+    private final AtomicBoolean given = new AtomicBoolean();
+
+    Verdict(CircuitBreaker breaker) {
+      this.breaker = breaker;
+    }
+
+    void succeeded(long nanos) {
+      if (given.compareAndSet(false, true)) {
+        breaker.onSuccess(nanos, TimeUnit.NANOSECONDS);
+      }
+    }
+
+    void failed(long nanos, Throwable e) {
+      if (given.compareAndSet(false, true)) {
+        breaker.onError(nanos, TimeUnit.NANOSECONDS, e);
+      }
+    }
+
+    void none() {
+      if (given.compareAndSet(false, true)) {
+        breaker.releasePermission();
+      }
     }
   }
 
@@ -306,8 +402,22 @@ public class StoreGateway implements DisposableBean {
 
   private Unavailable unavailable(String op, String reason, String message, Throwable cause) {
     meters.counter("sluice.tuner.store.unavailable", "op", op, "reason", reason).increment();
-    LOG.warn("store call {} failed ({}): {}", op, reason, message);
+    failureLog.log(op, reason, message);
     return new Unavailable(reason, message, cause);
+  }
+
+  /**
+   * True when some store call finished within the breaker's slow-call threshold: the store answers,
+   * so a call that timed out was held up by the service's own load or is merely slow.
+   */
+  private boolean storeAnswered() {
+    return System.nanoTime() - lastAnsweredNs
+        < breaker.getCircuitBreakerConfig().getSlowCallDurationThreshold().toNanos();
+  }
+
+  /** Calls waiting for a store thread. */
+  int waiting() {
+    return pool instanceof ThreadPoolExecutor t ? t.getQueue().size() : 0;
   }
 
   /**

@@ -28,12 +28,16 @@ class PlatformAdditionsService {
 
   /** The merged additions for a submission, or null when there are none. Never throws. */
   PlatformAdditions collect(
-      SubmissionRequest request, String submissionId, String jobKey, Map<String, String> userConf) {
+      SubmissionRequest request,
+      String submissionId,
+      String jobKey,
+      Map<String, String> userConf,
+      JobHistory history) {
     PlatformAdditions.Merger merger = new PlatformAdditions.Merger();
     for (PlatformContributor c : contributors) {
       String name = safeName(c);
       try {
-        PlatformAdditions a = c.contribute(request, submissionId, jobKey);
+        PlatformAdditions a = c.contribute(request, submissionId, jobKey, history);
         if (a == null) {
           throw new IllegalStateException("returned null");
         }

@@ -14,6 +14,16 @@ public interface PlatformContributor {
   /** The additions for this submission; {@link PlatformAdditions#none()} when nothing applies. */
   PlatformAdditions contribute(SubmissionRequest request, String submissionId, String jobKey);
 
+  /**
+   * As {@link #contribute(SubmissionRequest, String, String)}, with the job's history as the
+   * submission already read it (or why it could not), for a contributor that needs it; the others
+   * ignore it.
+   */
+  default PlatformAdditions contribute(
+      SubmissionRequest request, String submissionId, String jobKey, JobHistory history) {
+    return contribute(request, submissionId, jobKey);
+  }
+
   /** The contributor's name in logs, reasons and meters; the simple class name by default. */
   default String name() {
     return getClass().getSimpleName();

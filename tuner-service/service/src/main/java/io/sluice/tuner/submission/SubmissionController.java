@@ -4,6 +4,7 @@ import io.sluice.contracts.api.LaunchFailureReport;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.JobKey;
 import io.sluice.tuner.TunerMetrics;
+import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.api.BadRequest;
 import io.sluice.tuner.api.Limits;
 import io.sluice.tuner.jobs.JobTuning;
@@ -27,7 +28,8 @@ import org.springframework.web.bind.annotation.RestController;
  * {@code POST /api/v1/submissions}: the overlay for a submission. Fail-open: when the store cannot
  * answer within {@code sluice.tuner.submission-timeout} the answer is still 200, with an empty
  * overlay, state DISABLED and the reason. The platform's additions ({@link PlatformContributor}s)
- * are independent of the store and come in both cases.
+ * come in both cases; they are given the job's runs as the submission's one store call read them
+ * ({@link JobHistory}), or why it could not.
  */
 @RestController
 @RequestMapping("/api/v1/submissions")
@@ -41,13 +43,16 @@ class SubmissionController {
 
   private final OperatorTrials trials;
   private final PlatformAdditionsService platform;
+  private final int portraitSize;
 
   SubmissionController(
       JobTuning tuning,
       TunerMetrics metrics,
       StoreGateway gateway,
       OperatorTrials trials,
-      PlatformAdditionsService platform) {
+      PlatformAdditionsService platform,
+      TunerProperties props) {
+    this.portraitSize = props.portraitSize();
     this.trials = trials;
     this.platform = platform;
     this.tuning = tuning;
@@ -85,26 +90,31 @@ class SubmissionController {
                     req.user(),
                     req.appName()));
     String submissionId = UUID.randomUUID().toString();
-    PlatformAdditions additions = platform.collect(req, submissionId, jobKey, conf);
+    Map<String, String> trial = trials.peek(jobKey);
+    JobTuning.Snapshot tuned;
+    StoreGateway.Unavailable down = null;
     try {
-      Map<String, String> trial = trials.peek(jobKey);
-      Outcome o =
-          tuning
-              .evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial)
-              .outcome();
-      if (o.changes().stream().anyMatch(c -> TuningPolicy.OPERATOR.equals(c.ruleId()))) {
-        trials.consume(jobKey, trial);
-      }
-      metrics.recommended(o.changes());
-      metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
-      return new SubmissionResponse(
-          submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(), additions);
+      tuned = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial);
     } catch (StoreGateway.Unavailable e) {
-      metrics.fallback(e.reason());
+      tuned = null;
+      down = e;
+    }
+    // the contributors see the runs this call read: the submission reaches the store once
+    PlatformAdditions additions =
+        platform.collect(
+            req,
+            submissionId,
+            jobKey,
+            conf,
+            tuned != null
+                ? JobHistory.read(tuned.runs(), portraitSize)
+                : JobHistory.unavailable(down.reason()));
+    if (tuned == null) {
+      metrics.fallback(down.reason());
       metrics.submission("fallback", System.nanoTime() - t0);
       String why =
           "history store unavailable ("
-              + e.reason()
+              + down.reason()
               + ", limit "
               + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis()
               + " ms): no overlay, the submission runs "
@@ -112,6 +122,14 @@ class SubmissionController {
       return new SubmissionResponse(
           submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why), additions);
     }
+    Outcome o = tuned.outcome();
+    if (o.changes().stream().anyMatch(c -> TuningPolicy.OPERATOR.equals(c.ruleId()))) {
+      trials.consume(jobKey, trial);
+    }
+    metrics.recommended(o.changes());
+    metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
+    return new SubmissionResponse(
+        submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(), additions);
   }
 
   /**

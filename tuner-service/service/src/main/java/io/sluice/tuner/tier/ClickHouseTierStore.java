@@ -4,6 +4,7 @@ import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.Versions;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 
@@ -67,23 +68,41 @@ final class ClickHouseTierStore implements TierStore {
 
   @Override
   public void record(TierDecision d) {
-    Tier counted = TierRows.countedTier(d);
+    recordAll(List.of(d));
+  }
+
+  /** One INSERT of all the decisions (ClickHouse's inserts are costly one by one). */
+  @Override
+  public void recordAll(List<TierDecision> decisions) {
+    if (decisions.isEmpty()) {
+      return;
+    }
+    List<Object[]> rows = new ArrayList<>(decisions.size());
+    for (TierDecision d : decisions) {
+      Tier counted = TierRows.countedTier(d);
+      rows.add(
+          new Object[] {
+            d.jobKey(),
+            versions.next(d.decidedAt()),
+            d.decidedAt(),
+            Json.write(d),
+            counted == null ? "" : counted.name(),
+            d.queue() == null ? "" : d.queue(),
+            d.outcome() == null ? "" : d.outcome().name()
+          });
+    }
     try {
-      db.jdbc()
-          .sql(
-              "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
-                  + "VALUES (?, ?, ?, ?, ?, ?, ?)")
-          .params(
-              d.jobKey(),
-              versions.next(d.decidedAt()),
-              d.decidedAt(),
-              Json.write(d),
-              counted == null ? "" : counted.name(),
-              d.queue() == null ? "" : d.queue(),
-              d.outcome() == null ? "" : d.outcome().name())
-          .update();
+      db.batch(
+          "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
+              + "VALUES (?, ?, ?, ?, ?, ?, ?)",
+          rows);
     } catch (RuntimeException e) {
-      throw failed("recording a tier decision of " + d.jobKey(), e);
+      throw failed(
+          "recording "
+              + decisions.size()
+              + " tier decision(s), the first of "
+              + decisions.get(0).jobKey(),
+          e);
     }
   }
 

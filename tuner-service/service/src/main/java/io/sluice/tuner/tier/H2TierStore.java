@@ -104,30 +104,59 @@ final class H2TierStore implements TierStore {
 
   @Override
   public void record(TierDecision d) {
-    Tier counted = TierRows.countedTier(d);
+    recordAll(List.of(d));
+  }
+
+  /**
+   * One transaction: the decisions inserted as one batch, then each of their jobs trimmed to its
+   * newest {@code keep}.
+   */
+  @Override
+  public void recordAll(List<TierDecision> decisions) {
+    if (decisions.isEmpty()) {
+      return;
+    }
+    List<Object[]> rows = new ArrayList<>(decisions.size());
+    java.util.Set<String> jobs = new java.util.LinkedHashSet<>();
+    for (TierDecision d : decisions) {
+      Tier counted = TierRows.countedTier(d);
+      rows.add(
+          new Object[] {
+            d.jobKey(),
+            d.decidedAt(),
+            Json.write(d),
+            counted == null ? null : counted.name(),
+            d.queue(),
+            d.outcome() == null ? null : d.outcome().name()
+          });
+      jobs.add(d.jobKey());
+    }
     try {
       db.inTransaction(
           tx -> {
-            JdbcClient jdbc = db.jdbc();
-            jdbc.sql(
-                    "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) VALUES (?, ?, ?, ?, ?, ?)")
-                .params(
-                    d.jobKey(),
-                    d.decidedAt(),
-                    Json.write(d),
-                    counted == null ? null : counted.name(),
-                    d.queue(),
-                    d.outcome() == null ? null : d.outcome().name())
-                .update();
-            jdbc.sql(
-                    "DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
-                        + "(SELECT seq FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)")
-                .params(d.jobKey(), d.jobKey(), keep)
-                .update();
+            db.batch(
+                "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) "
+                    + "VALUES (?, ?, ?, ?, ?, ?)",
+                rows);
+            List<Object[]> trims = new ArrayList<>(jobs.size());
+            for (String job : jobs) {
+              trims.add(new Object[] {job, job, keep});
+            }
+            db.batch(
+                "DELETE FROM tier_decisions WHERE job_key = ? AND seq <= "
+                    + "(SELECT seq FROM tier_decisions WHERE job_key = ? ORDER BY seq DESC LIMIT 1 OFFSET ?)",
+                trims);
             return null;
           });
     } catch (RuntimeException e) {
-      throw failed("recording a tier decision of " + d.jobKey(), e);
+      throw failed(
+          "recording "
+              + decisions.size()
+              + " tier decision(s) of "
+              + jobs.size()
+              + " job(s), the first "
+              + decisions.get(0).jobKey(),
+          e);
     }
   }
 

@@ -1,6 +1,7 @@
 package io.sluice.tuner.tier;
 
 import io.sluice.contracts.api.SubmissionRequest;
+import io.sluice.tuner.submission.JobHistory;
 import io.sluice.tuner.submission.PlatformAdditions;
 import io.sluice.tuner.submission.PlatformContributor;
 import io.sluice.tuner.throttle.ThrottleContributor;
@@ -41,9 +42,16 @@ class TierContributor implements PlatformContributor {
   @Override
   public PlatformAdditions contribute(
       SubmissionRequest request, String submissionId, String jobKey) {
+    return contribute(request, submissionId, jobKey, JobHistory.NOT_READ);
+  }
+
+  @Override
+  public PlatformAdditions contribute(
+      SubmissionRequest request, String submissionId, String jobKey, JobHistory history) {
     Map<String, String> conf = request.conf() == null ? Map.of() : request.conf();
     TierDecision d =
-        tiers.decide(new JobRef(request.cluster(), request.queue(), jobKey), conf, submissionId);
+        tiers.decide(
+            new JobRef(request.cluster(), request.queue(), jobKey), conf, submissionId, history);
     if (!d.considered() && d.confs().isEmpty()) {
       return PlatformAdditions.none();
     }

@@ -25,9 +25,9 @@ import org.springframework.validation.annotation.Validated;
  * @param enabled false: no tier decisions at all (every job stays on the ESS, nothing is added)
  * @param historyRuns how many of a job's newest runs its shuffle volume (p90 of per-run peak stage
  *     shuffle write) is taken over
- * @param historyTimeout time limit of the job-history read behind one push-tier admission (a second
- *     store read on the submission path, after which the tuning read still has
- *     sluice.tuner.submission-timeout); past it the job stays on the ESS
+ * @param historyTimeout time limit of the job-history read behind one push-tier admission when the
+ *     submission's own read of the job's runs does not cover history-runs (then a second store
+ *     read) and behind the API's preview; past it the job stays on the ESS
  * @param metricsRefresh how often the tiers' metrics endpoints are scraped
  * @param metricsMaxAge metrics older than this are stale: configuration is used instead (and the
  *     reason says so)

@@ -5,23 +5,29 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import io.sluice.contracts.Tier;
 import io.sluice.tuner.store.StoreGateway;
+import io.sluice.tuner.submission.JobHistory;
 import java.time.Clock;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The tier decision as the service runs it: the rules in force from the {@link RuleBook}, the job's
- * history through the {@link StoreGateway} ({@code sluice.tier.history-timeout}, 50 ms; unavailable
- * → the job stays on the ESS and the reason says why), capacities from the {@link
- * TierMetricsSource}s. Decisions a rule or deny entry took part in are recorded in the {@link
- * TierStore} by one background thread, directly (not through the store's breaker; a full queue or a
- * failed write drops and counts: recording never delays a submission nor opens the breaker).
+ * history from the submission's own read of the job's runs ({@link JobHistory}) or, when that does
+ * not cover {@code sluice.tier.history-runs}, through the {@link StoreGateway} ({@code
+ * sluice.tier.history-timeout}, 50 ms; unavailable → the job stays on the ESS and the reason says
+ * why), capacities from the {@link TierMetricsSource}s. Decisions a rule or deny entry took part in
+ * are recorded in the {@link TierStore} by one background thread, directly and in batches of
+ * whatever queued meanwhile (not through the store's breaker; a full queue or a failed write drops
+ * and counts: recording never delays a submission nor opens the breaker).
  *
  * <p>Meters: {@code sluice.tier.decision} (timer of the whole decision; tags tier, outcome), {@code
  * sluice.tier.records.dropped} (decisions not recorded because the queue was full or the store
@@ -30,6 +36,9 @@ import org.slf4j.LoggerFactory;
 public final class TierService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(TierService.class);
   static final int RECORD_QUEUE = 1024;
+
+  /** Decisions per write of the recorder at most. */
+  static final int RECORD_BATCH = 128;
 
   private final TierProperties props;
   private final RuleBook rules;
@@ -40,6 +49,8 @@ public final class TierService implements AutoCloseable {
   private final Clock clock;
   private final Counter dropped;
   private final ThreadPoolExecutor recorder;
+  private final BlockingQueue<TierDecision> pending = new ArrayBlockingQueue<>(RECORD_QUEUE);
+  private final AtomicBoolean flushing = new AtomicBoolean();
 
   public TierService(
       TierProperties props,
@@ -66,7 +77,7 @@ public final class TierService implements AutoCloseable {
             1,
             0,
             TimeUnit.MILLISECONDS,
-            new ArrayBlockingQueue<>(RECORD_QUEUE),
+            new ArrayBlockingQueue<>(1),
             r -> {
               Thread t = new Thread(r, "sluice-tier-recorder");
               t.setDaemon(true);
@@ -76,29 +87,70 @@ public final class TierService implements AutoCloseable {
 
   /** Decides for a submission and records the decision (in the background). Never throws. */
   public TierDecision decide(JobRef job, Map<String, String> userConf, String submissionId) {
-    TierDecision d = evaluate(job, userConf, submissionId);
+    return decide(job, userConf, submissionId, JobHistory.NOT_READ);
+  }
+
+  /**
+   * As {@link #decide(JobRef, Map, String)}, taking the job's history from what the submission
+   * already read when it covers {@code sluice.tier.history-runs} runs (no second store call), and
+   * keeping the job on the ESS without another call when the submission's read found the store
+   * unavailable.
+   */
+  public TierDecision decide(
+      JobRef job, Map<String, String> userConf, String submissionId, JobHistory history) {
+    TierDecision d = evaluate(job, userConf, submissionId, history);
     if (d.considered()) {
-      try {
-        recorder.execute(
-            () -> {
-              try {
-                store.record(
-                    d); // straight to the tier store: a failing write must not count against the
-                // breaker
-              } catch (RuntimeException e) {
-                dropped.increment();
-                LOG.warn("tier decision of {} not recorded: {}", d.jobKey(), e.getMessage());
-              }
-            });
-      } catch (RejectedExecutionException e) {
+      if (!pending.offer(d)) {
         dropped.increment();
+      } else if (flushing.compareAndSet(false, true)) {
+        try {
+          recorder.execute(this::flush);
+        } catch (RejectedExecutionException e) {
+          flushing.set(false); // closed
+        }
       }
     }
     return d;
   }
 
+  /**
+   * Records the queued decisions, up to {@value #RECORD_BATCH} per write, until none is left;
+   * straight to the tier store: a failing write must not count against the breaker. A write that
+   * fails drops (and counts) its decisions.
+   */
+  private void flush() {
+    List<TierDecision> batch = new ArrayList<>(RECORD_BATCH);
+    while (true) {
+      pending.drainTo(batch, RECORD_BATCH);
+      if (batch.isEmpty()) {
+        flushing.set(false);
+        // a decision queued after the drain but before the flag was down: take it ourselves
+        if (pending.isEmpty() || !flushing.compareAndSet(false, true)) {
+          return;
+        }
+        continue;
+      }
+      try {
+        store.recordAll(batch);
+      } catch (RuntimeException e) {
+        dropped.increment(batch.size());
+        LOG.warn(
+            "{} tier decision(s) not recorded, the first of {}: {}",
+            batch.size(),
+            batch.get(0).jobKey(),
+            e.getMessage());
+      }
+      batch.clear();
+    }
+  }
+
   /** Decides without recording (the API's preview). */
   public TierDecision evaluate(JobRef job, Map<String, String> userConf, String submissionId) {
+    return evaluate(job, userConf, submissionId, JobHistory.NOT_READ);
+  }
+
+  private TierDecision evaluate(
+      JobRef job, Map<String, String> userConf, String submissionId, JobHistory read) {
     long t0 = System.nanoTime();
     TierDecision d;
     long now = clock.millis();
@@ -114,7 +166,7 @@ public final class TierService implements AutoCloseable {
             notRolledOut(
                 job, submissionId, now, "rollout rules not loaded (" + rules.loadError() + ")");
       } else {
-        d = decider.decide(set, job, userConf, submissionId, now, this::history);
+        d = decider.decide(set, job, userConf, submissionId, now, key -> history(key, read));
       }
     }
     Timer.builder("sluice.tier.decision")
@@ -127,8 +179,14 @@ public final class TierService implements AutoCloseable {
     return d;
   }
 
-  private TierDecider.History history(String jobKey) {
+  private TierDecider.History history(String jobKey, JobHistory read) {
     int n = props.historyRuns();
+    if (read.isUnavailable()) {
+      return TierDecider.History.unavailable(read.unavailable());
+    }
+    if (read.covers(n)) {
+      return TierDecider.History.of(JobVolume.of(read.newestFirst(), n));
+    }
     try {
       return TierDecider.History.of(
           gateway.call(
@@ -183,7 +241,10 @@ public final class TierService implements AutoCloseable {
   boolean drain(long timeoutMs) throws InterruptedException {
     long end = System.currentTimeMillis() + timeoutMs;
     while (System.currentTimeMillis() < end) {
-      if (recorder.getQueue().isEmpty() && recorder.getActiveCount() == 0) {
+      if (pending.isEmpty()
+          && !flushing.get()
+          && recorder.getQueue().isEmpty()
+          && recorder.getActiveCount() == 0) {
         return true;
       }
       Thread.sleep(5);

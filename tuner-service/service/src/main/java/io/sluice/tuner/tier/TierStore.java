@@ -20,6 +20,13 @@ public interface TierStore extends AutoCloseable {
 
   void record(TierDecision decision);
 
+  /** Records several decisions (oldest first); a store may write them together. */
+  default void recordAll(List<TierDecision> decisions) {
+    for (TierDecision d : decisions) {
+      record(d);
+    }
+  }
+
   /** The job's newest decisions first. */
   List<TierDecision> decisions(String jobKey, int limit);
 

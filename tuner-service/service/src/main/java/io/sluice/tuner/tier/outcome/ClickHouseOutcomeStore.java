@@ -28,12 +28,27 @@ final class ClickHouseOutcomeStore implements OutcomeStore {
     this.where = where;
   }
 
+  /** No transactions: the work's saves land one by one (each one retry-safe, see above). */
+  @Override
+  public <T> T group(java.util.function.Supplier<T> work) {
+    return work.get();
+  }
+
   @Override
   public Optional<RunOutcome> run(String runKey, int attempt) {
     try {
       return OutcomeRows.CLICKHOUSE.run(db.jdbc(), runKey, attempt);
     } catch (RuntimeException e) {
       throw failed("reading run " + runKey + " attempt " + attempt, e);
+    }
+  }
+
+  @Override
+  public List<RunOutcome> attemptsOf(java.util.Collection<String> runKeys) {
+    try {
+      return OutcomeRows.CLICKHOUSE.attemptsOf(db.jdbc(), runKeys);
+    } catch (RuntimeException e) {
+      throw failed("reading the attempts of " + runKeys.size() + " run(s)", e);
     }
   }
 

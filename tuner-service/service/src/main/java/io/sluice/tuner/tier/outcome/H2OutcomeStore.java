@@ -24,6 +24,12 @@ public final class H2OutcomeStore implements OutcomeStore {
     this.where = where;
   }
 
+  /** One transaction; the stores' own transactions inside it join it. */
+  @Override
+  public <T> T group(java.util.function.Supplier<T> work) {
+    return db.inTransaction(tx -> work.get());
+  }
+
   @Override
   public Optional<RunOutcome> run(String runKey, int attempt) {
     try {
@@ -43,33 +49,77 @@ public final class H2OutcomeStore implements OutcomeStore {
     }
   }
 
-  /** Stores the attempt and its counts, atomically. */
   @Override
-  public void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
+  public List<RunOutcome> attemptsOf(java.util.Collection<String> runKeys) {
+    try {
+      return OutcomeRows.H2.attemptsOf(db.jdbc(), runKeys);
+    } catch (RuntimeException e) {
+      throw failed("reading the attempts of " + runKeys.size() + " run(s)", e);
+    }
+  }
+
+  /**
+   * One transaction of two statements at most: one MERGE of every attempt (its last version) and
+   * one INSERT of every count, each with one row of values per attempt or count (over the H2 TCP
+   * server a JDBC batch would still cost one round trip per row).
+   */
+  @Override
+  public void saveAll(List<Save> saves) {
+    if (saves.isEmpty()) {
+      return;
+    }
+    java.util.Map<List<Object>, RunOutcome> last = new java.util.LinkedHashMap<>();
+    List<Object> events = new ArrayList<>();
+    for (Save s : saves) {
+      last.put(List.of(s.outcome().runKey(), s.outcome().attempt()), s.outcome());
+      for (OutcomeMerge.Count n : s.counts()) {
+        events.addAll(
+            java.util.Arrays.asList(
+                s.at(), n.tier().name(), n.queue(), n.kind().label(), n.reason()));
+      }
+    }
+    List<Object> runs = new ArrayList<>();
+    for (RunOutcome o : last.values()) {
+      runs.addAll(
+          java.util.Arrays.asList(
+              o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), Json.write(o)));
+    }
     try {
       db.inTransaction(
           tx -> {
             db.jdbc()
                 .sql(
                     "MERGE INTO tier_runs (run_key, attempt, first_at, updated_at, json) KEY (run_key, attempt) "
-                        + "VALUES (?, ?, ?, ?, ?)")
-                .params(o.runKey(), o.attempt(), o.firstAt(), o.updatedAt(), Json.write(o))
+                        + "VALUES "
+                        + rows(last.size(), 5))
+                .params(runs)
                 .update();
-            if (!counts.isEmpty()) {
-              List<Object[]> rows = new ArrayList<>();
-              for (OutcomeMerge.Count n : counts) {
-                rows.add(
-                    new Object[] {at, n.tier().name(), n.queue(), n.kind().label(), n.reason()});
-              }
-              db.batch(
-                  "INSERT INTO tier_outcome_events (at, tier, queue, outcome, reason) VALUES (?, ?, ?, ?, ?)",
-                  rows);
+            if (!events.isEmpty()) {
+              db.jdbc()
+                  .sql(
+                      "INSERT INTO tier_outcome_events (at, tier, queue, outcome, reason) VALUES "
+                          + rows(events.size() / 5, 5))
+                  .params(events)
+                  .update();
             }
             return null;
           });
     } catch (RuntimeException e) {
-      throw failed("saving run " + o.runKey() + " attempt " + o.attempt(), e);
+      throw failed(
+          "saving " + last.size() + " attempt(s), the first " + saves.get(0).outcome().runKey(), e);
     }
+  }
+
+  /** {@code (?, ?), (?, ?)} for {@code n} rows of {@code width} values. */
+  private static String rows(int n, int width) {
+    String one = "(" + String.join(", ", java.util.Collections.nCopies(width, "?")) + ")";
+    return String.join(", ", java.util.Collections.nCopies(n, one));
+  }
+
+  /** Stores the attempt and its counts, atomically. */
+  @Override
+  public void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
+    saveAll(List.of(new Save(o, counts, at)));
   }
 
   /** Counts of the stored events in [from, to) (epoch ms). */

@@ -34,6 +34,22 @@ final class OutcomeRows {
         .optional();
   }
 
+  /** Every attempt of the given runs, in no particular order (one query). */
+  List<RunOutcome> attemptsOf(JdbcClient jdbc, java.util.Collection<String> runKeys) {
+    if (runKeys.isEmpty()) {
+      return List.of();
+    }
+    return jdbc.sql(
+            "SELECT json FROM "
+                + runs
+                + " WHERE run_key IN ("
+                + String.join(", ", java.util.Collections.nCopies(runKeys.size(), "?"))
+                + ")")
+        .params(new ArrayList<>(runKeys))
+        .query(json(RunOutcome.class))
+        .list();
+  }
+
   /** The attempts of a run, oldest first. */
   List<RunOutcome> attempts(JdbcClient jdbc, String runKey) {
     return jdbc.sql("SELECT json FROM " + runs + " WHERE run_key = ? ORDER BY attempt")

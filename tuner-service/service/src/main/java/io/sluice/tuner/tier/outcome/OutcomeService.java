@@ -4,6 +4,7 @@ import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.sluice.contracts.Tier;
 import io.sluice.tuner.TagValues;
+import io.sluice.tuner.store.GroupCommit;
 import io.sluice.tuner.store.StoreAccess;
 import io.sluice.tuner.store.StoreGateway;
 import java.time.Clock;
@@ -13,7 +14,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,19 +25,21 @@ import org.slf4j.LoggerFactory;
  * answers, so the Prometheus counters carry on after a restart), and checks the alert rules for the
  * tier and queue a fallback or failure was counted for. A report about attempt N > 1 closes the
  * run's earlier attempts that have no final status as {@code FAILED} (source {@code INFERRED}): on
- * YARN, a second attempt means the first one failed. Reports are serialised (one lock): they come
- * once or twice per run, never on the submission path.
+ * YARN, a second attempt means the first one failed. Reports are written by one committer thread in
+ * group commits (a fleet's drivers send one or two per run, hundreds per second at peak): one store
+ * call and one transaction per group, every report of it answered only once the group is committed;
+ * counters and alert webhooks follow the commit. Store work is serialised (one lock).
  *
  * <p>Every call reaches the store through a {@link StoreAccess} (in the service: the {@link
  * StoreGateway}'s store threads, {@code sluice.tier.outcomes.store-timeout} and the store's circuit
  * breaker), so a hung or dead store makes the API answer 503 at the time limit instead of holding
  * its threads. A report that is not stored is counted in {@code sluice.tier.outcome.reports.lost}
  * (tag reason: timeout, circuit_open, busy or error); one abandoned at the time limit is skipped
- * when its turn comes, unless it had already started writing (then it may still be stored once the
- * store answers, and is counted both ways). {@link #prune} deletes rows older than {@code
+ * when its group comes, unless its group had already started writing (then it may still be stored
+ * once the store answers, and is counted both ways). {@link #prune} deletes rows older than {@code
  * sluice.tier.outcomes.retention}.
  */
-public final class OutcomeService {
+public final class OutcomeService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutcomeService.class);
 
   /**
@@ -45,6 +47,18 @@ public final class OutcomeService {
    * long).
    */
   static final int PRUNE_BATCH = 1_000;
+
+  /**
+   * Reports per group commit at most: at 64 a group's one transaction stays short (tens of ms at
+   * most here) while 250 reports/s need only a few groups per second.
+   */
+  static final int MAX_GROUP = 64;
+
+  /**
+   * Reports that may wait for their group; more are answered 503 at once (at 250 reports/s this is
+   * over 8 s of reports, far past the store timeout they would wait out).
+   */
+  static final int GROUP_QUEUE = 2_048;
 
   /** What a prune deleted, and the cut-off (epoch ms). */
   public record Pruned(long before, long runs, long events, long alerts) {
@@ -67,6 +81,8 @@ public final class OutcomeService {
 
   private final TagValues queueTags;
   private final TagValues reasonTags;
+  private final Duration storeTimeout;
+  private final GroupCommit<RunReport, RunOutcome> commits;
 
   public OutcomeService(
       StoreAccess<OutcomeStore> store,
@@ -87,6 +103,9 @@ public final class OutcomeService {
     this.reasonTags = new TagValues(java.util.Set.of(), outcomes.maxMetricReasons());
     props.fallbackRule(); // fail start-up on an invalid rule, naming the value
     props.failureRule();
+    this.storeTimeout = store.limit();
+    this.commits =
+        new GroupCommit<>("sluice-outcome-commit", this::writeGroup, MAX_GROUP, GROUP_QUEUE);
   }
 
   /** True once {@link #restoreTotals()} has succeeded. */
@@ -153,8 +172,11 @@ public final class OutcomeService {
   }
 
   /**
-   * Merges, stores and counts the report; returns the attempt as now known. Store failures are
-   * thrown.
+   * Merges, stores and counts the report; returns the attempt as now known, once it is durable.
+   * Reports arriving together are written in group commits ({@link GroupCommit}: one store call and
+   * one transaction for up to {@value #MAX_GROUP} reports); a report waits at most the store
+   * access's limit ({@code sluice.tier.outcomes.store-timeout} in the service) for its group. Store
+   * failures are thrown (a failed group fails every report in it, none acknowledged).
    */
   public RunOutcome report(RunReport r) {
     Counter.builder("sluice.tier.outcome.reports")
@@ -162,12 +184,9 @@ public final class OutcomeService {
         .tag("source", r.source().name())
         .register(meters)
         .increment();
-    AtomicBoolean givenUp = new AtomicBoolean();
     try {
-      // null: the caller gave up before the report's turn came (it is already counted as lost)
-      return call("tier-outcome-report", st -> givenUp.get() ? null : report(st, r));
+      return commits.submit(r, storeTimeout);
     } catch (RuntimeException e) {
-      givenUp.set(true);
       Counter.builder("sluice.tier.outcome.reports.lost")
           .description(
               "Tier run reports not stored: the store did not answer in time or at all, by reason")
@@ -178,7 +197,59 @@ public final class OutcomeService {
     }
   }
 
-  private RunOutcome report(OutcomeStore st, RunReport r) {
+  /**
+   * Writes one group in one store call; a group the store refuses as a client error (a report's
+   * data) is written again report by report, so that only the bad one is answered 400.
+   */
+  private void writeGroup(List<GroupCommit.Item<RunReport, RunOutcome>> group) {
+    try {
+      answer(group, call("tier-outcome-report", st -> commit(st, group)));
+    } catch (StoreGateway.Rejected e) {
+      if (group.size() == 1) {
+        throw e;
+      }
+      for (GroupCommit.Item<RunReport, RunOutcome> item : group) {
+        try {
+          answer(List.of(item), call("tier-outcome-report", st -> commit(st, List.of(item))));
+        } catch (RuntimeException one) {
+          item.failed(one);
+        }
+      }
+    }
+  }
+
+  private static void answer(
+      List<GroupCommit.Item<RunReport, RunOutcome>> group, List<RunOutcome> written) {
+    for (int i = 0; i < group.size(); i++) {
+      group.get(i).done(written.get(i));
+    }
+  }
+
+  /**
+   * The group's reports in one commit (skipping those whose callers gave up before it started),
+   * then what must follow only a durable write: the counters and the alerts' webhooks.
+   */
+  private List<RunOutcome> commit(
+      OutcomeStore st, List<GroupCommit.Item<RunReport, RunOutcome>> group) {
+    List<Runnable> afterCommit = new ArrayList<>();
+    List<RunOutcome> written =
+        st.group(
+            () -> {
+              List<RunReport> live = new ArrayList<>();
+              group.forEach(i -> live.add(i.abandoned() ? null : i.value()));
+              GroupWrites w = new GroupWrites(st, live);
+              List<RunOutcome> out = new ArrayList<>(group.size());
+              for (RunReport r : live) {
+                out.add(r == null ? null : report(w, r, afterCommit));
+              }
+              w.flush();
+              return out;
+            });
+    afterCommit.forEach(Runnable::run);
+    return written;
+  }
+
+  private RunOutcome report(GroupWrites st, RunReport r, List<Runnable> afterCommit) {
     long now = clock.millis();
     if (r.attempt() > 1) {
       for (RunOutcome earlier : st.attempts(r.runKey())) {
@@ -201,38 +272,49 @@ public final class OutcomeService {
                   null,
                   RunReport.Status.FAILED,
                   null),
-              now);
+              now,
+              afterCommit);
         }
       }
     }
-    return apply(st, st.run(r.runKey(), r.attempt()).orElse(null), r, now);
+    return apply(st, st.run(r.runKey(), r.attempt()).orElse(null), r, now, afterCommit);
   }
 
-  private RunOutcome apply(OutcomeStore store, RunOutcome before, RunReport r, long now) {
+  private RunOutcome apply(
+      GroupWrites store, RunOutcome before, RunReport r, long now, List<Runnable> afterCommit) {
     OutcomeMerge.Merged m = OutcomeMerge.merge(before, r, now);
     if (!m.changed()) {
       return before;
     }
     store.save(m.outcome(), m.counts(), now);
-    for (OutcomeMerge.Count c : m.counts()) {
-      outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment();
-      countedHere.merge(key(c.tier(), c.queue(), c.kind(), c.reason()), 1L, Long::sum);
-    }
+    afterCommit.add(
+        () -> {
+          for (OutcomeMerge.Count c : m.counts()) {
+            outcomes(c.tier(), c.queue(), c.kind(), c.reason()).increment();
+            countedHere.merge(key(c.tier(), c.queue(), c.kind(), c.reason()), 1L, Long::sum);
+          }
+        });
     for (OutcomeMerge.Count c : m.counts()) {
       if (c.kind() == OutcomeMerge.Kind.FELL_BACK) {
-        check(store, props.fallbackRule(), c, m.outcome(), now);
+        check(store, props.fallbackRule(), c, m.outcome(), now, afterCommit);
       } else if (c.kind() == OutcomeMerge.Kind.FAILED && c.tier().isPush()) {
-        check(store, props.failureRule(), c, m.outcome(), now);
+        check(store, props.failureRule(), c, m.outcome(), now, afterCommit);
       }
     }
     return m.outcome();
   }
 
   private void check(
-      OutcomeStore store, AlertRule rule, OutcomeMerge.Count c, RunOutcome o, long now) {
+      GroupWrites writes,
+      AlertRule rule,
+      OutcomeMerge.Count c,
+      RunOutcome o,
+      long now,
+      List<Runnable> afterCommit) {
     if (!props.enabled()) {
       return;
     }
+    OutcomeStore store = writes.flushed(); // the window's counts include the group's so far
     long since = now - rule.window().toMillis();
     long count = 0;
     long routed = 0;
@@ -260,6 +342,67 @@ public final class OutcomeService {
       return;
     }
     TierAlert stored = store.addAlert(alert.get());
+    afterCommit.add(() -> raised(store, rule, c, stored));
+  }
+
+  /**
+   * A group's view of its runs: every stored attempt of the group's runs read in one query, the
+   * group's own merges on top, and its saves written together ({@link OutcomeStore#saveAll}) when
+   * the group ends or an alert check needs the counts stored.
+   */
+  private static final class GroupWrites {
+    private final OutcomeStore store;
+    private final Map<String, java.util.TreeMap<Integer, RunOutcome>> known = new HashMap<>();
+    private final List<OutcomeStore.Save> pending = new ArrayList<>();
+
+    GroupWrites(OutcomeStore store, List<RunReport> reports) {
+      this.store = store;
+      java.util.Set<String> keys = new java.util.LinkedHashSet<>();
+      for (RunReport r : reports) {
+        if (r != null) {
+          keys.add(r.runKey());
+        }
+      }
+      for (RunOutcome o : store.attemptsOf(keys)) {
+        put(o);
+      }
+    }
+
+    private void put(RunOutcome o) {
+      known.computeIfAbsent(o.runKey(), k -> new java.util.TreeMap<>()).put(o.attempt(), o);
+    }
+
+    Optional<RunOutcome> run(String runKey, int attempt) {
+      return Optional.ofNullable(
+          known.getOrDefault(runKey, new java.util.TreeMap<>()).get(attempt));
+    }
+
+    /** The attempts of a run, oldest first. */
+    List<RunOutcome> attempts(String runKey) {
+      return new ArrayList<>(known.getOrDefault(runKey, new java.util.TreeMap<>()).values());
+    }
+
+    void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at) {
+      put(o);
+      pending.add(new OutcomeStore.Save(o, counts, at));
+    }
+
+    /** The store, with the group's saves so far written. */
+    OutcomeStore flushed() {
+      flush();
+      return store;
+    }
+
+    void flush() {
+      if (!pending.isEmpty()) {
+        store.saveAll(List.copyOf(pending));
+        pending.clear();
+      }
+    }
+  }
+
+  /** Counts, logs and delivers an alert once it is stored. */
+  private void raised(OutcomeStore store, AlertRule rule, OutcomeMerge.Count c, TierAlert stored) {
     Counter.builder("sluice.tier.alerts")
         .description("Tier alerts raised")
         .tag("tier", c.tier().name())
@@ -273,9 +416,8 @@ public final class OutcomeService {
         done -> {
           try {
             if (Thread.holdsLock(this)) {
-              store.updateAlert(
-                  done); // answered at once (no webhook, queue full): still inside this report's
-              // call
+              // answered at once (no webhook, queue full): still inside this group's call
+              store.updateAlert(done);
             } else {
               call(
                   "tier-alert-delivery",
@@ -352,5 +494,16 @@ public final class OutcomeService {
 
   public long now() {
     return clock.millis();
+  }
+
+  /** Reports waiting for their group commit. */
+  int waitingReports() {
+    return commits.waiting();
+  }
+
+  /** Stops the group commits; reports still waiting fail. */
+  @Override
+  public void close() {
+    commits.close();
   }
 }

@@ -13,10 +13,33 @@ public interface OutcomeStore extends AutoCloseable {
   /** A windowed count. */
   record CountRow(Tier tier, String queue, OutcomeMerge.Kind kind, String reason, long count) {}
 
+  /**
+   * Runs {@code work} so that its writes commit together (one transaction where the store has
+   * them): the group commit of several reports. On a store without transactions the work's writes
+   * land one by one, each written so that a retry of the whole work stores nothing twice.
+   */
+  <T> T group(java.util.function.Supplier<T> work);
+
   Optional<RunOutcome> run(String runKey, int attempt);
 
   /** The attempts of a run, oldest first. */
   List<RunOutcome> attempts(String runKey);
+
+  /** Every stored attempt of the given runs, in no particular order (a group's reads at once). */
+  List<RunOutcome> attemptsOf(java.util.Collection<String> runKeys);
+
+  /** An attempt to store with its counts ({@link #saveAll}). */
+  record Save(RunOutcome outcome, List<OutcomeMerge.Count> counts, long at) {}
+
+  /**
+   * Stores several attempts and their counts, as {@link #save} each (a store may write them in few
+   * statements); an attempt listed twice is stored as its last version, with both counts.
+   */
+  default void saveAll(List<Save> saves) {
+    for (Save s : saves) {
+      save(s.outcome(), s.counts(), s.at());
+    }
+  }
 
   /** Stores the attempt and its counts; a save repeated after a failure counts them once. */
   void save(RunOutcome o, List<OutcomeMerge.Count> counts, long at);
