@@ -49,7 +49,9 @@ final class TrialJudge {
    * so it starts with " because" or ": ") and the figures as evidence ({@code before.<figure>},
    * {@code after.<figure>}). {@code response} is the largest factor by which a figure that counted
    * as better moved ({@code max(before/after, after/before)}, infinite when one side is 0; 1 when
-   * none did): how strongly the unit's keys acted.
+   * none did): how strongly the unit's keys acted. Timings are left out of it: under load they move
+   * by factors of their own, whereas block sizes, task counts, spill and failures move only when
+   * the job's work changed.
    */
   record UnitVerdict(
       Unit unit, Evaluation evaluation, String why, Map<String, Double> evidence, double response) {
@@ -204,7 +206,7 @@ final class TrialJudge {
         anyKept = true;
         double response =
             moves.stream()
-                .filter(m -> m.move() == Move.BETTER)
+                .filter(m -> m.move() == Move.BETTER && m.figure().unit() != Figure.Unit.MILLIS)
                 .mapToDouble(FigureMove::factor)
                 .max()
                 .orElse(1.0);

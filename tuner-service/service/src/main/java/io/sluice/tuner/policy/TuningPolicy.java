@@ -546,9 +546,10 @@ public final class TuningPolicy {
   }
 
   /**
-   * Whether a kept change was judged alone (its unit holds no other key) and moved a figure by at
-   * least the square root of its own step: {@code 200 -> 50} partitions (x4) that moved the average
-   * block size 171 B -> 485 B (x2.8 >= 2) acted in proportion; 250 B -> 300 B (x1.2) did not.
+   * Whether a kept change was judged alone (its unit holds no other key) and moved a figure other
+   * than a timing by at least the square root of its own step: {@code 200 -> 50} partitions (x4)
+   * that moved the average block size 171 B -> 485 B (x2.8 >= 2) acted in proportion; 250 B -> 300
+   * B (x1.2) did not.
    */
   private boolean inProportion(TrialJudge.UnitVerdict uv, String[] c) {
     if (uv.unit().changes().size() != 1 || c[1].isEmpty() || c[3].isEmpty()) {

@@ -88,6 +88,15 @@ class StepPolicyTest {
   }
 
   @Test
+  void aBlockedTimeThatFellInProportionIsNoReasonForALargerStep() {
+    // blocked time 10 s -> 2 s (x5) with the blocks where they were: timings move with the load
+    Outcome o =
+        decide(portrait(smallBlocks(1), smallBlocks(2).injected(PARTITIONS, "50").blocked(2_000)));
+    assertThat(o.verdicts().get(0).evaluation()).isEqualTo(Evaluation.KEPT);
+    assertThat(keys(o.changes())).containsExactly(PARTITIONS + "=13");
+  }
+
+  @Test
   void aSquaredStepThatSpillsIsRolledBackAndNotRetried() {
     Outcome o = decide(portrait(smallBlocks(1), fifty(2), four(3).spill(512L << 20)));
     assertThat(o.verdicts().get(0).evaluation()).isEqualTo(Evaluation.ROLLED_BACK);
