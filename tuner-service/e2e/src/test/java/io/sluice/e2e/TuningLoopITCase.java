@@ -51,8 +51,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  *
  * <ol>
  *   <li>run 1: baseline, nothing injected;
- *   <li>runs 2 and 3: the policy's bounded steps (partitions 200 -> 50 -> 13), each KEPT; by run 3
- *       the tuned partitions are in effect and blocked time and wall time are below run 1's;
+ *   <li>runs 2 and 3: the policy's bounded steps (partitions 200 -> 50 -> 4, or -> 13 when the
+ *       first step did not grow the blocks in proportion), each KEPT; by run 3 the tuned partitions
+ *       are in effect and blocked time and wall time are below run 1's;
  *   <li>an operator trial asks for 300 partitions (deliberately harmful); run 4 carries it, the
  *       history says ROLLED_BACK, and run 5 no longer carries it.
  * </ol>
@@ -271,12 +272,20 @@ class TuningLoopITCase {
         .containsEntry(PARTITIONS, "50")
         .containsEntry(INJECTED + PARTITIONS, "50");
     assertThat(second.history().path("decision").asText()).as("%s", second).isEqualTo("KEPT");
+    // the step after the kept 200 -> 50: x16 (50 -> 4) when that step grew the average block by x2
+    // or more (it acted in proportion), else the usual x4 (50 -> 13)
+    JsonNode kept = second.history().path("evidence");
+    assertThat(kept.path("before.avgBlockBytes").asDouble()).as("%s", second).isPositive();
+    double grew =
+        kept.path("after.avgBlockBytes").asDouble() / kept.path("before.avgBlockBytes").asDouble();
+    String step = grew >= 2 ? "4" : "13";
     Run third = submit(3);
     // within 4 runs the tuned settings are in effect, as the run's own
     // SparkListenerEnvironmentUpdate shows
     assertThat(third.sparkProperties())
-        .containsEntry(PARTITIONS, "13")
-        .containsEntry(INJECTED + PARTITIONS, "13");
+        .as("average block x%.2f after the first step", grew)
+        .containsEntry(PARTITIONS, step)
+        .containsEntry(INJECTED + PARTITIONS, step);
     assertThat(third.history().path("decision").asText()).as("%s", third).isEqualTo("KEPT");
     // ... and shuffle read blocked time fell (the runs' own event logs). Wall time is printed, not
     // asserted: on a

@@ -31,7 +31,8 @@ import org.springframework.validation.annotation.Validated;
  * @param portraitSize How many of a job's newest runs form its portrait. Default 20.
  * @param maxChangesPerIteration At most this many keys change per iteration (K). Default 2.
  * @param maxStepFactor A numeric value moves at most by this factor from the value in force per
- *     iteration. Default 4.
+ *     iteration; by its square after a kept step the same way that moved a figure in proportion.
+ *     Default 4.
  * @param minImprovement A figure (or wall time) counts as moved only if it changed by at least this
  *     fraction. Default 0.05.
  * @param blockedNoiseMs Blocked-time differences below this many ms count as no change. Default

@@ -10,7 +10,8 @@ import io.sluice.model.Severity;
  *     2)
  * @param maxStepFactor a numeric value moves at most by this factor (up or down) from the value in
  *     force per iteration (default 4: {@code spark.sql.shuffle.partitions} 200 proposed as 1
- *     becomes 50 first)
+ *     becomes 50 first); by its square after a kept step in the same direction, judged alone, that
+ *     moved a figure by at least the square root of its step (then 50 becomes 4)
  * @param minImprovement a trial is kept only if blocked time or wall time improved by at least this
  *     fraction and neither got worse by this fraction or more (default 0.05); failures may never
  *     increase

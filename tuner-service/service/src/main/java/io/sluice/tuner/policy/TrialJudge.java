@@ -18,11 +18,12 @@ import java.util.TreeMap;
  * reference runs and over the trial runs: a cost that rose by {@code minImprovement} or more rolls
  * it back; a unit whose figures all stayed within the noise (or were not measured: no stage of
  * their kind ran) <i>moved nothing</i> and is rolled back even if wall time improved; a unit that
- * moved a figure is kept. A timing figure (blocked time, longest reduce task) counts as better only
- * beyond the wall-time threshold below: it is as noisy as wall time. Wall time is the guard over
- * the whole trial, against the job's own noise band {@code b}: with {@code n} trial runs the
- * threshold is {@code max(minImprovement, b / sqrt(n))}; beyond it every unit is rolled back; a
- * first run worse by more than {@code minImprovement} but within it is {@link
+ * moved a figure is kept. A failure count that fell by one against a single reference run did not
+ * move (it varies that much from run to run). A timing figure (blocked time, longest reduce task)
+ * counts as better only beyond the wall-time threshold below: it is as noisy as wall time. Wall
+ * time is the guard over the whole trial, against the job's own noise band {@code b}: with {@code
+ * n} trial runs the threshold is {@code max(minImprovement, b / sqrt(n))}; beyond it every unit is
+ * rolled back; a first run worse by more than {@code minImprovement} but within it is {@link
  * Evaluation#INCONCLUSIVE} and runs again. More failed tasks, or a failed run, roll everything
  * back. A unit that declares no figures is judged on wall time alone and needs two runs before it
  * is kept.
@@ -46,9 +47,18 @@ final class TrialJudge {
   /**
    * How a unit came out, why (readable, with before and after figures; it follows the unit's keys,
    * so it starts with " because" or ": ") and the figures as evidence ({@code before.<figure>},
-   * {@code after.<figure>}).
+   * {@code after.<figure>}). {@code response} is the largest factor by which a figure that counted
+   * as better moved ({@code max(before/after, after/before)}, infinite when one side is 0; 1 when
+   * none did): how strongly the unit's keys acted. Timings are left out of it: under load they move
+   * by factors of their own, whereas block sizes, task counts, spill and failures move only when
+   * the job's work changed.
    */
-  record UnitVerdict(Unit unit, Evaluation evaluation, String why, Map<String, Double> evidence) {}
+  record UnitVerdict(
+      Unit unit, Evaluation evaluation, String why, Map<String, Double> evidence, double response) {
+    UnitVerdict(Unit unit, Evaluation evaluation, String why, Map<String, Double> evidence) {
+      this(unit, evaluation, why, evidence, 1.0);
+    }
+  }
 
   /**
    * The trial's verdict: KEPT (some unit kept), ROLLED_BACK or INCONCLUSIVE; per unit; shared
@@ -64,7 +74,11 @@ final class TrialJudge {
     UNMEASURED
   }
 
-  private record FigureMove(Figure figure, double before, double after, Move move) {
+  private record FigureMove(Figure figure, double before, double after, Move move, String note) {
+    FigureMove(Figure figure, double before, double after, Move move) {
+      this(figure, before, after, move, "");
+    }
+
     String text() {
       String verb = after < before ? "fell" : after > before ? "rose" : "stayed";
       return figure.label()
@@ -73,7 +87,15 @@ final class TrialJudge {
           + " "
           + figure.format(before)
           + " → "
-          + figure.format(after);
+          + figure.format(after)
+          + note;
+    }
+
+    /** By what factor the figure moved; infinite when one side is 0 and the other is not. */
+    double factor() {
+      double lo = Math.min(Math.abs(before), Math.abs(after));
+      double hi = Math.max(Math.abs(before), Math.abs(after));
+      return hi == 0 ? 1.0 : lo == 0 ? Double.POSITIVE_INFINITY : hi / lo;
     }
   }
 
@@ -182,12 +204,19 @@ final class TrialJudge {
                 uev));
       } else if (!better.isEmpty()) {
         anyKept = true;
+        double response =
+            moves.stream()
+                .filter(m -> m.move() == Move.BETTER && m.figure().unit() != Figure.Unit.MILLIS)
+                .mapToDouble(FigureMove::factor)
+                .max()
+                .orElse(1.0);
         out.add(
             new UnitVerdict(
                 u,
                 Evaluation.KEPT,
                 " because " + String.join(" and ", better) + "; " + wallText,
-                uev));
+                uev,
+                response));
       } else if (moves.stream().allMatch(m -> m.move() == Move.UNMEASURED)) {
         List<String> kinds = u.figures().stream().map(f -> f.kind().label()).distinct().toList();
         out.add(
@@ -239,7 +268,10 @@ final class TrialJudge {
    * minImprovement}. A timing figure (blocked time, longest reduce task) varies with the machine's
    * load as wall time does, so it counts as better only beyond the wall-time threshold ({@code
    * timingThreshold}: the job's noise band over the square root of the trial runs); it counts as
-   * worse from {@code minImprovement} on, as every cost does.
+   * worse from {@code minImprovement} on, as every cost does. A failure count (fetch-failed tasks,
+   * stage re-attempts) varies by a task or an attempt from run to run: against a single reference
+   * run it counts as better only when it fell by more than one or to zero; against two or more
+   * reference runs (medians) by the usual floor of one.
    */
   private FigureMove move(
       Figure f, List<AppRun> refRuns, List<AppRun> trialRuns, double timingThreshold) {
@@ -265,6 +297,17 @@ final class TrialJudge {
         };
     if (m == Move.BETTER && f.unit() == Figure.Unit.MILLIS && rel < timingThreshold) {
       m = Move.FLAT; // a timing that fell within the job's noise: not to the key's credit
+    }
+    if (m == Move.BETTER
+        && f.unit() == Figure.Unit.COUNT
+        && f.better() == Figure.Better.LOWER
+        && refRuns.size() < 2
+        && after > 0
+        && before - after <= 1) {
+      // a failure count varies by one from run to run: one fewer than a single reference run is
+      // not to the key's credit
+      return new FigureMove(
+          f, before, after, Move.FLAT, " — by one, against a single reference run");
     }
     return new FigureMove(f, before, after, m);
   }

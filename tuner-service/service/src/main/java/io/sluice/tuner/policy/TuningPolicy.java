@@ -46,10 +46,12 @@ import java.util.TreeMap;
  * the allow-list or values out of its bounds, keys the user set (when user keys win), keys already
  * chosen, values already in force, rejected directions, keys that move figures an already chosen
  * key of another lever moves (they could not be judged apart: they wait for a later trial); numbers
- * move at most {@code maxStepFactor} from the value in force (then clamped to the allow-list); at
- * most {@code maxChangesPerIteration} keys. After an INCONCLUSIVE run the same trial repeats. No
- * candidate above LOW: STABLE; candidates but none usable: STABLE. FROZEN repeats the kept overlay
- * without new changes; DISABLED gives an empty overlay.
+ * move at most {@code maxStepFactor} from the value in force, or its square when the key's last
+ * step in the same direction was kept, judged alone, and moved a figure by at least the square root
+ * of that step (then clamped to the allow-list); at most {@code maxChangesPerIteration} keys. After
+ * an INCONCLUSIVE run the same trial repeats. No candidate above LOW: STABLE; candidates but none
+ * usable: STABLE. FROZEN repeats the kept overlay without new changes; DISABLED gives an empty
+ * overlay.
  *
  * <p><b>Operator trial.</b> An operator may ask for a trial ({@code key -> value}, allow-listed
  * keys and values, at most {@code maxChangesPerIteration} keys, no step bound): when the job is
@@ -100,6 +102,12 @@ public final class TuningPolicy {
 
     /** wall times of the baseline runs since the last re-open, by overlay: the job's noise band */
     final Map<Map<String, String>, List<Long>> baselineWalls = new java.util.HashMap<>();
+
+    /**
+     * key -> {direction, value} of its last kept step when that step was judged alone and moved a
+     * figure in proportion to it: the next step from that value in that direction may be larger
+     */
+    final Map<String, String[]> momentum = new TreeMap<>();
 
     /** a trial whose first run was inconclusive: its overlay and its runs so far */
     Map<String, String> pending;
@@ -209,6 +217,7 @@ public final class TuningPolicy {
         evidence.put("medianInputSize", median);
         st.lastReopen = run.startTime();
         st.rejections.clear();
+        st.momentum.clear();
         st.regime.clear();
         st.regime.add(fig.inputSize());
         st.baselineWalls.clear();
@@ -302,6 +311,11 @@ public final class TuningPolicy {
                       c[3],
                       why,
                       uv.evidence()));
+              if (keep && inProportion(uv, c)) {
+                st.momentum.put(c[0], new String[] {c[1], c[3]});
+              } else {
+                st.momentum.remove(c[0]);
+              }
               if (keep) {
                 st.origins.put(c[0], origin(st.ref, c[0], overlay.get(c[0]), c[2]));
                 if (overlay.containsKey(c[0])) {
@@ -529,6 +543,31 @@ public final class TuningPolicy {
       }
     }
     return String.join(", ", parts);
+  }
+
+  /**
+   * Whether a kept change was judged alone (its unit holds no other key) and moved a figure other
+   * than a timing by at least the square root of its own step: {@code 200 -> 50} partitions (x4)
+   * that moved the average block size 171 B -> 485 B (x2.8 >= 2) acted in proportion; 250 B -> 300
+   * B (x1.2) did not.
+   */
+  private boolean inProportion(TrialJudge.UnitVerdict uv, String[] c) {
+    if (uv.unit().changes().size() != 1 || c[1].isEmpty() || c[3].isEmpty()) {
+      return false;
+    }
+    java.util.Optional<AllowList.Key> key = allowList.key(c[0]);
+    if (key.isEmpty() || !ConfValues.numeric(key.get().kind())) {
+      return false;
+    }
+    OptionalDouble from = ConfValues.number(key.get(), c[2]);
+    OptionalDouble to = ConfValues.number(key.get(), c[3]);
+    if (from.isEmpty() || to.isEmpty() || from.getAsDouble() <= 0 || to.getAsDouble() <= 0) {
+      return false;
+    }
+    double step =
+        Math.max(from.getAsDouble(), to.getAsDouble())
+            / Math.min(from.getAsDouble(), to.getAsDouble());
+    return uv.response() >= Math.sqrt(step);
   }
 
   /** The rule of the reference run that recommended a key, for the kept overlay's reasons. */
@@ -855,7 +894,15 @@ public final class TuningPolicy {
         previous != null
             ? previous.trim()
             : ConfValues.inForce(k, st.ref.conf(), st.ref.sparkVersion());
-    String value = step(key.get(), inForce, r.value());
+    String[] last = st.momentum.get(k);
+    boolean onward =
+        inForce != null
+            && last != null
+            && ConfValues.same(key.get(), inForce, last[1])
+            && ConfValues.direction(key.get(), inForce, r.value()).equals(last[0]);
+    double factor =
+        onward ? config.maxStepFactor() * config.maxStepFactor() : config.maxStepFactor();
+    String value = step(key.get(), inForce, r.value(), factor);
     if (inForce != null && ConfValues.same(key.get(), inForce, value)) {
       return java.util.Optional.empty();
     }
@@ -903,9 +950,12 @@ public final class TuningPolicy {
                 + " (target "
                 + r.value()
                 + "; at most x"
-                + Sizes.plain(config.maxStepFactor())
+                + Sizes.plain(factor)
                 + " per run from "
                 + inForce
+                + (onward
+                    ? ", the last step in this direction having moved its figures in proportion"
+                    : "")
                 + ")";
     changes.add(new Change(k, value, previous, d.ruleId(), reason, d.evidence()));
     overlay.put(k, value);
@@ -936,6 +986,14 @@ public final class TuningPolicy {
    * allow-list.
    */
   String step(AllowList.Key key, String inForce, String target) {
+    return step(key, inForce, target, config.maxStepFactor());
+  }
+
+  /**
+   * A numeric target moved at most {@code f} from the value in force, then clamped to the
+   * allow-list.
+   */
+  String step(AllowList.Key key, String inForce, String target, double f) {
     if (!ConfValues.numeric(key.kind())) {
       return target.trim();
     }
@@ -944,7 +1002,6 @@ public final class TuningPolicy {
     if (cur.isEmpty() || want.isEmpty() || cur.getAsDouble() <= 0) {
       return target.trim();
     }
-    double f = config.maxStepFactor();
     double lo = cur.getAsDouble() / f;
     double hi = cur.getAsDouble() * f;
     double v = want.getAsDouble();

@@ -29,6 +29,7 @@ final class PolicyRuns {
     private long wallMs = 60_000;
     private long blockedMs = 10_000;
     private long failedTasks;
+    private long fetchFailedTasks;
     private long inputRecords = 1_000_000;
     private int mapTasks = 200;
     private long reduceBlocks = 40_000;
@@ -56,6 +57,15 @@ final class PolicyRuns {
 
     RunBuilder failedTasks(long n) {
       failedTasks = n;
+      return this;
+    }
+
+    /**
+     * Reduce tasks that ended FetchFailed; Spark counts them among the failed tasks too, so they
+     * add to {@link #failedTasks}.
+     */
+    RunBuilder fetchFailed(long n) {
+      fetchFailedTasks = n;
       return this;
     }
 
@@ -131,7 +141,7 @@ final class PolicyRuns {
     AppRun build() {
       String appId = "app-" + index;
       long start = 1_700_000_000_000L + index * 3_600_000L;
-      StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0, 0, 0, inputBytes);
+      StageProfile map = stage(appId, 0, mapTasks, 0, inputRecords, 0, 0, 0, 0, 0, inputBytes);
       StageProfile reduce =
           stage(
               appId,
@@ -140,7 +150,8 @@ final class PolicyRuns {
               blockedMs,
               0,
               inputRecords,
-              failedTasks,
+              failedTasks + fetchFailedTasks,
+              fetchFailedTasks,
               reduceBlocks,
               spill,
               0);
@@ -177,6 +188,7 @@ final class PolicyRuns {
       long writeRecords,
       long readRecords,
       long failed,
+      long fetchFailed,
       long blocks,
       long spill,
       long inputBytes) {
@@ -189,7 +201,7 @@ final class PolicyRuns {
         tasks,
         tasks,
         failed,
-        0,
+        fetchFailed,
         writeRecords * 10,
         writeRecords,
         readBytes,

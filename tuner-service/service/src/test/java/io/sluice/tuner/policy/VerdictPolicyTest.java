@@ -388,4 +388,116 @@ class VerdictPolicyTest {
                 + "not credited to it");
     assertThat(o.overlay()).isEmpty();
   }
+
+  private static final String RETRIES = "spark.shuffle.io.maxRetries";
+  private static final String RETRY_WAIT = "spark.shuffle.io.retryWait";
+  private static final String PAIR = RETRIES + "=6 + " + RETRY_WAIT + "=10s";
+
+  private static PolicyRuns.RunBuilder fetchFailing(int index, long wallMs, long fetchFailed) {
+    return run(index)
+        .wall(wallMs)
+        .fetchFailed(fetchFailed)
+        .diagnosis("SHUFFLE_FETCH_FAILURES", Severity.SEVERE, RETRIES, "6", RETRY_WAIT, "10s");
+  }
+
+  private static PolicyRuns.RunBuilder retryTrial(int index, long wallMs, long fetchFailed) {
+    return run(index)
+        .injected(RETRIES, "6")
+        .injected(RETRY_WAIT, "10s")
+        .wall(wallMs)
+        .fetchFailed(fetchFailed);
+  }
+
+  /** The newest run's verdict and its reason, exactly. */
+  private static void assertVerdict(Outcome o, Evaluation evaluation, String reason) {
+    RunVerdict v = o.verdicts().get(0);
+    assertThat(v.evaluation()).isEqualTo(evaluation);
+    assertThat(v.reason()).isEqualTo(reason);
+  }
+
+  @Test
+  void aFetchFailedCountThatFellByOneAgainstOneReferenceRunIsNotCredited() {
+    // the tuning bench's fetch_failed job: 3 -> 2 fetch-failed tasks, wall time +11.7 % (within
+    // the band); the count varies by one from run to run, so the retry pair moved nothing
+    Outcome o = decide(portrait(fetchFailing(1, 60_000, 3), retryTrial(2, 67_020, 2)));
+    assertVerdict(
+        o,
+        Evaluation.ROLLED_BACK,
+        "rolled back "
+            + PAIR
+            + ": it moved nothing it acts on (fetch-failed tasks fell 3 → 2 — by one, against"
+            + " a single reference run, stage re-attempts stayed 0 → 0), so wall time 60.0 s →"
+            + " 67.0 s (+11.7%, noise band ±20%) is not credited to it");
+    assertThat(o.overlay()).isEmpty();
+    assertThat(o.rejections())
+        .extracting(Rejection::key, Rejection::direction)
+        .containsExactly(tuple(RETRIES, "up"), tuple(RETRY_WAIT, "up"));
+    assertThat(o.decisions())
+        .extracting(Decision::kind)
+        .containsExactly(Evaluation.ROLLED_BACK, Evaluation.ROLLED_BACK);
+    assertThat(o.decisions().get(0).evidence())
+        .containsEntry("before.fetchFailedTasks", 3.0)
+        .containsEntry("after.fetchFailedTasks", 2.0);
+  }
+
+  @Test
+  void aFetchFailedCountThatFellToZeroIsCredited() {
+    Outcome o = decide(portrait(fetchFailing(1, 60_000, 3), retryTrial(2, 60_000, 0)));
+    assertVerdict(
+        o,
+        Evaluation.KEPT,
+        "kept "
+            + PAIR
+            + " because fetch-failed tasks fell 3 → 0; wall time 60.0 s → 60.0 s (+0.0%,"
+            + " noise band ±20%)");
+    assertThat(o.overlay()).isEqualTo(map(RETRIES, "6", RETRY_WAIT, "10s"));
+    // a fall by two is more than the run-to-run variation of one
+    Outcome two = decide(portrait(fetchFailing(1, 60_000, 5), retryTrial(2, 60_000, 3)));
+    assertThat(two.verdicts().get(0).evaluation()).isEqualTo(Evaluation.KEPT);
+  }
+
+  @Test
+  void aFetchFailedCountThatFellByOneAgainstTwoReferenceRunsIsCredited() {
+    Outcome o =
+        decide(
+            portrait(
+                fetchFailing(1, 60_000, 3), fetchFailing(2, 60_000, 3), retryTrial(3, 60_000, 2)));
+    assertVerdict(
+        o,
+        Evaluation.KEPT,
+        "kept "
+            + PAIR
+            + " because fetch-failed tasks fell 3 → 2; wall time 60.0 s → 60.0 s (+0.0%,"
+            + " noise band ±0%)");
+  }
+
+  @Test
+  void aClearWallTimeRegressionRollsBackThoughTheCountFellByOne() {
+    // one reference run: the count is not credited and the wall time is far beyond the band
+    Outcome one = decide(portrait(fetchFailing(1, 60_000, 3), retryTrial(2, 130_000, 2)));
+    assertVerdict(
+        one,
+        Evaluation.ROLLED_BACK,
+        "rolled back "
+            + PAIR
+            + ": wall time got worse by 117%, beyond the noise band (±20%); wall time 60.0"
+            + " s → 130.0 s (+116.7%, noise band ±20%)");
+    // two reference runs (60 s, 62 s: band 3 %): the count is credited, the wall time still rolls
+    // the pair back
+    Outcome two =
+        decide(
+            portrait(
+                fetchFailing(1, 60_000, 3), fetchFailing(2, 62_000, 3), retryTrial(3, 80_000, 2)));
+    assertVerdict(
+        two,
+        Evaluation.ROLLED_BACK,
+        "rolled back "
+            + PAIR
+            + ": wall time got worse by 31%, beyond the noise band (±5%); wall time 61.0 s"
+            + " → 80.0 s (+31.1%, noise band ±3%)");
+    assertThat(two.overlay()).isEmpty();
+    assertThat(two.rejections())
+        .extracting(Rejection::key, Rejection::direction)
+        .containsExactly(tuple(RETRIES, "up"), tuple(RETRY_WAIT, "up"));
+  }
 }
