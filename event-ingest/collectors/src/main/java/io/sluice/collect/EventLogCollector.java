@@ -347,7 +347,8 @@ public final class EventLogCollector implements AutoCloseable {
    * past; {@code publishFailures} the passes that ended because Kafka did not acknowledge a line
    * (retried later); {@code producerReplacements} the Kafka producers replaced after such a
    * failure; {@code offsetSaveFailures} the offsets-file writes that failed (the pass ends, the
-   * lines are published again by the next one).
+   * lines are published again by the next one); {@code batchesSplit} the batch records Kafka
+   * refused as too large that were sent again in halves.
    */
   public record Stats(
       long logsSeen,
@@ -359,7 +360,8 @@ public final class EventLogCollector implements AutoCloseable {
       long linesSkipped,
       long publishFailures,
       long producerReplacements,
-      long offsetSaveFailures) {}
+      long offsetSaveFailures,
+      long batchesSplit) {}
 
   /**
    * How far behind the logs still followed the collector is: unread bytes (as stored) over all of
@@ -392,6 +394,7 @@ public final class EventLogCollector implements AutoCloseable {
   private final AtomicLong publishFailures = new AtomicLong();
   private final AtomicLong linesRead = new AtomicLong();
   private final AtomicLong offsetSaveFailures = new AtomicLong();
+  private final AtomicLong batchesSplit = new AtomicLong();
   private final LogLag lag = new LogLag(System::currentTimeMillis);
 
   public EventLogCollector(Config config) {
@@ -412,7 +415,8 @@ public final class EventLogCollector implements AutoCloseable {
         linesSkipped.get(),
         publishFailures.get(),
         publisher.recoveries(),
-        offsetSaveFailures.get());
+        offsetSaveFailures.get(),
+        batchesSplit.get());
   }
 
   public Lag lag() {
@@ -645,13 +649,38 @@ public final class EventLogCollector implements AutoCloseable {
     if (batch == null || batch.isEmpty()) {
       return;
     }
+    send(key, batch.piece(batch.firstSeq(), batch.events()), ledger);
+    batch.clear();
+  }
+
+  private void send(byte[] key, EnvelopeBatch piece, LineLedger ledger) {
     publisher.send(
         config.topic(),
         key,
-        batch.encode(System.currentTimeMillis()),
-        ledger.lines(batch.firstSeq(), batch.lastSeq()),
-        batch.firstSeq());
-    batch.clear();
+        piece.encode(System.currentTimeMillis()),
+        ledger.batch(key, piece),
+        piece.firstSeq());
+  }
+
+  /**
+   * Sends every batch Kafka refused as too large again in two halves, and so on until Kafka takes
+   * each piece or a piece is one line (skipped and counted): a topic whose {@code
+   * max.message.bytes} is below the batch bound loses only lines that are too large on their own.
+   */
+  private void resendRefused(LineLedger ledger) {
+    for (List<LineLedger.Refused> refused = ledger.takeRefused();
+        !refused.isEmpty();
+        refused = ledger.takeRefused()) {
+      for (LineLedger.Refused r : refused) {
+        List<byte[]> events = r.batch().events();
+        int half = events.size() / 2;
+        long first = r.batch().firstSeq();
+        batchesSplit.incrementAndGet();
+        send(r.key(), r.batch().piece(first, events.subList(0, half)), ledger);
+        send(r.key(), r.batch().piece(first + half, events.subList(half, events.size())), ledger);
+      }
+      publisher.flush();
+    }
   }
 
   /** The line without surrounding whitespace when it is one JSON object, else null. */
@@ -670,6 +699,7 @@ public final class EventLogCollector implements AutoCloseable {
   private OffsetStore.Entry save(
       String name, OffsetStore.Entry entry, LineLedger ledger, boolean completed) {
     publisher.flush();
+    resendRefused(ledger);
     Exception failure = ledger.failure();
     OffsetStore.Entry next = entry.withLines(ledger.frontier(), completed && failure == null);
     offsets.put(name, next);

@@ -46,7 +46,11 @@ final class KafkaPublisher implements AutoCloseable {
     p.put(ProducerConfig.ACKS_CONFIG, "all");
     p.put(ProducerConfig.ENABLE_IDEMPOTENCE_CONFIG, true);
     p.put(ProducerConfig.LINGER_MS_CONFIG, 20);
-    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 512 * 1024);
+    // a producer batch at most 64 KiB (or one record): the producer answers a batch the broker
+    // refuses as too large by splitting it into batches of batch.size and retrying, so a batch.size
+    // above the topic's max.message.bytes loops forever on a batch of several records. Collector
+    // records are already batches of events (up to 256 KiB), so larger producer batches gain little
+    p.put(ProducerConfig.BATCH_SIZE_CONFIG, 64 * 1024);
     p.put(ProducerConfig.COMPRESSION_TYPE_CONFIG, "lz4");
     p.put(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, 16 * 1024 * 1024);
     p.put(ProducerConfig.DELIVERY_TIMEOUT_MS_CONFIG, 120_000);

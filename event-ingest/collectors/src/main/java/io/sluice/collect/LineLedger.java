@@ -1,5 +1,8 @@
 package io.sluice.collect;
 
+import io.sluice.ingest.envelope.EnvelopeBatch;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.kafka.common.errors.RecordTooLargeException;
@@ -9,10 +12,11 @@ import org.slf4j.LoggerFactory;
 /**
  * The outcomes of the lines of one log sent in one pass, from line {@code start} on. A line is done
  * when Kafka acknowledged it or when it can never be published (larger than the producer or the
- * broker accepts: skipped and counted). {@link #frontier()} is the number of lines from the log's
- * start that are all done: the offset that may be saved. Any other failure (Kafka unreachable,
- * delivery timeout) stops the pass; the next pass resends from the frontier, so each line reaches
- * the topic once.
+ * broker accepts: skipped and counted). A batch of several lines that Kafka refuses as too large is
+ * not skipped: it waits in {@link #takeRefused()} to be sent again in halves, down to single lines.
+ * {@link #frontier()} is the number of lines from the log's start that are all done: the offset
+ * that may be saved. Any other failure (Kafka unreachable, delivery timeout) stops the pass; the
+ * next pass resends from the frontier, so each line reaches the topic once.
  */
 final class LineLedger implements KafkaPublisher.Receipts {
   private static final Logger LOG = LoggerFactory.getLogger(LineLedger.class);
@@ -21,6 +25,10 @@ final class LineLedger implements KafkaPublisher.Receipts {
   private long frontier;
   private final TreeSet<Long> doneAhead = new TreeSet<>();
   private Exception failure;
+  private final List<Refused> refused = new ArrayList<>();
+
+  /** A batch record Kafka refused as too large, with the key it was sent with. */
+  record Refused(byte[] key, EnvelopeBatch batch) {}
 
   /**
    * @param log the log's name, for messages
@@ -54,6 +62,19 @@ final class LineLedger implements KafkaPublisher.Receipts {
    * each line's. A batch Kafka can never take skips all its lines, counted one by one.
    */
   KafkaPublisher.Receipts lines(long first, long last) {
+    return batch(first, last, null, null);
+  }
+
+  /**
+   * The receipts of {@code sent}, a batch record sent with {@code key}: its outcome is each line's,
+   * except that a batch of more than one line that Kafka refuses as too large is kept for {@link
+   * #takeRefused()} instead of skipped.
+   */
+  KafkaPublisher.Receipts batch(byte[] key, EnvelopeBatch sent) {
+    return batch(sent.firstSeq(), sent.lastSeq(), key, sent);
+  }
+
+  private KafkaPublisher.Receipts batch(long first, long last, byte[] key, EnvelopeBatch sent) {
     return new KafkaPublisher.Receipts() {
       @Override
       public void acked(long index) {
@@ -67,7 +88,9 @@ final class LineLedger implements KafkaPublisher.Receipts {
       @Override
       public void failed(long index, Exception e) {
         synchronized (LineLedger.this) {
-          if (e instanceof RecordTooLargeException) {
+          if (e instanceof RecordTooLargeException && sent != null && sent.size() > 1) {
+            refused.add(new Refused(key, sent));
+          } else if (e instanceof RecordTooLargeException) {
             skippedCounter.addAndGet(last - first + 1);
             LOG.warn(
                 "skipping lines {}..{} of {}: Kafka cannot take their record ({})",
@@ -84,6 +107,13 @@ final class LineLedger implements KafkaPublisher.Receipts {
         }
       }
     };
+  }
+
+  /** The refused batches to send again in pieces (see {@link #batch}); empties the list. */
+  synchronized List<Refused> takeRefused() {
+    List<Refused> out = new ArrayList<>(refused);
+    refused.clear();
+    return out;
   }
 
   /** Marks a line that is not sent (not an event) as done. */

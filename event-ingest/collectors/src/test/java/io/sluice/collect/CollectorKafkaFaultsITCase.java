@@ -195,6 +195,56 @@ class CollectorKafkaFaultsITCase {
     assertThat(seen.values()).allMatch(n -> n == 1);
   }
 
+  @Test
+  void aBatchLargerThanTheTopicTakesIsSentAgainInPiecesAndNoLineIsLost() throws Exception {
+    String topic = "small-records";
+    try (Admin admin = KAFKA.kafka().admin()) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(topic, 1, (short) 1)
+                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "100000"))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    // 24 lines of about 27 KB (incompressible): a 256 KiB batch holds 9 of them, far above the
+    // topic's 100,000 bytes; pieces of 2 fit. Line 50 is larger than the topic takes on its own.
+    SecureRandom random = new SecureRandom();
+    Map<Integer, String> big = new java.util.HashMap<>();
+    for (int i = 10; i < 34; i++) {
+      big.put(i, environmentUpdate(random, 20_000));
+    }
+    big.put(50, environmentUpdate(random, 400_000));
+    int lines = 101;
+    String appId = "app-small-records";
+    Path dir = tmp.resolve("logs");
+    log(dir, appId, lines, big);
+    EventLogCollector.Config cfg =
+        EventLogCollector.Config.of(List.of(dir.toString()), KAFKA.bootstrapServers())
+            .withTopic(topic)
+            .withOffsetsFile(tmp.resolve("offsets.json"));
+    try (EventLogCollector c = new EventLogCollector(cfg)) {
+      c.run();
+      assertThat(c.stats().linesSkipped()).as("only the line too large alone").isEqualTo(1);
+      assertThat(c.stats().batchesSplit()).as("%s", c.stats()).isPositive();
+      assertThat(c.stats().logsCompleted()).isEqualTo(1);
+      assertThat(c.stats().publishFailures()).isZero();
+    }
+    Map<Long, Integer> seen =
+        seqs(KafkaTopics.readEvents(KAFKA.bootstrapServers(), topic, lines - 1, 2_000), appId);
+    assertThat(seen).hasSize(lines - 1).doesNotContainKey(50L);
+    assertThat(seen.values()).as("each line once").allMatch(n -> n == 1);
+  }
+
+  /** An environment update carrying {@code bytes} random bytes (base64) in a Spark property. */
+  private static String environmentUpdate(SecureRandom random, int bytes) {
+    byte[] noise = new byte[bytes];
+    random.nextBytes(noise);
+    return "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":{\"big\":\""
+        + Base64.getEncoder().encodeToString(noise)
+        + "\"}}";
+  }
+
   private static int freePort() throws Exception {
     try (java.net.ServerSocket s =
         new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {

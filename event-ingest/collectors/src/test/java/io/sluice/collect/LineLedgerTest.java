@@ -55,4 +55,27 @@ class LineLedgerTest {
     assertThat(l.frontier()).isEqualTo(10);
     assertThat(l.failure()).isSameAs(expired);
   }
+
+  @Test
+  void aRefusedBatchOfSeveralLinesWaitsToBeSentInPiecesAOneLineBatchIsSkipped() {
+    AtomicLong skipped = new AtomicLong();
+    LineLedger l = new LineLedger("log", 0, skipped);
+    io.sluice.ingest.envelope.EnvelopeBatch three =
+        new io.sluice.ingest.envelope.EnvelopeBatch("c", "app", "1", 10, 1_000)
+            .piece(0, java.util.List.of("{}".getBytes(), "{}".getBytes(), "{}".getBytes()));
+    byte[] key = "app".getBytes();
+    l.batch(key, three).failed(0, new RecordTooLargeException("too large"));
+    assertThat(skipped.get()).as("nothing skipped yet").isZero();
+    assertThat(l.frontier()).isZero();
+    java.util.List<LineLedger.Refused> refused = l.takeRefused();
+    assertThat(refused).singleElement().satisfies(r -> assertThat(r.batch()).isSameAs(three));
+    assertThat(l.takeRefused()).as("taken once").isEmpty();
+
+    l.batch(key, three.piece(0, java.util.List.of("{}".getBytes())))
+        .failed(0, new RecordTooLargeException("x"));
+    l.batch(key, three.piece(1, java.util.List.of("{}".getBytes(), "{}".getBytes()))).acked(1);
+    assertThat(skipped.get()).as("the one line too large alone").isEqualTo(1);
+    assertThat(l.frontier()).isEqualTo(3);
+    assertThat(l.takeRefused()).isEmpty();
+  }
 }

@@ -59,6 +59,11 @@ public final class EventLogCollectorMetrics implements MeterBinder {
         c -> c.stats().offsetSaveFailures());
     counter(
         registry,
+        "sluice.collector.batches.split",
+        "Batch records Kafka refused as too large, sent again in halves",
+        c -> c.stats().batchesSplit());
+    counter(
+        registry,
         "sluice.collector.passes",
         "Passes over the event-log directories",
         c -> c.stats().passes());

@@ -40,6 +40,12 @@ public final class EnvelopeBatch {
    * @param maxEvents at least 1
    * @param maxBytes at least 1; a single event larger than this still forms a batch of its own
    */
+  private EnvelopeBatch(byte[] head, int maxEvents, int maxBytes) {
+    this.head = head;
+    this.maxEvents = maxEvents;
+    this.maxBytes = maxBytes;
+  }
+
   public EnvelopeBatch(
       String cluster, String appId, String appAttemptId, int maxEvents, int maxBytes) {
     if (appId == null || appId.isEmpty()) {
@@ -128,6 +134,29 @@ public final class EnvelopeBatch {
     out.write(']');
     out.write('}');
     return out.toByteArray();
+  }
+
+  /** The events held, in order (a new list; the events themselves are shared, not copied). */
+  public List<byte[]> events() {
+    return new ArrayList<>(events);
+  }
+
+  /**
+   * A batch of the same application attempt holding {@code events} with sequence numbers from
+   * {@code firstSeq} on, whatever their number and size: a record to send again in pieces after
+   * Kafka refused a larger one.
+   *
+   * @param events at least one
+   */
+  public EnvelopeBatch piece(long firstSeq, List<byte[]> events) {
+    if (events.isEmpty()) {
+      throw new IllegalArgumentException("a piece of a batch needs at least one event");
+    }
+    EnvelopeBatch b = new EnvelopeBatch(head, Integer.MAX_VALUE, Integer.MAX_VALUE);
+    for (int i = 0; i < events.size(); i++) {
+      b.add(firstSeq + i, events.get(i));
+    }
+    return b;
   }
 
   public void clear() {
