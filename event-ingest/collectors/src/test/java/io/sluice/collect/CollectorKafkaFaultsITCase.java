@@ -150,16 +150,7 @@ class CollectorKafkaFaultsITCase {
 
   @Test
   void aLineLargerThanTheBrokerTakesIsSkippedCountedAndPassed() throws Exception {
-    String topic = "oversized";
-    try (Admin admin = KAFKA.kafka().admin()) {
-      admin
-          .createTopics(
-              List.of(
-                  new NewTopic(topic, 1, (short) 1)
-                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "100000"))))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-    }
+    String topic = smallTopic("oversized");
     byte[] noise = new byte[400_000];
     new SecureRandom()
         .nextBytes(noise); // incompressible: far above the topic's limit even after lz4
@@ -197,16 +188,7 @@ class CollectorKafkaFaultsITCase {
 
   @Test
   void aBatchLargerThanTheTopicTakesIsSentAgainInPiecesAndNoLineIsLost() throws Exception {
-    String topic = "small-records";
-    try (Admin admin = KAFKA.kafka().admin()) {
-      admin
-          .createTopics(
-              List.of(
-                  new NewTopic(topic, 1, (short) 1)
-                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "100000"))))
-          .all()
-          .get(30, TimeUnit.SECONDS);
-    }
+    String topic = smallTopic("small-records");
     // 24 lines of about 27 KB (incompressible): a 256 KiB batch holds 9 of them, far above the
     // topic's 100,000 bytes; pieces of 2 fit. Line 50 is larger than the topic takes on its own.
     SecureRandom random = new SecureRandom();
@@ -243,6 +225,20 @@ class CollectorKafkaFaultsITCase {
     return "{\"Event\":\"SparkListenerEnvironmentUpdate\",\"Spark Properties\":{\"big\":\""
         + Base64.getEncoder().encodeToString(noise)
         + "\"}}";
+  }
+
+  /** Creates {@code topic}, whose records may be at most 100,000 bytes; returns its name. */
+  private static String smallTopic(String topic) throws Exception {
+    try (Admin admin = KAFKA.kafka().admin()) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(topic, 1, (short) 1)
+                      .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, "100000"))))
+          .all()
+          .get(30, TimeUnit.SECONDS);
+    }
+    return topic;
   }
 
   private static int freePort() throws Exception {

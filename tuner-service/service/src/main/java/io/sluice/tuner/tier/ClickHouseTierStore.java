@@ -1,6 +1,5 @@
 package io.sluice.tuner.tier;
 
-import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.Versions;
@@ -79,23 +78,14 @@ final class ClickHouseTierStore implements TierStore {
     }
     List<Object[]> rows = new ArrayList<>(decisions.size());
     for (TierDecision d : decisions) {
-      Tier counted = TierRows.countedTier(d);
-      rows.add(
-          new Object[] {
-            d.jobKey(),
-            versions.next(d.decidedAt()),
-            d.decidedAt(),
-            Json.write(d),
-            counted == null ? "" : counted.name(),
-            d.queue() == null ? "" : d.queue(),
-            d.outcome() == null ? "" : d.outcome().name()
-          });
+      Object[] values = TierRows.decisionValues(d, "");
+      Object[] row = new Object[values.length + 1];
+      row[0] = versions.next(d.decidedAt());
+      System.arraycopy(values, 0, row, 1, values.length);
+      rows.add(row);
     }
     try {
-      db.batch(
-          "INSERT INTO tier_decisions (job_key, seq, decided_at, json, tier, queue, outcome) "
-              + "VALUES (?, ?, ?, ?, ?, ?, ?)",
-          rows);
+      db.batch(TierRows.insert("tier_decisions", "seq, " + TierRows.DECISION_COLUMNS), rows);
     } catch (RuntimeException e) {
       throw failed(
           "recording "

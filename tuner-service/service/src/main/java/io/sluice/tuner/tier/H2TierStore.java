@@ -1,6 +1,5 @@
 package io.sluice.tuner.tier;
 
-import io.sluice.contracts.Tier;
 import io.sluice.model.Json;
 import io.sluice.tuner.store.ControlDatabase;
 import java.util.ArrayList;
@@ -119,25 +118,13 @@ final class H2TierStore implements TierStore {
     List<Object[]> rows = new ArrayList<>(decisions.size());
     java.util.Set<String> jobs = new java.util.LinkedHashSet<>();
     for (TierDecision d : decisions) {
-      Tier counted = TierRows.countedTier(d);
-      rows.add(
-          new Object[] {
-            d.jobKey(),
-            d.decidedAt(),
-            Json.write(d),
-            counted == null ? null : counted.name(),
-            d.queue(),
-            d.outcome() == null ? null : d.outcome().name()
-          });
+      rows.add(TierRows.decisionValues(d, null));
       jobs.add(d.jobKey());
     }
     try {
       db.inTransaction(
           tx -> {
-            db.batch(
-                "INSERT INTO tier_decisions (job_key, decided_at, json, tier, queue, outcome) "
-                    + "VALUES (?, ?, ?, ?, ?, ?)",
-                rows);
+            db.batch(TierRows.insert("tier_decisions", TierRows.DECISION_COLUMNS), rows);
             List<Object[]> trims = new ArrayList<>(jobs.size());
             for (String job : jobs) {
               trims.add(new Object[] {job, job, keep});

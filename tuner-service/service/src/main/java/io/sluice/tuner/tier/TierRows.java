@@ -72,6 +72,25 @@ final class TierRows {
     };
   }
 
+  /** The columns a decision is written to, in {@link #decisionValues}'s order. */
+  static final String DECISION_COLUMNS = "job_key, decided_at, json, tier, queue, outcome";
+
+  /**
+   * A decision's values for {@link #DECISION_COLUMNS}, with {@code absent} where it has none (null
+   * on H2; ClickHouse's columns are not nullable: the empty string).
+   */
+  static Object[] decisionValues(TierDecision d, Object absent) {
+    Tier counted = countedTier(d);
+    return new Object[] {
+      d.jobKey(),
+      d.decidedAt(),
+      Json.write(d),
+      counted == null ? absent : counted.name(),
+      d.queue() == null ? absent : d.queue(),
+      d.outcome() == null ? absent : d.outcome().name()
+    };
+  }
+
   /** {@code INSERT INTO table (columns) VALUES (?, ...)}, one placeholder per column. */
   static String insert(String table, String columns) {
     int n = columns.split(",").length;
