@@ -2,7 +2,7 @@ package io.sluice.throttle.gate;
 
 import io.micrometer.core.instrument.Counter;
 import java.util.ArrayDeque;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * One application's books at the gate: what it has in flight (requests and blocks admitted and not
@@ -56,14 +56,17 @@ final class AppBooks {
 
   private volatile Counter directiveCounter;
 
-  /** Blocks in flight over all apps on the node, kept live by every app's books. */
-  private final AtomicLong nodeBlocks;
+  /**
+   * Blocks in flight over all apps on the node, kept live by every app's books (a striped counter:
+   * every chunk sent takes one off, from any server thread; read once per admission).
+   */
+  private final LongAdder nodeBlocks;
 
   AppBooks(String id, long now, GateMeters meters) {
-    this(id, now, meters, new AtomicLong());
+    this(id, now, meters, new LongAdder());
   }
 
-  AppBooks(String id, long now, GateMeters meters, AtomicLong nodeBlocks) {
+  AppBooks(String id, long now, GateMeters meters, LongAdder nodeBlocks) {
     this.id = id;
     this.lastActivity = now;
     this.meters = meters;
@@ -73,7 +76,7 @@ final class AppBooks {
   /** Adds {@code delta} blocks to this app's and the node's in-flight count. */
   void inFlight(long delta) {
     outstandingBlocks += delta;
-    nodeBlocks.addAndGet(delta);
+    nodeBlocks.add(delta);
   }
 
   boolean shim() {
@@ -112,20 +115,16 @@ final class AppBooks {
       r.startedAt = now; // its wait for the server counts from its release
     }
     r.state = GateTicket.ADMITTED;
-    // its wait is distress in the measure that it was spent behind other clients' work: the share
-    // of
-    // the node's in-flight blocks that are not its app's (with nothing in flight, all of it: the
-    // node's own latency). A throttled app (other requests held, or chunks paced) queueing behind
-    // its own work is the gate's doing and must not keep the node ABNORMAL: not counted at all
+    // its wait is distress in the measure that it was spent behind other clients' work: the
+    // share of the node's in-flight blocks that are not its app's (with nothing in flight, all of
+    // it: the node's own latency). A throttled app (other requests held, or chunks paced) queueing
+    // behind its own work is the gate's doing and must not keep the node ABNORMAL: not counted
     boolean throttled = held > 0 || paced;
-    long others = Math.max(0, nodeBlocks.get() - outstandingBlocks);
+    long others = Math.max(0, nodeBlocks.sum() - outstandingBlocks);
     long ahead = others + outstandingBlocks;
     r.waitShare = throttled ? -1 : ahead == 0 ? 1.0 : others / (double) ahead;
-    if (r.conn != null) {
-      r.conn.inFlight.getAndIncrement();
-      if (r.conn.lane != null) {
-        r.conn.lane.inFlight.incrementAndGet();
-      }
+    if (r.conn != null && r.conn.lane != null) {
+      r.conn.lane.inFlight.incrementAndGet();
     }
     r.admittedAt = now;
     outstandingReq++;

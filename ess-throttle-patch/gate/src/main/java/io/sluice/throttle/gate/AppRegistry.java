@@ -5,7 +5,7 @@ import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The apps the gate knows, by id, and the tick's pass over them ({@link #sweep}). An app is created
@@ -38,7 +38,7 @@ final class AppRegistry {
   private volatile long inFlightBlocks;
 
   /** Blocks in flight over all apps, kept live by the apps' books (for the wait's share). */
-  private final AtomicLong nodeBlocks = new AtomicLong();
+  private final LongAdder nodeBlocks = new LongAdder();
 
   /** Whether the priority source was fresh at the last check (tick thread). */
   private boolean priorityFresh = true;

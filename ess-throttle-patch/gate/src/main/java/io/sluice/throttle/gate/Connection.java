@@ -29,10 +29,6 @@ public final class Connection {
 
   final Lane lane;
 
-  /** Admitted requests on this connection not finished yet. */
-  final java.util.concurrent.atomic.AtomicInteger inFlight =
-      new java.util.concurrent.atomic.AtomicInteger();
-
   /** A connection whose serving thread the adapter does not name. */
   public Connection() {
     this(null);

@@ -69,13 +69,10 @@ final class GateTicket implements Ticket {
     this.proceed = proceed;
   }
 
-  /** An admitted request is no longer in flight on its connection and lane. */
+  /** An admitted request is no longer in flight on its lane. */
   void leftLane() {
-    if (conn != null) {
-      conn.inFlight.decrementAndGet();
-      if (conn.lane != null) {
-        conn.lane.inFlight.decrementAndGet();
-      }
+    if (conn != null && conn.lane != null) {
+      conn.lane.inFlight.decrementAndGet();
     }
   }
 

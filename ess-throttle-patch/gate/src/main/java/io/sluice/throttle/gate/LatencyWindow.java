@@ -106,19 +106,23 @@ final class LatencyWindow {
   Stats compute() {
     long[] merged = new long[BUCKETS];
     long total = 0;
-    long sum = 0;
     for (AtomicLongArray s : slots) {
       for (int i = 0; i < BUCKETS; i++) {
         long c = s.get(i);
         if (c != 0) {
           merged[i] += c;
           total += c;
-          sum += c * upperBound(i);
         }
       }
     }
     if (total == 0) {
       return Stats.EMPTY;
+    }
+    long sum = 0;
+    for (int i = 0; i < BUCKETS; i++) {
+      if (merged[i] != 0) {
+        sum += merged[i] * upperBound(i);
+      }
     }
     return new Stats(total, percentile(merged, total, 0.50), percentile(merged, total, 0.99), sum);
   }
