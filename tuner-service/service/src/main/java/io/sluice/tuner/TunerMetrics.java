@@ -3,7 +3,7 @@ package io.sluice.tuner;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
-import io.sluice.tuner.policy.Change;
+import io.sluice.contracts.api.Change;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
 import java.util.List;

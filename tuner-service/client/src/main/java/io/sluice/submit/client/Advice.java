@@ -1,6 +1,6 @@
 package io.sluice.submit.client;
 
-import io.sluice.contracts.api.SubmissionAnswer;
+import io.sluice.contracts.api.Change;
 import java.util.List;
 import java.util.Map;
 
@@ -15,7 +15,7 @@ public record Advice(
     String jobKey,
     String state,
     Map<String, String> overlay,
-    List<SubmissionAnswer.Change> changes,
+    List<Change> changes,
     List<String> reasons,
     List<String> dropped,
     Platform platform) {
@@ -55,7 +55,7 @@ public record Advice(
       String jobKey,
       String state,
       Map<String, String> overlay,
-      List<SubmissionAnswer.Change> changes,
+      List<Change> changes,
       List<String> reasons,
       List<String> dropped) {
     this(submissionId, jobKey, state, overlay, changes, reasons, dropped, Platform.NONE);

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.type.LogicalType;
+import io.sluice.contracts.api.Change;
 import io.sluice.contracts.api.SubmissionAnswer;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.model.Recommendation;
@@ -107,8 +108,8 @@ public final class ResponseParser {
         overlay.put(e.getKey(), value.trim());
       }
     }
-    List<SubmissionAnswer.Change> changes = new ArrayList<>();
-    for (SubmissionAnswer.Change c : orEmpty(answer.changes())) {
+    List<Change> changes = new ArrayList<>();
+    for (Change c : orEmpty(answer.changes())) {
       changes.add(change(required(c, "changes[]")));
     }
     List<String> reasons = new ArrayList<>();
@@ -244,14 +245,14 @@ public final class ResponseParser {
     return out;
   }
 
-  private static SubmissionAnswer.Change change(SubmissionAnswer.Change c) throws InvalidResponse {
+  private static Change change(Change c) throws InvalidResponse {
     Map<String, Double> evidence = new LinkedHashMap<>();
     if (c.evidence() != null) {
       for (Map.Entry<String, Double> e : c.evidence().entrySet()) {
         evidence.put(e.getKey(), required(e.getValue(), "changes[].evidence." + e.getKey()));
       }
     }
-    return new SubmissionAnswer.Change(
+    return new Change(
         required(c.key(), "changes[].key"),
         required(c.value(), "changes[].value"),
         c.previous(),

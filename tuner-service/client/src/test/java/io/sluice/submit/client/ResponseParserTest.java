@@ -3,6 +3,7 @@ package io.sluice.submit.client;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.api.Change;
 import io.sluice.contracts.api.SubmissionRequest;
 import io.sluice.rules.AllowList;
 import java.nio.charset.StandardCharsets;
@@ -35,6 +36,25 @@ class ResponseParserTest {
     assertThat(a.changes()).hasSize(1);
     assertThat(a.changes().get(0).evidence()).containsEntry("tasks", 4000.0);
     assertThat(a.dropped()).isEmpty();
+  }
+
+  @Test
+  void aChangeWithoutReasonOrEvidenceBindsToEmptyOnes() throws Exception {
+    Advice a =
+        parse(
+            "{\"submissionId\":\"s1\",\"jobKey\":\"k\",\"state\":\"TUNING\","
+                + "\"overlay\":{\"spark.sql.shuffle.partitions\":\"64\"},"
+                + "\"changes\":[{\"key\":\"spark.sql.shuffle.partitions\",\"value\":\"64\","
+                + "\"ruleId\":\"TOO_MANY_SMALL_TASKS\"}]}");
+    assertThat(a.changes())
+        .containsExactly(
+            new Change(
+                "spark.sql.shuffle.partitions",
+                "64",
+                null,
+                "TOO_MANY_SMALL_TASKS",
+                "",
+                java.util.Map.of()));
   }
 
   @Test

@@ -6,7 +6,7 @@ import java.util.Map;
 /**
  * A 200 answer of {@code POST /api/v1/submissions}, as clients bind it: {@code overlay} is the
  * complete set of Spark confs to add (in the service's order), {@code changes} the new ones in it
- * with their rule, reason and evidence, {@code state} the job's tuning state (one of {@link
+ * ({@link Change}: rule, reason and evidence), {@code state} the job's tuning state (one of {@link
  * #STATES}). {@code submissionId}, {@code jobKey}, {@code state} and {@code overlay} are required;
  * {@code changes} and {@code reasons} may be absent. The answer may also carry {@code platform}
  * (what the platform adds besides tuning): it is optional and not declared here, because clients
@@ -24,17 +24,4 @@ public record SubmissionAnswer(
   /** The job states an answer may carry. */
   public static final List<String> STATES =
       List.of("NEW", "TUNING", "STABLE", "FROZEN", "DISABLED");
-
-  /**
-   * One change in the overlay: {@code key}, {@code value} and {@code ruleId} are required, {@code
-   * previous} (the value before) and {@code reason} may be null, {@code evidence} holds named
-   * numbers.
-   */
-  public record Change(
-      String key,
-      String value,
-      String previous,
-      String ruleId,
-      String reason,
-      Map<String, Double> evidence) {}
 }

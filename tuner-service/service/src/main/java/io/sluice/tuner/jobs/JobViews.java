@@ -2,10 +2,10 @@ package io.sluice.tuner.jobs;
 
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import io.sluice.contracts.ConfMarkers;
+import io.sluice.contracts.api.Change;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.StageProfile;
-import io.sluice.tuner.policy.Change;
 import io.sluice.tuner.policy.JobState;
 import io.sluice.tuner.policy.RunFigures;
 import io.sluice.tuner.policy.RunVerdict;

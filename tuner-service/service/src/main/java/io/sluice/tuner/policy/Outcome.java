@@ -1,5 +1,6 @@
 package io.sluice.tuner.policy;
 
+import io.sluice.contracts.api.Change;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;

@@ -2,7 +2,7 @@ package io.sluice.tuner.submission;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
-import io.sluice.tuner.policy.Change;
+import io.sluice.contracts.api.Change;
 import io.sluice.tuner.policy.JobState;
 import java.util.List;
 import java.util.Map;

@@ -1,9 +1,9 @@
 package io.sluice.tuner.ui;
 
 import io.sluice.contracts.ConfMarkers;
+import io.sluice.contracts.api.Change;
 import io.sluice.model.AppRun;
 import io.sluice.model.StageProfile;
-import io.sluice.tuner.policy.Change;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
 import io.sluice.tuner.policy.JobState;

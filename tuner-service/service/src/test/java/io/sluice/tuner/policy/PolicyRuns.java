@@ -1,5 +1,6 @@
 package io.sluice.tuner.policy;
 
+import io.sluice.contracts.api.Change;
 import io.sluice.model.AppRun;
 import io.sluice.model.Diagnosis;
 import io.sluice.model.Recommendation;

@@ -11,6 +11,7 @@ import static io.sluice.tuner.policy.PolicyRuns.run;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.sluice.contracts.api.Change;
 import io.sluice.model.Severity;
 import io.sluice.rules.AllowList;
 import java.util.List;

@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.annotation.JsonIgnoreProperties;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.contracts.api.Change;
 import io.sluice.contracts.api.SubmissionAnswer;
 import io.sluice.rules.AllowList;
 import io.sluice.submit.client.Advice;
 import io.sluice.submit.client.ResponseParser;
-import io.sluice.tuner.policy.Change;
 import io.sluice.tuner.policy.JobState;
 import java.util.Arrays;
 import java.util.List;
@@ -63,7 +63,7 @@ class SubmissionAnswerContractTest {
                 "TUNING",
                 Map.of("spark.sql.shuffle.partitions", "50"),
                 List.of(
-                    new SubmissionAnswer.Change(
+                    new Change(
                         "spark.sql.shuffle.partitions",
                         "50",
                         null,

@@ -2,8 +2,8 @@ package io.sluice.tuner.ui;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.sluice.contracts.api.Change;
 import io.sluice.model.AppRun;
-import io.sluice.tuner.policy.Change;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
 import io.sluice.tuner.policy.JobState;
