@@ -123,219 +123,111 @@ public final class EventLogCollector implements AutoCloseable {
     }
 
     public Config withTopic(String t) {
-      return new Config(
-          paths,
-          bootstrap,
-          t,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.topic = t);
     }
 
     public Config withCluster(String c) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          c,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.cluster = c);
     }
 
     public Config withOffsetsFile(Path f) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          f,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.offsetsFile = f);
     }
 
     public Config withFollow(boolean f) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          f,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.follow = f);
     }
 
     public Config withPollInterval(Duration d) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          d,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.pollInterval = d);
     }
 
     public Config withCommitEvery(int n) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          n,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.commitEvery = n);
     }
 
     public Config withProgress(boolean p) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          p,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.progress = p);
     }
 
     public Config withHadoopForLocal(boolean h) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          h,
-          producer,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.hadoopForLocal = h);
     }
 
     public Config withProducer(Map<String, String> p) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          p,
-          prune,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.producer = p);
     }
 
     public Config withPrune(boolean p) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          p,
-          batchEvents,
-          batchBytes);
+      return with(b -> b.prune = p);
     }
 
     public Config withBatchEvents(int n) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          n,
-          batchBytes);
+      return with(b -> b.batchEvents = n);
     }
 
     public Config withBatchBytes(int n) {
-      return new Config(
-          paths,
-          bootstrap,
-          topic,
-          cluster,
-          offsetsFile,
-          follow,
-          pollInterval,
-          commitEvery,
-          progress,
-          hadoopForLocal,
-          producer,
-          prune,
-          batchEvents,
-          n);
+      return with(b -> b.batchBytes = n);
+    }
+
+    /** This configuration with one field changed (the compact constructor applies the defaults). */
+    private Config with(java.util.function.Consumer<Fields> change) {
+      Fields f = new Fields(this);
+      change.accept(f);
+      return f.config();
+    }
+
+    /** A mutable copy of a {@code Config}'s fields, for the {@code with...} methods. */
+    private static final class Fields {
+      List<String> paths;
+      String bootstrap;
+      String topic;
+      String cluster;
+      Path offsetsFile;
+      boolean follow;
+      Duration pollInterval;
+      int commitEvery;
+      boolean progress;
+      boolean hadoopForLocal;
+      Map<String, String> producer;
+      boolean prune;
+      int batchEvents;
+      int batchBytes;
+
+      Fields(Config c) {
+        paths = c.paths;
+        bootstrap = c.bootstrap;
+        topic = c.topic;
+        cluster = c.cluster;
+        offsetsFile = c.offsetsFile;
+        follow = c.follow;
+        pollInterval = c.pollInterval;
+        commitEvery = c.commitEvery;
+        progress = c.progress;
+        hadoopForLocal = c.hadoopForLocal;
+        producer = c.producer;
+        prune = c.prune;
+        batchEvents = c.batchEvents;
+        batchBytes = c.batchBytes;
+      }
+
+      Config config() {
+        return new Config(
+            paths,
+            bootstrap,
+            topic,
+            cluster,
+            offsetsFile,
+            follow,
+            pollInterval,
+            commitEvery,
+            progress,
+            hadoopForLocal,
+            producer,
+            prune,
+            batchEvents,
+            batchBytes);
+      }
     }
   }
 
