@@ -347,8 +347,9 @@ public final class Driver implements Callable<Integer> {
     return sb.toString();
   }
 
+  /** A sample of the worker's measuring thread: its stack passes through {@code Worker.call}. */
   private static boolean onWorkerThread(List<String> stack) {
-    return stack.stream().anyMatch(f -> f.startsWith("io.sluice.bench.Worker.main"));
+    return stack.stream().anyMatch(f -> f.startsWith("io.sluice.bench.Worker.call"));
   }
 
   /** Attributes a sample to the first frame (from the top) that belongs to a known layer. */

@@ -4,26 +4,41 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Parameters;
 
 /**
  * One forked measurement: {@code Worker CONTENDER FILE WARMUP ITERS}. Runs the contender over the
- * file WARMUP times (and at least 3 s) unmeasured, then ITERS times measured, all on the main
+ * file WARMUP times (and at least 10 s) unmeasured, then ITERS times measured, all on the main
  * thread, and prints one line per measured iteration for the {@link Driver}: {@code ITER <i> <wall
  * ns> <main-thread CPU ns> <process CPU ns> <count>}, then {@code BLOCK <wall ns> <process CPU ns>}
  * over all measured iterations.
  */
-public final class Worker {
+@Command(name = "worker", description = "One forked measurement of the ingest bench.")
+public final class Worker implements Callable<Integer> {
+  @Parameters(index = "0", description = "The contender (Contender.named).")
+  String contender;
+
+  @Parameters(index = "1", description = "The event log to fold.")
+  Path file;
+
+  @Parameters(index = "2", description = "Unmeasured iterations first (and at least 10 s).")
+  int warmup;
+
+  @Parameters(index = "3", description = "Measured iterations.")
+  int iters;
+
   private Worker() {}
 
-  public static void main(String[] args) throws Exception {
-    if (args.length != 4) {
-      System.err.println("usage: Worker CONTENDER FILE WARMUP ITERS");
-      System.exit(2);
-    }
-    Contender c = Contender.named(args[0]);
-    Path file = Path.of(args[1]);
-    int warmup = Integer.parseInt(args[2]);
-    int iters = Integer.parseInt(args[3]);
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new Worker()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Contender c = Contender.named(contender);
     if (!Files.isRegularFile(file)) {
       throw new IllegalArgumentException("no such file " + file);
     }
@@ -56,6 +71,7 @@ public final class Worker {
     }
     System.out.println("UNIT " + c.unit());
     System.out.flush();
+    return 0;
   }
 
   private static long check(long expected, long got, Path file) {

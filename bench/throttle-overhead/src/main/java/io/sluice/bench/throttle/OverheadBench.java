@@ -11,10 +11,10 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
@@ -27,6 +27,9 @@ import org.apache.spark.network.shuffle.BlockFetchingListener;
 import org.apache.spark.network.shuffle.ExternalBlockHandler;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
 import org.apache.spark.network.util.TransportConf;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Block fetch throughput through Spark's real shuffle server, stock ({@code ExternalBlockHandler})
@@ -36,24 +39,52 @@ import org.apache.spark.network.util.TransportConf;
  * is a closed loop of {@code --clients} executors keeping {@code --concurrent} requests of {@code
  * --blocks} blocks in flight for {@code --seconds}. Reports the median blocks/s of each side and
  * the gated side's loss.
- *
- * <pre>
- * OverheadBench [--rounds 8] [--seconds 4 (decimals allowed)] [--clients 4] [--concurrent 4] [--blocks 50] [--block-bytes 4096]
- *                [--work DIR]</pre>
  */
-public final class OverheadBench {
+@Command(
+    name = "overhead-bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Block fetch throughput of a stock and a gated Spark shuffle server, side by side.")
+public final class OverheadBench implements Callable<Integer> {
+  @Option(names = "--rounds", defaultValue = "8", description = "Rounds (stock and gated each).")
+  int rounds;
+
+  @Option(
+      names = "--seconds",
+      defaultValue = "4",
+      description = "Seconds per side per round (decimals allowed).")
+  double seconds;
+
+  @Option(names = "--clients", defaultValue = "4", description = "Executors fetching at once.")
+  int clients;
+
+  @Option(
+      names = "--concurrent",
+      defaultValue = "4",
+      description = "Requests each client keeps in flight.")
+  int concurrent;
+
+  @Option(names = "--blocks", defaultValue = "50", description = "Blocks per request.")
+  int blocks;
+
+  @Option(names = "--block-bytes", defaultValue = "4096", description = "Bytes per block.")
+  int blockBytes;
+
+  @Option(
+      names = "--work",
+      defaultValue = "target/work",
+      description = "Directory for the shuffle files.")
+  Path work;
+
   private OverheadBench() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> a = parse(args);
-    int rounds = Integer.parseInt(a.getOrDefault("rounds", "8"));
-    double seconds = Double.parseDouble(a.getOrDefault("seconds", "4"));
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new OverheadBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     long millis = Math.round(seconds * 1000);
-    int clients = Integer.parseInt(a.getOrDefault("clients", "4"));
-    int concurrent = Integer.parseInt(a.getOrDefault("concurrent", "4"));
-    int blocks = Integer.parseInt(a.getOrDefault("blocks", "50"));
-    int blockBytes = Integer.parseInt(a.getOrDefault("block-bytes", "4096"));
-    Path work = Path.of(a.getOrDefault("work", "target/work"));
     Files.createDirectories(work);
 
     TransportConf conf = ShuffleServer.conf(Map.of());
@@ -176,6 +207,7 @@ public final class OverheadBench {
         sortedPaired.get((3 * sortedPaired.size()) / 4),
         gate.state(),
         gate.heldCount());
+    return 0;
   }
 
   /** One closed-loop round; returns blocks per second. */
@@ -287,16 +319,5 @@ public final class OverheadBench {
   private static double median(List<Double> xs) {
     double[] s = xs.stream().mapToDouble(Double::doubleValue).sorted().toArray();
     return s.length % 2 == 1 ? s[s.length / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-  }
-
-  private static Map<String, String> parse(String[] args) {
-    Map<String, String> m = new java.util.HashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      if (!args[i].startsWith("--")) {
-        throw new IllegalArgumentException("expected --name value, got " + Arrays.toString(args));
-      }
-      m.put(args[i].substring(2), args[i + 1]);
-    }
-    return m;
   }
 }

@@ -20,7 +20,11 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Latency of the web UI's read API on a store of {@code --jobs} jobs (two runs each) and one job of
@@ -30,12 +34,33 @@ import java.util.concurrent.TimeUnit;
  * p90, p99 and max in milliseconds (client-side, loopback). The service runs with its
  * authentication on and one VIEWER user (a fresh password each run, passed in the environment,
  * never on the command line); every call sends it with HTTP Basic.
- *
- * <pre>
- * UiApiBench --service-jar J --root R --work W [--jobs 10000] [--big-runs 100] [--warmup 100] [--requests 500]
- * </pre>
  */
-public final class UiApiBench {
+@Command(
+    name = "ui-api-bench",
+    mixinStandardHelpOptions = true,
+    description = "Latency of the web UI's read API on a large store.")
+public final class UiApiBench implements Callable<Integer> {
+  @Option(names = "--service-jar", required = true, description = "tuner-service's boot jar.")
+  Path jar;
+
+  @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
+  Path root;
+
+  @Option(names = "--work", required = true, description = "Directory for the store and logs.")
+  Path work;
+
+  @Option(names = "--jobs", defaultValue = "10000", description = "Jobs of two runs each.")
+  int jobs;
+
+  @Option(names = "--big-runs", defaultValue = "100", description = "Runs of the one big job.")
+  int bigRuns;
+
+  @Option(names = "--warmup", defaultValue = "100", description = "Untimed rounds first.")
+  int warmup;
+
+  @Option(names = "--requests", defaultValue = "500", description = "Timed rounds.")
+  int requests;
+
   private UiApiBench() {}
 
   /** The bench's only user; the password is made per run. */
@@ -51,23 +76,17 @@ public final class UiApiBench {
     return HttpRequest.newBuilder(URI.create(url)).header("Authorization", AUTHORIZATION).GET();
   }
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> a =
-        new LinkedHashMap<>(
-            Map.of("--jobs", "10000", "--big-runs", "100", "--warmup", "100", "--requests", "500"));
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      a.put(args[i], args[i + 1]);
-    }
-    Path jar = Path.of(required(a, "--service-jar"));
-    Path root = Path.of(required(a, "--root"));
-    Path work = Path.of(required(a, "--work"));
-    int jobs = Integer.parseInt(a.get("--jobs"));
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new UiApiBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     Files.createDirectories(work);
     String url = "jdbc:h2:file:" + work.resolve("sluice-history").toAbsolutePath();
 
     long t0 = System.nanoTime();
     List<AppRun> fixtures = UiStoreLoader.fixtures(root);
-    int bigRuns = Integer.parseInt(a.get("--big-runs"));
     AppRun big;
     if (Files.exists(
         work.resolve("sluice-history.mv.db"))) { // --keep-store: the store of an earlier run
@@ -119,14 +138,15 @@ public final class UiApiBench {
       String base = "http://127.0.0.1:" + port;
       waitReady(client, base + "/api/v1/ui/jobs?size=1", service, log);
       Map<String, String> endpoints = endpoints(big);
-      measure(client, base, endpoints, Integer.parseInt(a.get("--warmup")), false);
-      measure(client, base, endpoints, Integer.parseInt(a.get("--requests")), true);
+      measure(client, base, endpoints, warmup, false);
+      measure(client, base, endpoints, requests, true);
     } finally {
       service.destroy();
       if (!service.waitFor(20, TimeUnit.SECONDS)) {
         service.destroyForcibly().waitFor(10, TimeUnit.SECONDS);
       }
     }
+    return 0;
   }
 
   static Map<String, String> endpoints(AppRun big) {
@@ -220,13 +240,5 @@ public final class UiApiBench {
 
   private static String enc(String s) {
     return URLEncoder.encode(s, StandardCharsets.UTF_8);
-  }
-
-  private static String required(Map<String, String> a, String key) {
-    String v = a.get(key);
-    if (v == null) {
-      throw new IllegalArgumentException(key + " is required");
-    }
-    return v;
   }
 }
