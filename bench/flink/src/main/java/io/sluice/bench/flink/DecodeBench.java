@@ -9,6 +9,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * CPU cost per event of decoding the records of the events topic ({@link
@@ -23,21 +27,32 @@ import java.util.Locale;
  *
  * Prints {@code DECODE_BENCH envelopes=<format> nsPerEvent=<median> rounds=<all> ...} per format.
  */
-public final class DecodeBench {
+@Command(
+    name = "decode-bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "CPU per event of decoding the events topic's records, single envelopes vs pruned batches.")
+public final class DecodeBench implements Callable<Integer> {
+  @Option(
+      names = "--root",
+      defaultValue = ".",
+      description = "The repository (for the fixture logs).")
+  String root;
+
+  @Option(names = "--seconds", defaultValue = "20", description = "Seconds per format per round.")
+  long seconds;
+
+  @Option(names = "--rounds", defaultValue = "5", description = "Rounds.")
+  int rounds;
+
   private DecodeBench() {}
 
-  public static void main(String[] args) throws Exception {
-    String root = ".";
-    long seconds = 20;
-    int rounds = 5;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--root" -> root = args[i + 1];
-        case "--seconds" -> seconds = Long.parseLong(args[i + 1]);
-        case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new DecodeBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     int perBatch = EnvelopeBatch.DEFAULT_MAX_EVENTS;
     List<byte[]> envelopes = new ArrayList<>();
     List<byte[]> batches = new ArrayList<>();
@@ -90,5 +105,6 @@ public final class DecodeBench {
           bytes / (double) events / median * 1e3,
           sink % 7);
     }
+    return 0;
   }
 }

@@ -10,6 +10,10 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.concurrent.Callable;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * CPU the event-log collector spends per line to prepare what it publishes: {@link
@@ -24,21 +28,31 @@ import java.util.Locale;
  *
  * Prints {@code EDGE_BENCH nsPerLine=<median> rounds=<all> bytesInPerLine=... bytesOutPerLine=...}.
  */
-public final class EdgeBench {
+@Command(
+    name = "edge-bench",
+    mixinStandardHelpOptions = true,
+    description = "CPU per line of the collector's pruning, batching and encoding.")
+public final class EdgeBench implements Callable<Integer> {
+  @Option(
+      names = "--root",
+      defaultValue = ".",
+      description = "The repository (for the fixture logs).")
+  String root;
+
+  @Option(names = "--seconds", defaultValue = "3", description = "Seconds per round.")
+  long seconds;
+
+  @Option(names = "--rounds", defaultValue = "5", description = "Rounds.")
+  int rounds;
+
   private EdgeBench() {}
 
-  public static void main(String[] args) throws Exception {
-    String root = ".";
-    long seconds = 3;
-    int rounds = 5;
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      switch (args[i]) {
-        case "--root" -> root = args[i + 1];
-        case "--seconds" -> seconds = Long.parseLong(args[i + 1]);
-        case "--rounds" -> rounds = Integer.parseInt(args[i + 1]);
-        default -> throw new IllegalArgumentException("unknown option " + args[i]);
-      }
-    }
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new EdgeBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
     List<byte[]> lines = new ArrayList<>();
     for (FlinkBench.Log log : FlinkBench.logs(Path.of(root), FlinkBench.DEFAULT_FIXTURES)) {
       for (String line : log.lines()) {
@@ -92,5 +106,6 @@ public final class EdgeBench {
         lines.size(),
         (double) in / lines.size(),
         (double) out / lines.size());
+    return 0;
   }
 }

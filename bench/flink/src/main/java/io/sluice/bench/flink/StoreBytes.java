@@ -21,12 +21,14 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.Statement;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Bytes a stored run takes in the history store, for the sizing model: the 13 finished fixture logs
@@ -42,17 +44,36 @@ import java.util.stream.Stream;
  * STORE_BYTES store=clickhouse table=...} line per table (active parts after OPTIMIZE FINAL: bytes
  * on disk, uncompressed).
  */
-public final class StoreBytes {
+@Command(
+    name = "store-bytes",
+    mixinStandardHelpOptions = true,
+    description = "Bytes per stored run in H2 and ClickHouse.")
+public final class StoreBytes implements Callable<Integer> {
+  @Option(
+      names = "--root",
+      defaultValue = ".",
+      description = "The repository (for the fixture logs).")
+  Path rootArg;
+
+  @Option(names = "--work", required = true, description = "Directory for the stores.")
+  Path workArg;
+
+  @Option(names = "--python", required = true, description = "The chdb virtualenv's python.")
+  Path python;
+
+  @Option(names = "--copies", defaultValue = "300", description = "Copies of the fixture runs.")
+  int copies;
+
   private StoreBytes() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> opts = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    Path root = Path.of(opts.getOrDefault("root", ".")).toAbsolutePath();
-    Path work = Path.of(opts.get("work")).toAbsolutePath();
-    int copies = Integer.parseInt(opts.getOrDefault("copies", "300"));
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new StoreBytes()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Path root = rootArg.toAbsolutePath();
+    Path work = workArg.toAbsolutePath();
     List<AppRun> runs = runs(root, copies);
     long stages = runs.stream().mapToLong(r -> r.stages().size()).sum();
     long json =
@@ -88,7 +109,7 @@ public final class StoreBytes {
     Files.createDirectories(data);
     Process front =
         new ProcessBuilder(
-                opts.get("python"),
+                python.toString(),
                 root.resolve("deploy/clickhouse/chdb_http_front.py").toString(),
                 "--port",
                 "0",
@@ -136,6 +157,7 @@ public final class StoreBytes {
         front.destroyForcibly();
       }
     }
+    return 0;
   }
 
   /** The fixture runs, diagnosed, each stored {@code copies} times under another application id. */

@@ -28,12 +28,16 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Submission API latency of tuner-service (docs/benchmarks.md): the service's boot jar as its own
@@ -57,7 +61,57 @@ import java.util.concurrent.atomic.AtomicLong;
  * {@code TUNER_BENCH} line per scenario; {@code states} counts answers by tuning state and tier
  * marker.
  */
-public final class SubmissionLatencyBench {
+@Command(
+    name = "submission-latency-bench",
+    mixinStandardHelpOptions = true,
+    description =
+        "Latency of tuner-service's submission API on a large store, and with the store down.")
+public final class SubmissionLatencyBench implements Callable<Integer> {
+  @Option(names = "--service-jar", required = true, description = "tuner-service boot jar.")
+  Path jar;
+
+  @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
+  Path root;
+
+  @Option(names = "--work", required = true, description = "Directory for the store and logs.")
+  Path workArg;
+
+  @Option(names = "--jobs", defaultValue = "10000", description = "Jobs of two runs each.")
+  int jobs;
+
+  @Option(names = "--rate", defaultValue = "200", description = "Submissions per second.")
+  int rate;
+
+  @Option(names = "--seconds", defaultValue = "60", description = "Measured seconds per phase.")
+  int seconds;
+
+  @Option(names = "--warmup", defaultValue = "15", description = "Unmeasured seconds first.")
+  int warmup;
+
+  @Option(
+      names = "--down-rate",
+      defaultValue = "50",
+      description = "Submissions per second with the store down.")
+  int downRate;
+
+  @Option(
+      names = "--down-seconds",
+      defaultValue = "20",
+      description = "Seconds of each store-down phase.")
+  int downSeconds;
+
+  @Option(
+      names = "--tier-rounds",
+      defaultValue = "1",
+      description = "Rounds alternating the tier-rule phase first.")
+  int tierRounds;
+
+  @Option(
+      names = "--down",
+      defaultValue = "on",
+      description = "on: also measure with the store dead and silent; off: skip.")
+  String downMode;
+
   /** The service's one bench credential (an ADMIN token, random per run). */
   static final String TOKEN = java.util.HexFormat.of().formatHex(randomBytes());
 
@@ -69,22 +123,14 @@ public final class SubmissionLatencyBench {
     return b;
   }
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> a = new TreeMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    Path jar = Path.of(a.get("service-jar"));
-    Path root = Path.of(a.get("root"));
-    Path work = Files.createDirectories(Path.of(a.get("work")));
-    int jobs = Integer.parseInt(a.getOrDefault("jobs", "10000"));
-    int rate = Integer.parseInt(a.getOrDefault("rate", "200"));
-    int seconds = Integer.parseInt(a.getOrDefault("seconds", "60"));
-    int warmup = Integer.parseInt(a.getOrDefault("warmup", "15"));
-    int downRate = Integer.parseInt(a.getOrDefault("down-rate", "50"));
-    int downSeconds = Integer.parseInt(a.getOrDefault("down-seconds", "20"));
-    int tierRounds = Integer.parseInt(a.getOrDefault("tier-rounds", "1"));
-    boolean down = !a.getOrDefault("down", "on").equals("off");
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new SubmissionLatencyBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Path work = Files.createDirectories(workArg);
+    boolean down = !downMode.equals("off");
 
     Path db = work.resolve("store/sluice-history");
     String storeUrl = "jdbc:h2:file:" + db.toAbsolutePath();
@@ -147,6 +193,7 @@ public final class SubmissionLatencyBench {
       }
     }
     System.exit(0); // the HTTP clients' executor threads are not daemons
+    return 0;
   }
 
   // ------------------------------------------------------------------ the store
