@@ -26,19 +26,17 @@ const ROW = {
 
 afterEach(() => vi.unstubAllGlobals());
 
+// Answers arrive a little later, as over a network, so a test that queries the page before a reload has rendered
+// fails every time rather than on a loaded machine only.
 function serve() {
-  const fetch = vi
-    .fn()
-    .mockImplementation(
-      async (url: string) =>
-        new Response(
-          JSON.stringify(
-            url.startsWith('/api/v1/ui/jobs/facets')
-              ? FACETS
-              : { total: 120, page: 2, size: 50, items: [ROW] },
-          ),
-        ),
+  const fetch = vi.fn().mockImplementation(async (url: string) => {
+    await new Promise((r) => setTimeout(r, 150));
+    return new Response(
+      JSON.stringify(
+        url.startsWith('/api/v1/ui/jobs/facets') ? FACETS : { total: 120, page: 2, size: 50, items: [ROW] },
+      ),
     );
+  });
   vi.stubGlobal('fetch', fetch);
   return fetch;
 }
@@ -76,7 +74,8 @@ describe('jobs page URL state', () => {
     fireEvent.change(screen.getByTestId('filter-q'), { target: { value: 'a/b c' } });
     fireEvent.submit(screen.getByRole('search'));
     await waitFor(() => expect(loc.history.at(-1)).toBe('/jobs?queue=adhoc&q=a%2Fb+c'));
-    fireEvent.click(screen.getByRole('button', { name: /Last wall time/ }));
+    // the new search reloads the table: its sort buttons are back once the answer is rendered
+    fireEvent.click(await screen.findByRole('button', { name: /Last wall time/ }));
     await waitFor(() => expect(loc.history.at(-1)).toBe('/jobs?queue=adhoc&q=a%2Fb+c&sort=wallMs'));
     await waitFor(() =>
       expect(jobsCalls(fetch).at(-1)).toBe(
