@@ -95,14 +95,24 @@ final class CpuMeter {
     return "other";
   }
 
-  /** {@code cpuUsPerEvent=... cpuUsPerEvent.source=...} for the CPU used between two samples. */
-  static String perEvent(Map<String, Long> from, Map<String, Long> to, double events) {
+  /**
+   * CPU nanoseconds the job's slots used between two samples: the whole process (its GC and JIT
+   * included) less the in-JVM broker's threads, which a real deployment runs elsewhere.
+   */
+  static long slotNanos(Map<String, Long> from, Map<String, Long> to) {
+    return to.get("process")
+        - from.get("process")
+        - (to.get("broker") - from.getOrDefault("broker", 0L));
+  }
+
+  /** {@code LABEL=... LABEL.source=...}: CPU µs per event used between two samples. */
+  static String perEvent(
+      Map<String, Long> from, Map<String, Long> to, double events, String label) {
     StringBuilder sb = new StringBuilder();
     for (String k : to.keySet()) {
       double us = (to.get(k) - from.getOrDefault(k, 0L)) / 1e3 / events;
       sb.append(
-          String.format(
-              Locale.ROOT, " cpuUsPerEvent%s=%.2f", k.equals("process") ? "" : "." + k, us));
+          String.format(Locale.ROOT, " %s%s=%.2f", label, k.equals("process") ? "" : "." + k, us));
     }
     return sb.toString();
   }
