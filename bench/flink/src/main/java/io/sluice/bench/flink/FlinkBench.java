@@ -555,15 +555,23 @@ public final class FlinkBench {
   }
 
   /**
-   * Each log blown up ({@link BigRuns}) to about {@code taskEventsPerApp} task events; its
-   * ApplicationEnd found again in the longer run.
+   * Each log pruned as the event-log collector prunes it, then blown up ({@link BigRuns}) to about
+   * {@code taskEventsPerApp} task events; its ApplicationEnd found again in the longer run.
+   * (Pruning first keeps the rewriting of a million lines cheap; a batch prunes its events again,
+   * which leaves a pruned event as it is. {@code --envelopes single} then sends pruned events one
+   * by one.)
    */
   static List<Log> bigger(List<Log> logs, long taskEventsPerApp) {
     List<Log> out = new ArrayList<>();
     for (Log l : logs) {
-      int factor = BigRuns.factorFor(l.lines, taskEventsPerApp);
-      List<String> lines = BigRuns.expand(l.lines, factor);
-      int end = l.endIndex + (factor - 1) * BigRuns.taskEvents(l.lines.subList(0, l.endIndex));
+      List<String> pruned = new ArrayList<>(l.lines.size());
+      for (String line : l.lines) {
+        byte[] p = EventPruner.prune(line.getBytes(StandardCharsets.UTF_8));
+        pruned.add(p == null ? line : new String(p, StandardCharsets.UTF_8));
+      }
+      int factor = BigRuns.factorFor(pruned, taskEventsPerApp);
+      List<String> lines = BigRuns.expand(pruned, factor);
+      int end = l.endIndex + (factor - 1) * BigRuns.taskEvents(pruned.subList(0, l.endIndex));
       if (!lines.get(end).contains("\"Event\":\"SparkListenerApplicationEnd\"")) {
         throw new IllegalStateException(l.name + ": ApplicationEnd lost in the blown-up run");
       }
