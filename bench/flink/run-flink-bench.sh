@@ -3,9 +3,9 @@
 # on a local MiniCluster, in-JVM Kafka, embedded H2 store; input = the real fixture event logs replicated under
 # synthetic app ids. One fresh JVM per measurement; rounds are interleaved; medians are printed.
 #
-#   bench/flink/run-flink-bench.sh [--rounds 3] [--events 1000000] [--apps 50] [--parallelism "1 2 4"]
+#   bench/flink/run-flink-bench.sh [--rounds 3] [--events 100000] [--fleet-events 4000000] [--apps 50] [--parallelism "1 2 4"]
 #                                  [--envelopes "single batched"] [--runs "fleet fixture"] [--baseline-jars DIR]
-#                                  [--skip-build] [--out FILE]
+#                                  [--no-latency] [--skip-build] [--out FILE]
 #
 # Scenarios per round, all at the job's default settings (checkpoint 10 s, store.batch.size 100,
 # store.flush-interval.ms 1000): throughput at each parallelism, run shape and record format (runs: "fleet" blows
@@ -18,18 +18,20 @@
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
 here="$root/bench/flink"
-rounds=3 events=1000000 apps=50 build=1 out="" parallelism="1 2 4" baseline="" envelopes="single batched"
-runs="fleet fixture"
+rounds=3 events=100000 fleet_events=4000000 apps=50 build=1 out="" parallelism="1 2 4" baseline="" envelopes="single batched"
+runs="fleet fixture" latency=1
 while [ $# -gt 0 ]; do
   case "$1" in
     --rounds) rounds="$2"; shift 2 ;;
     --events) events="$2"; shift 2 ;;
+    --fleet-events) fleet_events="$2"; shift 2 ;;
     --apps) apps="$2"; shift 2 ;;
     --parallelism) parallelism="$2"; shift 2 ;;
     --envelopes) envelopes="$2"; shift 2 ;;
     --runs) runs="$2"; shift 2 ;;
     --baseline-jars) baseline="$(cd "$2" && pwd)"; shift 2 ;;
     --skip-build) build=0; shift ;;
+    --no-latency) latency=0; shift ;;
     --out) out="$2"; shift 2 ;;
     -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "run-flink-bench: unknown option $1" >&2; exit 2 ;;
@@ -46,7 +48,7 @@ trap 'rm -rf "$work"' EXIT
 jvm=(java -Xms2g -Xmx2g -XX:+UseG1GC -cp)
 
 {
-  echo "# run-flink-bench $(date -u +%FT%TZ) rounds=$rounds events=$events apps=$apps"
+  echo "# run-flink-bench $(date -u +%FT%TZ) rounds=$rounds events=$events fleet-events=$fleet_events apps=$apps"
   echo "# host: $(nproc) cores ($(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ //')), $(free -g | awk '/Mem:/{print $2}') GiB, $(java -version 2>&1 | head -n 1)"
   echo "# load before: $(cut -d' ' -f1-3 /proc/loadavg)"
   echo "# git HEAD $(git -C "$root" rev-parse --short HEAD); sluice jars on the classpath (built/installed at):"
@@ -72,19 +74,21 @@ for ((r = 1; r <= rounds; r++)); do
   for p in $parallelism; do
     for shape in $runs; do
       # fleet runs complete 4 at a time (each is ~50 fixture runs long), fixture runs 16 at a time
-      group=16; [ "$shape" = fleet ] && group=4
+      group=16 n=$events; [ "$shape" = fleet ] && group=4 n=$fleet_events
       for e in $envelopes; do
-        run "throughput p=$p $shape $e" "" throughput --events "$events" --checkpoint-ms 10000 --batch 100 \
+        run "throughput p=$p $shape $e" "" throughput --events "$n" --checkpoint-ms 10000 --batch 100 \
           --parallelism "$p" --envelopes "$e" --group $group --task-events-per-app "$(per_app "$shape")"
       done
     done
   done
   if [ -n "$baseline" ]; then
-    run "baseline throughput" "$baseline" throughput --events "$events" --checkpoint-ms 10000 --batch 100 --parallelism 1 \
+    run "baseline throughput" "$baseline" throughput --events "$fleet_events" --checkpoint-ms 10000 --batch 100 --parallelism 1 \
       --envelopes batched --group 4 --task-events-per-app 10000
   fi
-  run latency-default "" latency --apps "$apps" --checkpoint-ms 10000 --batch 100
-  run latency-unbuffered "" latency --apps "$apps" --checkpoint-ms 10000 --batch 1
+  if [ $latency = 1 ]; then
+    run latency-default "" latency --apps "$apps" --checkpoint-ms 10000 --batch 100
+    run latency-unbuffered "" latency --apps "$apps" --checkpoint-ms 10000 --batch 1
+  fi
 done
 
 python3 - "$out" <<'PY' | tee -a "$out"
