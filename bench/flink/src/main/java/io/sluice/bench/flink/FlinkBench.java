@@ -50,12 +50,15 @@ import org.apache.kafka.common.serialization.ByteArraySerializer;
  *
  * <pre>
  * FlinkBench throughput --root REPO --work DIR [--events 2000000] [--group 16] [--checkpoint-ms 1000] [--batch 100]
- *   [--envelopes single|batched] [--batch-events 200]
+ *   [--envelopes single|batched] [--batch-events 200] [--task-events-per-app 0]
  *   (both modes: [--fixtures VERSION/NAME,...] [--parallelism 2] [--flush-ms N]; default: the 13 finished fixture
  *   logs and the job's own store.flush-interval.ms)
  *   The topic is filled first; then the job starts. Apps are produced in consecutive groups (interleaved inside a
  *   group), so runs complete progressively; the sustained rate is the events of the apps that completed between
  *   10% and 90% of all runs, over that window (start-up and tail excluded). Also: the overall rate from RUNNING.
+ *   --task-events-per-app N blows every application up to about N task events ({@link BigRuns}: the
+ *   fleet's runs have ~10^4); 0 keeps the fixture applications as they ran. Task events (task starts
+ *   and ends) are counted apart from all events: rates and CPU are given per event and per task event.
  * FlinkBench latency --root REPO --work DIR [--apps 50] [--checkpoint-ms 10000] [--batch 100] [--gap-ms 100..500]
  *   Every app's events except its ApplicationEnd are produced and consumed first; then the ApplicationEnd
  *   envelopes are produced one at a time at random gaps; latency = run visible in the store - ApplicationEnd sent.
@@ -115,8 +118,12 @@ public final class FlinkBench {
   // ------------------------------------------------------------------------------------ throughput
 
   private void throughput() throws Exception {
-    List<Log> logs = logs();
+    // 0: the fixture applications as they ran (10^2 - 10^3 task events each); N: each blown up to
+    // about N task events, the size of the fleet's applications
+    long taskEventsPerApp = num("task-events-per-app", 0);
+    List<Log> logs = taskEventsPerApp > 0 ? bigger(logs(), taskEventsPerApp) : logs();
     long perSet = logs.stream().mapToLong(l -> l.lines.size()).sum();
+    long taskPerSet = logs.stream().mapToLong(l -> BigRuns.taskEvents(l.lines)).sum();
     long target = num("events", 2_000_000);
     int replicas = (int) Math.max(1, (target + perSet - 1) / perSet);
     int group = (int) num("group", 16);
@@ -144,6 +151,7 @@ public final class FlinkBench {
     }
     java.util.Collections.shuffle(apps, new Random(42));
     long events = (long) replicas * perSet;
+    long taskEvents = (long) replicas * taskPerSet;
 
     try (LocalKafka kafka = kafka()) {
       JobConfig config = config(kafka, "tp", checkpointMs, batch);
@@ -224,24 +232,32 @@ public final class FlinkBench {
         // completed between
         int i10 = indexAt(samples, (long) Math.ceil(apps.size() * 0.1));
         int i90 = indexAt(samples, (long) Math.ceil(apps.size() * 0.9));
-        double cpuEvents =
-            events * ((double) (samples.get(i90)[1] - samples.get(i10)[1]) / apps.size());
+        double cpuShare = (double) (samples.get(i90)[1] - samples.get(i10)[1]) / apps.size();
+        double cpuEvents = events * cpuShare;
+        double windowShare =
+            (Math.ceil(apps.size() * 0.9) - Math.ceil(apps.size() * 0.1)) / apps.size();
         double total = (done - t0) / 1e9;
         double fromRunning = (done - running) / 1e9;
         System.out.printf(
             Locale.ROOT,
-            "FLINK_BENCH mode=throughput envelopes=%s records=%d events=%d apps=%d logs=%d envelopeMB=%.0f "
-                + "checkpointMs=%d batch=%d sustainedEventsPerS=%.0f windowS=%.1f overallEventsPerS=%.0f "
-                + "totalS=%.1f toRunningS=%.1f firstRunS=%.1f produceEventsPerS=%.0f parallelism=%d%s%n",
+            "FLINK_BENCH mode=throughput envelopes=%s records=%d events=%d taskEvents=%d apps=%d "
+                + "taskEventsPerApp=%.0f logs=%d envelopeMB=%.0f "
+                + "checkpointMs=%d batch=%d sustainedEventsPerS=%.0f sustainedTaskEventsPerS=%.0f "
+                + "windowS=%.1f overallEventsPerS=%.0f "
+                + "totalS=%.1f toRunningS=%.1f firstRunS=%.1f produceEventsPerS=%.0f parallelism=%d "
+                + "slotTaskEventsPerCpuS=%.0f%s%s%n",
             batched ? "batched-" + perRecord : "single",
             records,
             events,
+            taskEvents,
             apps.size(),
+            (double) taskEvents / apps.size(),
             logs.size(),
             bytes / 1e6,
             checkpointMs,
             batch,
             windowEvents / window,
+            taskEvents * windowShare / window,
             window,
             events / fromRunning,
             total,
@@ -249,7 +265,10 @@ public final class FlinkBench {
             firstRun,
             events / produceS,
             config.getInt(JobConfig.PARALLELISM),
-            CpuMeter.perEvent(cpu.get(i10), cpu.get(i90), cpuEvents));
+            taskEvents * cpuShare / (CpuMeter.slotNanos(cpu.get(i10), cpu.get(i90)) / 1e9),
+            CpuMeter.perEvent(cpu.get(i10), cpu.get(i90), cpuEvents, "cpuUsPerEvent"),
+            CpuMeter.perEvent(
+                cpu.get(i10), cpu.get(i90), taskEvents * cpuShare, "cpuUsPerTaskEvent"));
       }
     }
   }
@@ -533,6 +552,37 @@ public final class FlinkBench {
       }
     }
     return b.encode(System.currentTimeMillis());
+  }
+
+  /**
+   * Each log pruned as the event-log collector prunes it, then blown up ({@link BigRuns}) to about
+   * {@code taskEventsPerApp} task events; its ApplicationEnd found again in the longer run.
+   * (Pruning first keeps the rewriting of a million lines cheap; a batch prunes its events again,
+   * which leaves a pruned event as it is. {@code --envelopes single} then sends pruned events one
+   * by one.)
+   */
+  static List<Log> bigger(List<Log> logs, long taskEventsPerApp) {
+    List<Log> out = new ArrayList<>();
+    for (Log l : logs) {
+      List<String> pruned = new ArrayList<>(l.lines.size());
+      for (String line : l.lines) {
+        byte[] p = EventPruner.prune(line.getBytes(StandardCharsets.UTF_8));
+        pruned.add(p == null ? line : new String(p, StandardCharsets.UTF_8));
+      }
+      int factor = BigRuns.factorFor(pruned, taskEventsPerApp);
+      List<String> lines = BigRuns.expand(pruned, factor);
+      int end = l.endIndex + (factor - 1) * BigRuns.taskEvents(pruned.subList(0, l.endIndex));
+      if (!lines.get(end).contains("\"Event\":\"SparkListenerApplicationEnd\"")) {
+        throw new IllegalStateException(l.name + ": ApplicationEnd lost in the blown-up run");
+      }
+      out.add(new Log(l.name + "x" + factor, l.appId, lines, end));
+    }
+    log(
+        "runs blown up to ~%d task events each: %d events per set: %s",
+        taskEventsPerApp,
+        out.stream().mapToLong(l -> l.lines.size()).sum(),
+        out.stream().map(l -> l.name + "=" + l.lines.size()).toList());
+    return out;
   }
 
   /**

@@ -418,6 +418,14 @@ final class JsonScan {
           cut = !hasBackslash(b, keyStart + 1, keyEnd - 1);
         }
       }
+      if (keep != null && !cut) {
+        // the first pair kept after cut ones loses the comma before it; added before the cuts
+        // inside its value, so that cuts stay in order
+        if (!anyKept && prevValueEnd >= 0) {
+          cuts.add(prevValueEnd, keyStart);
+        }
+        anyKept = true;
+      }
       if (inner != null && valueStart < end && b[valueStart] == '{') {
         i = pruneObject(b, valueStart, end, inner, cuts, depth + 1);
       } else {
@@ -426,15 +434,8 @@ final class JsonScan {
       if (i < 0) {
         return i;
       }
-      if (keep != null) {
-        if (cut) {
-          cuts.add(prevValueEnd < 0 ? keyStart : prevValueEnd, i);
-        } else {
-          if (!anyKept && prevValueEnd >= 0) {
-            cuts.add(prevValueEnd, keyStart);
-          }
-          anyKept = true;
-        }
+      if (cut) {
+        cuts.add(prevValueEnd < 0 ? keyStart : prevValueEnd, i);
       }
       prevValueEnd = i;
       i = skipWhitespace(b, i, end);

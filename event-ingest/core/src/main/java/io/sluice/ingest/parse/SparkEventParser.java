@@ -68,35 +68,47 @@ public final class SparkEventParser {
           "SparkListenerApplicationEnd",
           "SparkListenerLogStart");
 
+  // The fields each part of a task end is read for, in the order Spark writes them (FieldOrder).
+  private static final FieldOrder TASK_END_ORDER =
+      new FieldOrder(
+          "Stage ID", "Stage Attempt ID", "Task End Reason", "Task Info", "Task Metrics");
+  private static final FieldOrder REASON_ORDER = new FieldOrder("Reason");
+  private static final FieldOrder TASK_INFO_ORDER =
+      new FieldOrder("Task ID", "Index", "Attempt", "Launch Time", "Finish Time");
+  private static final FieldOrder TASK_METRICS_ORDER =
+      new FieldOrder(
+          "Executor Run Time",
+          "Memory Bytes Spilled",
+          "Disk Bytes Spilled",
+          "Shuffle Read Metrics",
+          "Shuffle Write Metrics",
+          "Input Metrics");
+  private static final FieldOrder SHUFFLE_READ_ORDER =
+      new FieldOrder(
+          "Remote Blocks Fetched",
+          "Local Blocks Fetched",
+          "Fetch Wait Time",
+          "Remote Bytes Read",
+          "Local Bytes Read",
+          "Total Records Read");
+  private static final FieldOrder INPUT_ORDER = new FieldOrder("Bytes Read");
+  private static final FieldOrder SHUFFLE_WRITE_ORDER =
+      new FieldOrder("Shuffle Bytes Written", "Shuffle Write Time", "Shuffle Records Written");
+
   /**
    * What {@link #taskEnd} reads (and every key it reads must be here, or the fast path would lose
    * it); also what the collectors keep of a task end ({@link #PROFILE_FIELDS}).
    */
   static final JsonScan.Keep TASK_END_KEEP =
       JsonScan.Keep.keys("Event", "Stage ID", "Stage Attempt ID")
-          .with("Task End Reason", JsonScan.Keep.keys("Reason"))
-          .with(
-              "Task Info",
-              JsonScan.Keep.keys("Task ID", "Index", "Attempt", "Launch Time", "Finish Time"))
+          .with("Task End Reason", JsonScan.Keep.keys(REASON_ORDER.names()))
+          .with("Task Info", JsonScan.Keep.keys(TASK_INFO_ORDER.names()))
           .with(
               "Task Metrics",
               JsonScan.Keep.keys("Executor Run Time", "Memory Bytes Spilled", "Disk Bytes Spilled")
-                  .with("Input Metrics", JsonScan.Keep.keys("Bytes Read"))
-                  .with(
-                      "Shuffle Read Metrics",
-                      JsonScan.Keep.keys(
-                          "Remote Blocks Fetched",
-                          "Local Blocks Fetched",
-                          "Fetch Wait Time",
-                          "Remote Bytes Read",
-                          "Local Bytes Read",
-                          "Total Records Read"))
-                  .with(
-                      "Shuffle Write Metrics",
-                      JsonScan.Keep.keys(
-                          "Shuffle Bytes Written",
-                          "Shuffle Write Time",
-                          "Shuffle Records Written")));
+                  .with("Input Metrics", JsonScan.Keep.keys(INPUT_ORDER.names()))
+                  .with("Shuffle Read Metrics", JsonScan.Keep.keys(SHUFFLE_READ_ORDER.names()))
+                  .with("Shuffle Write Metrics", JsonScan.Keep.keys(SHUFFLE_WRITE_ORDER.names())));
 
   /**
    * For each event the parser folds, the fields it reads, so that {@link EventPruner} can cut the
@@ -267,6 +279,9 @@ public final class SparkEventParser {
       JsonToken t = p.nextToken();
       if (t == JsonToken.FIELD_NAME && "Event".equals(p.currentName())) {
         p.nextToken();
+        if (textIs(p, TASK_END_EVENT)) {
+          return taskEnd(p, values); // most events: no String made for the name
+        }
         String name = p.currentToken() == JsonToken.VALUE_STRING ? p.getText() : null;
         if (name == null) {
           p.skipChildren();
@@ -354,6 +369,27 @@ public final class SparkEventParser {
     }
   }
 
+  private static final String SUCCESS = "Success";
+
+  /** Whether the current token is a string value equal to {@code s}, without making a String. */
+  private static boolean textIs(JsonParser p, String s) throws IOException {
+    if (p.currentToken() != JsonToken.VALUE_STRING) {
+      return false;
+    }
+    int len = p.getTextLength();
+    if (len != s.length()) {
+      return false;
+    }
+    char[] chars = p.getTextCharacters();
+    int off = p.getTextOffset();
+    for (int i = 0; i < len; i++) {
+      if (chars[off + i] != s.charAt(i)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   private static void skipRest(JsonParser p) throws IOException {
     for (String f = nextField(p); f != null; f = nextField(p)) {
       p.skipChildren();
@@ -394,7 +430,11 @@ public final class SparkEventParser {
 
   private static SparkEvent taskEnd(JsonParser p, ValueReader values) throws IOException {
     TaskEndFields f = new TaskEndFields();
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = TASK_END_ORDER.next(p, at);
+        field != null;
+        field = TASK_END_ORDER.next(p, at)) {
+      at = TASK_END_ORDER.after(field, at);
       switch (field) {
         case "Stage ID" -> {
           f.stageId = values.readIntOr(p, TASK_END, field, -1);
@@ -464,9 +504,12 @@ public final class SparkEventParser {
 
   private static void taskEndReason(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = REASON_ORDER.next(p, at); field != null; field = REASON_ORDER.next(p, at)) {
+      at = REASON_ORDER.after(field, at);
       if ("Reason".equals(field)) {
-        f.reasonClass = values.readString(p, TASK_END, "Task End Reason.Reason");
+        f.reasonClass =
+            textIs(p, SUCCESS) ? SUCCESS : values.readString(p, TASK_END, "Task End Reason.Reason");
       } else {
         p.skipChildren();
       }
@@ -475,7 +518,11 @@ public final class SparkEventParser {
 
   private static void taskInfo(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = TASK_INFO_ORDER.next(p, at);
+        field != null;
+        field = TASK_INFO_ORDER.next(p, at)) {
+      at = TASK_INFO_ORDER.after(field, at);
       switch (field) {
         case "Task ID" -> f.taskId = values.readLong(p, TASK_END, field);
         case "Index" -> f.index = values.readInt(p, TASK_END, field);
@@ -489,7 +536,11 @@ public final class SparkEventParser {
 
   private static void taskMetrics(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = TASK_METRICS_ORDER.next(p, at);
+        field != null;
+        field = TASK_METRICS_ORDER.next(p, at)) {
+      at = TASK_METRICS_ORDER.after(field, at);
       switch (field) {
         case "Executor Run Time" -> f.executorRunTime = values.readLong(p, TASK_END, field);
         case "Memory Bytes Spilled" -> f.memorySpilled = values.readLong(p, TASK_END, field);
@@ -516,7 +567,11 @@ public final class SparkEventParser {
 
   private static void shuffleRead(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = SHUFFLE_READ_ORDER.next(p, at);
+        field != null;
+        field = SHUFFLE_READ_ORDER.next(p, at)) {
+      at = SHUFFLE_READ_ORDER.after(field, at);
       switch (field) {
         case "Remote Blocks Fetched" -> f.remoteBlocks = values.readLong(p, TASK_END, field);
         case "Local Blocks Fetched" -> f.localBlocks = values.readLong(p, TASK_END, field);
@@ -532,7 +587,9 @@ public final class SparkEventParser {
   }
 
   private static void input(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = INPUT_ORDER.next(p, at); field != null; field = INPUT_ORDER.next(p, at)) {
+      at = INPUT_ORDER.after(field, at);
       if ("Bytes Read".equals(field)) {
         f.inputBytes = values.readLong(p, TASK_END, "Input Metrics.Bytes Read");
       } else {
@@ -543,7 +600,11 @@ public final class SparkEventParser {
 
   private static void shuffleWrite(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    for (String field = nextField(p); field != null; field = nextField(p)) {
+    int at = 0;
+    for (String field = SHUFFLE_WRITE_ORDER.next(p, at);
+        field != null;
+        field = SHUFFLE_WRITE_ORDER.next(p, at)) {
+      at = SHUFFLE_WRITE_ORDER.after(field, at);
       switch (field) {
         case "Shuffle Bytes Written" -> f.bytesWritten = values.readLong(p, TASK_END, field);
         case "Shuffle Write Time" -> f.writeTimeNs = values.readLong(p, TASK_END, field);

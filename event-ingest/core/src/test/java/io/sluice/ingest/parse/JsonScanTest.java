@@ -228,6 +228,10 @@ class JsonScanTest {
     assertThat(pruned("{ \"b\" : 1 , \"a\" : 2 }")).isEqualTo("{ \"a\" : 2 }");
     assertThat(pruned("{\"n\":{\"y\":[1],\"x\":{\"y\":1}},\"z\":\"}\"}"))
         .isEqualTo("{\"n\":{\"x\":{\"y\":1}}}");
+    // the first kept pair comes after cut ones and is itself pruned: cuts stay in order
+    assertThat(pruned("{\"b\":1,\"n\":{\"y\":2,\"x\":3,\"z\":4},\"a\":5}"))
+        .isEqualTo("{\"n\":{\"x\":3},\"a\":5}");
+    assertThat(pruned("{\"b\":1,\"d\":2,\"n\":{\"y\":2,\"x\":3}}")).isEqualTo("{\"n\":{\"x\":3}}");
     // a kept key whose value is not an object is kept verbatim
     assertThat(pruned("{\"n\":[{\"y\":1}]}")).isEqualTo("{\"n\":[{\"y\":1}]}");
     // a key written with an escape may decode to a kept key: never cut

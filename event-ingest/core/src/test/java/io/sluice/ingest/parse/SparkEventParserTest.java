@@ -11,6 +11,8 @@ import io.sluice.ingest.eventlog.ReadReport;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -121,6 +123,51 @@ class SparkEventParserTest {
       assertThat(parse(TREE.writeValueAsString(tree))).isEqualTo(base);
     }
     assertThat(report.fieldProblems()).isZero();
+  }
+
+  @Test
+  void taskEndFieldsInAnyOrderParseAlike() throws IOException {
+    for (String real :
+        realLines().stream()
+            .filter(l -> l.contains("\"SparkListenerTaskEnd\"") && l.contains("Shuffle"))
+            .limit(20)
+            .toList()) {
+      SparkEvent.TaskEnd base = (SparkEvent.TaskEnd) parse(real);
+      ObjectNode tree = (ObjectNode) TREE.readTree(real);
+      assertThat(parse(TREE.writeValueAsString(reversed(tree)))).isEqualTo(base);
+    }
+    assertThat(report.fieldProblems()).isZero();
+  }
+
+  /** The object with the fields of every object in it in reverse order ("Event" kept first). */
+  private static ObjectNode reversed(ObjectNode o) {
+    ObjectNode out = TREE.createObjectNode();
+    if (o.has("Event")) {
+      out.set("Event", o.get("Event"));
+    }
+    List<String> names = new ArrayList<>();
+    o.fieldNames().forEachRemaining(names::add);
+    Collections.reverse(names);
+    for (String n : names) {
+      JsonNode v = o.get(n);
+      if (!n.equals("Event")) {
+        out.set(n, v instanceof ObjectNode child ? reversed(child) : v);
+      }
+    }
+    return out;
+  }
+
+  @Test
+  void aFailedTaskKeepsItsReason() {
+    SparkEvent.TaskEnd t =
+        (SparkEvent.TaskEnd)
+            parse(
+                "{\"Event\":\"SparkListenerTaskEnd\",\"Stage ID\":1,\"Stage Attempt ID\":0,"
+                    + "\"Task End Reason\":{\"Reason\":\"ExceptionFailure\"},"
+                    + "\"Task Info\":{\"Task ID\":7}}");
+    assertThat(t.reason()).isEqualTo(TaskEndReason.OTHER);
+    assertThat(t.reasonClass()).isEqualTo("ExceptionFailure");
+    assertThat(t.taskId()).isEqualTo(7);
   }
 
   @Test
