@@ -26,6 +26,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobStatus;
@@ -41,6 +42,13 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArraySerializer;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Parameters;
+import picocli.CommandLine.Spec;
 
 /**
  * Benchmark of {@link ShuffleProfileJob} on a local MiniCluster (parallelism 2) fed by an in-JVM
@@ -82,25 +90,112 @@ public final class FlinkBench {
     this.work = Path.of(required("work")).toAbsolutePath();
   }
 
-  public static void main(String[] args) throws Exception {
-    if (args.length < 1) {
-      System.err.println("usage: FlinkBench throughput|latency --work DIR [--root REPO] [options]");
-      System.exit(2);
+  public static void main(String[] args) {
+    int exit = new CommandLine(new Cli()).execute(args);
+    System.exit(exit); // Kafka and Flink leave non-daemon threads behind
+  }
+
+  /**
+   * The command line: the mode and the options. An option left out takes the mode's own default
+   * (the two modes default {@code --checkpoint-ms} differently), so options carry no default here.
+   */
+  @Command(
+      name = "flink-bench",
+      mixinStandardHelpOptions = true,
+      description = "Throughput, CPU per event and end-to-end latency of ShuffleProfileJob.")
+  static final class Cli implements Callable<Integer> {
+    enum Mode {
+      throughput,
+      latency
     }
-    Map<String, String> opts = new LinkedHashMap<>();
-    for (int i = 1; i < args.length; i += 2) {
-      if (!args[i].startsWith("--") || i + 1 >= args.length) {
-        throw new IllegalArgumentException("bad argument " + args[i]);
+
+    @Spec CommandSpec spec;
+
+    @Parameters(index = "0", description = "throughput or latency")
+    Mode mode;
+
+    @Option(
+        names = "--work",
+        required = true,
+        description = "Directory for Kafka, Flink and the store.")
+    String work;
+
+    @Option(names = "--root", description = "The repository (for the fixture logs); default: .")
+    String root;
+
+    @Option(
+        names = "--fixtures",
+        description = "VERSION/NAME,... of the fixture logs; default: the 13 finished ones.")
+    String fixtures;
+
+    @Option(names = "--parallelism", description = "The job's parallelism; default 2.")
+    String parallelism;
+
+    @Option(
+        names = "--checkpoint-ms",
+        description = "Checkpoint interval; default 1000 (throughput), 10000 (latency).")
+    String checkpointMs;
+
+    @Option(names = "--batch", description = "The store sink's batch size; default 100.")
+    String batch;
+
+    @Option(
+        names = "--flush-ms",
+        description = "The store sink's flush interval; default: the job's own.")
+    String flushMs;
+
+    @Option(
+        names = "--events",
+        description = "throughput: events to produce (at least); default 2000000.")
+    String events;
+
+    @Option(
+        names = "--group",
+        description = "throughput: apps produced interleaved per group; default 16.")
+    String group;
+
+    @Option(names = "--envelopes", description = "throughput: single or batched; default single.")
+    String envelopes;
+
+    @Option(
+        names = "--batch-events",
+        description = "throughput: events per batch when batched; default 200.")
+    String batchEvents;
+
+    @Option(
+        names = "--task-events-per-app",
+        description =
+            "throughput: blow each app up to about N task events; 0 (default) keeps them as they ran.")
+    String taskEventsPerApp;
+
+    @Option(
+        names = "--timeout-min",
+        description = "throughput: minutes to wait for every run; default 20.")
+    String timeoutMin;
+
+    @Option(names = "--apps", description = "latency: applications; default 50.")
+    String apps;
+
+    @Option(
+        names = "--gap-ms",
+        description = "latency: MIN..MAX ms between ApplicationEnd envelopes; default 100..500.")
+    String gapMs;
+
+    @Override
+    public Integer call() throws Exception {
+      Map<String, String> opts = new LinkedHashMap<>();
+      for (OptionSpec o : spec.options()) {
+        if (o.getValue() != null && !o.usageHelp() && !o.versionHelp()) {
+          opts.put(o.longestName().substring(2), o.getValue().toString());
+        }
       }
-      opts.put(args[i].substring(2), args[i + 1]);
+      FlinkBench b = new FlinkBench(opts);
+      switch (mode) {
+        case throughput -> b.throughput();
+        case latency -> b.latency();
+      }
+      return 0;
     }
-    FlinkBench b = new FlinkBench(opts);
-    switch (args[0]) {
-      case "throughput" -> b.throughput();
-      case "latency" -> b.latency();
-      default -> throw new IllegalArgumentException("unknown mode " + args[0]);
-    }
-    System.exit(0); // Kafka and Flink leave non-daemon threads behind
   }
 
   private String required(String key) {
