@@ -54,6 +54,14 @@ import org.springframework.validation.annotation.Validated;
  *     sluice.rules.SHUFFLE_SMALL_BLOCKS.enabled=false} (see docs/rules.md). Default empty.
  * @param submissionTimeout Time limit of the store work behind one submission; past it the answer
  *     is an empty overlay. Default 200ms.
+ * @param submissionQueueWait How long a submission's store call may wait for a free store thread
+ *     while the store answers other calls (a burst, or a JVM just restarted and still compiling the
+ *     store path); its work then gets {@code submissionTimeout} from when it starts. A store that
+ *     answers nothing, or is slow itself, still gets only {@code submissionTimeout} in all. Keep it
+ *     plus {@code submissionTimeout} under the clients' own timeout ({@code
+ *     spark.sluice.tuner.timeoutMs}, default 1,500 ms), or they fail open first. 0 (or any value up
+ *     to {@code submissionTimeout}): waiting and work share the one {@code submissionTimeout}.
+ *     Default 800ms.
  * @param breakerWarmUp Breaker warm-up: for this long after the store first answered, the store's
  *     circuit breaker records nothing, so a cold JVM's time-outs do not open it and serve empty
  *     overlays to every submission for its open period; each slow call still fails open within
@@ -101,6 +109,7 @@ public record TunerProperties(
     @DefaultValue("true") boolean rediagnose,
     Map<String, String> rules,
     @NotNull @DefaultValue("200ms") Duration submissionTimeout,
+    @NotNull @DefaultValue("800ms") Duration submissionQueueWait,
     @NotNull @DefaultValue("30s") Duration breakerWarmUp,
     @NotNull @DefaultValue("5s") Duration readTimeout,
     @Min(1) @Max(64) @DefaultValue("4") int storeThreads,

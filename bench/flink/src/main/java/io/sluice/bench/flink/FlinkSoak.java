@@ -2,18 +2,25 @@ package io.sluice.bench.flink;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import io.sluice.collect.EventLogCollector;
 import io.sluice.flink.JobConfig;
 import io.sluice.flink.ShuffleProfileJob;
 import io.sluice.ingest.fold.AppFolder;
 import io.sluice.ingest.parse.SparkEvent;
 import io.sluice.ingest.parse.SparkEventParser;
 import io.sluice.kafka.LocalKafka;
+import io.sluice.store.EmbeddedStoreServer;
 import io.sluice.store.HistoryStore;
 import io.sluice.store.HistoryStores;
+import java.io.BufferedWriter;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,21 +36,28 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.ListOffsetsResult;
+import org.apache.kafka.clients.admin.OffsetSpec;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.consumer.OffsetAndMetadata;
-import org.apache.kafka.clients.producer.KafkaProducer;
-import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
+import org.h2.tools.Server;
 
 /**
  * Soak: {@code ShuffleProfileJob} fed at a steady multiple of the tiny-blocks demo's event rate for
- * a fixed time, with the broker restarted once (same port and log dir) and the job cancelled and
- * restored from its retained checkpoint once, both under load. Reports the consumer lag over time
- * (produced events minus the job's checkpointed offsets) and checks the end-to-end counts: every
- * produced application stored exactly once with every stage, and on the profiles topic.
+ * a fixed time, every component restarted once under load. The input goes the production way: the
+ * soak writes Spark event logs as a driver does ({@code APPID.inprogress}, appended line by line,
+ * renamed to {@code APPID} when the application ends) and the real {@link EventLogCollector}
+ * (following the directory, progress in its offsets file) publishes them to Kafka; the job stores
+ * runs in the embedded stack's H2 TCP store server ({@link EmbeddedStoreServer}). Restarts, in
+ * order: the broker (same port and log dir, 5 s down) at 20 % of the time, the store server (same
+ * port and files, 5 s down) at 40 %, the job (cancelled and restored from its retained checkpoint)
+ * at 60 %, the collector (closed, then a new one resuming from the offsets file, 3 s down) at 80 %.
+ * Reports the lag over time and checks the end-to-end counts: every application written stored
+ * exactly once with every stage, and on the profiles topic.
  *
  * <p>{@code FlinkSoak --root REPO --work DIR [--minutes 10] [--factor 10] [--checkpoint-ms 2000]}
  */
@@ -76,16 +90,17 @@ public final class FlinkSoak {
         tiny.lines().size(), wallSeconds(tiny), demoRate, rate, minutes);
 
     FlinkBench.deleteTree(work);
-    int port;
-    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      port = s.getLocalPort();
-    }
+    int port = freePort();
     LocalKafka kafka =
         LocalKafka.builder().port(port).logDir(work.resolve("kafka")).build().start();
+    Path storeDir = Files.createDirectories(work.resolve("store"));
+    int storePort = freePort();
+    Server storeServer = EmbeddedStoreServer.start(storePort, storeDir);
+    String storeUrl = "jdbc:h2:tcp://127.0.0.1:" + storePort + "/" + EmbeddedStoreServer.DATABASE;
     Map<String, String> m = new LinkedHashMap<>();
     m.put(JobConfig.BOOTSTRAP_SERVERS.key(), kafka.bootstrapServers());
     m.put(JobConfig.GROUP_ID.key(), "soak");
-    m.put(JobConfig.STORE_URL.key(), "jdbc:h2:file:" + work.resolve("store/history"));
+    m.put(JobConfig.STORE_URL.key(), storeUrl);
     m.put(JobConfig.CHECKPOINT_DIR.key(), work.resolve("checkpoints").toUri().toString());
     m.put(JobConfig.CHECKPOINT_INTERVAL_MS.key(), String.valueOf(checkpointMs));
     m.put(JobConfig.PARALLELISM.key(), "2");
@@ -95,49 +110,63 @@ public final class FlinkSoak {
     JobConfig config = JobConfig.of(m);
     ShuffleProfileJob.createTopics(config);
 
-    AtomicLong produced = new AtomicLong();
-    AtomicLong appsProduced = new AtomicLong();
+    Path logDir = Files.createDirectories(work.resolve("eventlogs"));
+    EventLogCollector.Config collectorConfig =
+        EventLogCollector.Config.of(List.of(logDir.toString()), kafka.bootstrapServers())
+            .withTopic(config.get(JobConfig.TOPIC_EVENTS))
+            .withCluster(CLUSTER)
+            .withOffsetsFile(work.resolve("collector/eventlog-offsets.json"))
+            .withFollow(true)
+            .withPollInterval(Duration.ofMillis(COLLECTOR_POLL_MS));
+    Collectors collectors = new Collectors(collectorConfig);
+
+    AtomicLong written = new AtomicLong();
+    AtomicLong appsWritten = new AtomicLong();
     AtomicLong expectedStages = new AtomicLong();
     long durationNs = (long) (minutes * 60e9);
     long t0 = System.nanoTime();
-    Thread producerThread =
+    Thread writerThread =
         new Thread(
             () ->
-                produce(
-                    kafka,
-                    config,
+                write(
+                    logDir,
                     logs,
                     stagesPerLog,
                     rate,
                     t0,
                     durationNs,
-                    produced,
-                    appsProduced,
+                    written,
+                    appsWritten,
                     expectedStages),
-            "soak-producer");
+            "soak-event-log-writer");
 
-    HistoryStore store = HistoryStores.open(config.get(JobConfig.STORE_URL));
+    Counts store = new Counts(storeUrl);
     JobClient job = start(config, null);
-    producerThread.start();
+    collectors.start();
+    writerThread.start();
     List<String> samples = new ArrayList<>();
     long maxLag = 0;
     long maxAppLag = 0;
-    boolean kafkaRestarted = false;
-    boolean flinkRestarted = false;
-    double kafkaDownS = 0;
-    double flinkDownS = 0;
-    while (producerThread.isAlive()) {
+    Map<String, Double> down = new LinkedHashMap<>();
+    while (writerThread.isAlive()) {
       double at = (System.nanoTime() - t0) / (double) durationNs;
-      if (!kafkaRestarted && at >= 0.3) {
+      if (!down.containsKey("broker") && at >= 0.2) {
         long k0 = System.nanoTime();
         kafka.stop();
         Thread.sleep(5_000);
         kafka.start();
-        kafkaDownS = (System.nanoTime() - k0) / 1e9;
-        kafkaRestarted = true;
-        FlinkBench.log("broker restarted (%.1f s down)", kafkaDownS);
+        down.put("broker", (System.nanoTime() - k0) / 1e9);
+        FlinkBench.log("broker restarted (%.1f s down)", down.get("broker"));
       }
-      if (!flinkRestarted && at >= 0.6) {
+      if (!down.containsKey("store") && at >= 0.4) {
+        long s0 = System.nanoTime();
+        storeServer.stop();
+        Thread.sleep(5_000);
+        storeServer = EmbeddedStoreServer.start(storePort, storeDir);
+        down.put("store", (System.nanoTime() - s0) / 1e9);
+        FlinkBench.log("store server restarted (%.1f s down)", down.get("store"));
+      }
+      if (!down.containsKey("job") && at >= 0.6) {
         long f0 = System.nanoTime();
         job.cancel().get(60, TimeUnit.SECONDS);
         awaitEnd(job);
@@ -147,88 +176,198 @@ public final class FlinkSoak {
                 .toUri()
                 .toString();
         job = start(config, checkpoint);
-        flinkDownS = (System.nanoTime() - f0) / 1e9;
-        flinkRestarted = true;
-        FlinkBench.log("job cancelled and restored from %s (%.1f s)", checkpoint, flinkDownS);
+        down.put("job", (System.nanoTime() - f0) / 1e9);
+        FlinkBench.log("job cancelled and restored from %s (%.1f s)", checkpoint, down.get("job"));
       }
-      long committed = committed(kafka, config);
-      long lag = committed < 0 ? -1 : produced.get() - committed;
-      long appLag = appsProduced.get() - store.countRuns();
-      maxLag = Math.max(maxLag, lag);
+      if (!down.containsKey("collector") && at >= 0.8) {
+        long c0 = System.nanoTime();
+        collectors.stop();
+        Thread.sleep(3_000);
+        collectors.start();
+        down.put("collector", (System.nanoTime() - c0) / 1e9);
+        FlinkBench.log(
+            "collector closed and started again from its offsets file (%.1f s down)",
+            down.get("collector"));
+      }
+      long collectorLag = written.get() - collectors.linesPublished();
+      long kafkaLag = kafkaLag(kafka, config);
+      long appLag = appsWritten.get() - store.runs();
+      maxLag = Math.max(maxLag, collectorLag);
       maxAppLag = Math.max(maxAppLag, appLag);
       samples.add(
-          String.format(Locale.ROOT, "%.0f:%d/%d", (System.nanoTime() - t0) / 1e9, lag, appLag));
+          String.format(
+              Locale.ROOT,
+              "%.0f:%d/%d/%d",
+              (System.nanoTime() - t0) / 1e9,
+              collectorLag,
+              kafkaLag,
+              appLag));
       Thread.sleep(5_000);
     }
-    long stopProducing = System.nanoTime();
-    long apps = appsProduced.get();
+    long stopWriting = System.nanoTime();
+    long apps = appsWritten.get();
     long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(5);
-    while ((store.countRuns() < apps || committed(kafka, config) < produced.get())
+    while ((store.runs() < apps
+            || collectors.linesPublished() < written.get()
+            || kafkaLag(kafka, config) != 0)
         && System.nanoTime() < deadline) {
       Thread.sleep(500);
     }
-    double drainS = (System.nanoTime() - stopProducing) / 1e9;
-    long runs = store.countRuns();
-    long stages = store.countStages();
+    double drainS = (System.nanoTime() - stopWriting) / 1e9;
+    long runs = store.runs();
+    long stages = store.stages();
     job.cancel().get(60, TimeUnit.SECONDS);
-    Set<String> published = publishedRuns(kafka, config.get(JobConfig.TOPIC_PROFILES));
-    double seconds = (stopProducing - t0) / 1e9;
-    boolean equal = runs == apps && stages == expectedStages.get() && published.size() == apps;
+    collectors.stop();
+    Published published = publishedRuns(kafka, config.get(JobConfig.TOPIC_PROFILES));
+    double seconds = (stopWriting - t0) / 1e9;
+    boolean equal =
+        runs == apps && stages == expectedStages.get() && published.runs().size() == apps;
     System.out.printf(
         Locale.ROOT,
         "FLINK_SOAK minutes=%.1f demoEventsPerS=%.1f rateEventsPerS=%.0f "
-            + "achievedEventsPerS=%.0f events=%d apps=%d runsStored=%d stagesStored=%d stagesExpected=%d "
-            + "runsPublished=%d countsEqual=%s maxLagEvents=%d maxLagS=%.1f maxLagApps=%d drainS=%.1f "
-            + "kafkaDownS=%.1f flinkRestoreS=%.1f checkpointMs=%d%n",
+            + "achievedEventsPerS=%.0f events=%d linesPublished=%d apps=%d runsStored=%d "
+            + "stagesStored=%d stagesExpected=%d runsPublished=%d profileRecords=%d countsEqual=%s "
+            + "maxCollectorLagEvents=%d maxLagApps=%d drainS=%.1f kafkaDownS=%.1f storeDownS=%.1f "
+            + "flinkRestoreS=%.1f collectorDownS=%.1f checkpointMs=%d%n",
         minutes,
         demoRate,
         rate,
-        produced.get() / seconds,
-        produced.get(),
+        written.get() / seconds,
+        written.get(),
+        collectors.linesPublished(),
         apps,
         runs,
         stages,
         expectedStages.get(),
-        published.size(),
+        published.runs().size(),
+        published.records(),
         equal,
         maxLag,
-        maxLag / rate,
         maxAppLag,
         drainS,
-        kafkaDownS,
-        flinkDownS,
+        down.getOrDefault("broker", -1.0),
+        down.getOrDefault("store", -1.0),
+        down.getOrDefault("job", -1.0),
+        down.getOrDefault("collector", -1.0),
         checkpointMs);
-    // seconds since start: events produced but not yet checkpointed by the job / applications
-    // produced whole but
-    // not yet stored (-1: the offsets could not be read, the broker was down)
+    // seconds since start: event-log lines written but not yet published by the collector /
+    // records on the events topic not yet checkpointed by the job (-1: the broker was down) /
+    // applications written whole but not yet stored (-1: the store server was down)
     System.out.println("FLINK_SOAK_LAG " + String.join(" ", samples));
     store.close();
     kafka.close();
+    storeServer.stop();
     System.exit(equal ? 0 : 1);
   }
 
+  /** How often the collector looks for new lines (the production default is 5 s). */
+  private static final long COLLECTOR_POLL_MS = 500;
+
   /**
-   * Applications in groups of 8 interleaved, paced to {@code rate}; only whole applications are
-   * produced.
+   * The event-log collector, started and stopped as a daemon would be; counts the lines every
+   * instance published.
    */
-  private static void produce(
-      LocalKafka kafka,
-      JobConfig config,
+  private static final class Collectors {
+    private final EventLogCollector.Config config;
+    private EventLogCollector current;
+    private Thread thread;
+    private long stoppedLines;
+
+    Collectors(EventLogCollector.Config config) {
+      this.config = config;
+    }
+
+    synchronized void start() {
+      current = new EventLogCollector(config);
+      thread = new Thread(current::run, "soak-collector");
+      thread.start();
+    }
+
+    /** Closes the collector: it stops between two lines, waits for Kafka's acks and saves. */
+    synchronized void stop() throws InterruptedException {
+      current.close();
+      thread.join(TimeUnit.MINUTES.toMillis(2));
+      stoppedLines += current.stats().linesPublished();
+    }
+
+    synchronized long linesPublished() {
+      return stoppedLines + (thread.isAlive() ? current.stats().linesPublished() : 0);
+    }
+  }
+
+  /**
+   * Runs and stage rows in the store, read over its own connection, opened again after the store
+   * server restarted; -1 while the store does not answer.
+   */
+  private static final class Counts implements AutoCloseable {
+    private final String url;
+    private HistoryStore store;
+
+    Counts(String url) {
+      this.url = url;
+    }
+
+    long runs() {
+      return count(HistoryStore::countRuns);
+    }
+
+    long stages() {
+      return count(HistoryStore::countStages);
+    }
+
+    private long count(java.util.function.ToLongFunction<HistoryStore> what) {
+      try {
+        if (store == null) {
+          store = HistoryStores.open(url);
+        }
+        return what.applyAsLong(store);
+      } catch (RuntimeException e) {
+        FlinkBench.log("cannot count in the store (server restarting?): %s", e);
+        close();
+        return -1;
+      }
+    }
+
+    @Override
+    public void close() {
+      if (store != null) {
+        try {
+          store.close();
+        } catch (RuntimeException e) {
+          FlinkBench.log("closing the store connection: %s", e);
+        }
+        store = null;
+      }
+    }
+  }
+
+  /**
+   * Writes event logs as Spark drivers do, applications in groups of 8 interleaved, paced to {@code
+   * rate} lines per second: {@code APPID.inprogress}, one line at a time, renamed to {@code APPID}
+   * after its last line, when the application is counted.
+   */
+  private static void write(
+      Path dir,
       List<FlinkBench.Log> logs,
       int[] stagesPerLog,
       double rate,
       long t0,
       long durationNs,
-      AtomicLong produced,
+      AtomicLong written,
       AtomicLong apps,
       AtomicLong stages) {
-    String topic = config.get(JobConfig.TOPIC_EVENTS);
-    try (KafkaProducer<byte[], byte[]> producer = FlinkBench.producer(kafka, false)) {
+    try {
       int next = 0;
       while (System.nanoTime() - t0 < durationNs) {
         List<Integer> group = new ArrayList<>();
+        Map<Integer, BufferedWriter> open = new LinkedHashMap<>();
         for (int i = 0; i < 8; i++) {
-          group.add(next++);
+          group.add(next);
+          open.put(
+              next,
+              Files.newBufferedWriter(
+                  dir.resolve(appId(next) + ".inprogress"), StandardCharsets.UTF_8));
+          next++;
         }
         int longest =
             group.stream().mapToInt(a -> logs.get(a % logs.size()).lines().size()).max().orElse(0);
@@ -236,27 +375,43 @@ public final class FlinkSoak {
           for (int a : group) {
             FlinkBench.Log log = logs.get(a % logs.size());
             if (k < log.lines().size()) {
-              String id = String.format(Locale.ROOT, "app-soak%07d", a);
-              long due = t0 + (long) (produced.get() / rate * 1e9);
+              long due = t0 + (long) (written.get() / rate * 1e9);
               long wait = due - System.nanoTime();
               if (wait > 0) {
                 Thread.sleep(wait / 1_000_000, (int) (wait % 1_000_000));
               }
-              producer.send(
-                  new ProducerRecord<>(
-                      topic, id.getBytes(StandardCharsets.UTF_8), FlinkBench.envelope(log, id, k)));
-              produced.incrementAndGet();
+              BufferedWriter w = open.get(a);
+              w.write(log.lines().get(k).replace(log.appId(), appId(a)));
+              w.write('\n');
+              w.flush();
+              written.incrementAndGet();
+              if (k == log.lines().size() - 1) {
+                w.close();
+                Files.move(
+                    dir.resolve(appId(a) + ".inprogress"),
+                    dir.resolve(appId(a)),
+                    StandardCopyOption.ATOMIC_MOVE);
+                apps.incrementAndGet();
+                stages.addAndGet(stagesPerLog[a % logs.size()]);
+              }
             }
           }
         }
-        for (int a : group) {
-          apps.incrementAndGet();
-          stages.addAndGet(stagesPerLog[a % logs.size()]);
-        }
       }
-      producer.flush();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String appId(int a) {
+    return String.format(Locale.ROOT, "app-soak%07d", a);
+  }
+
+  private static int freePort() throws IOException {
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return s.getLocalPort();
     }
   }
 
@@ -275,32 +430,50 @@ public final class FlinkSoak {
     }
   }
 
-  /** Sum of the job's committed (checkpointed) offsets on the events topic. */
-  private static long committed(LocalKafka kafka, JobConfig config) {
+  /**
+   * Records on the events topic the job has not checkpointed yet: the topic's end offsets minus the
+   * job's committed offsets; -1 when they cannot be read (the broker restarting).
+   */
+  private static long kafkaLag(LocalKafka kafka, JobConfig config) {
     Properties p = new Properties();
     p.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     String topic = config.get(JobConfig.TOPIC_EVENTS);
     try (Admin admin = Admin.create(p)) {
-      Map<TopicPartition, OffsetAndMetadata> offsets =
+      Map<TopicPartition, OffsetAndMetadata> committed =
           admin
               .listConsumerGroupOffsets(config.get(JobConfig.GROUP_ID))
               .partitionsToOffsetAndMetadata()
               .get(10, TimeUnit.SECONDS);
-      return offsets.entrySet().stream()
-          .filter(e -> e.getKey().topic().equals(topic) && e.getValue() != null)
-          .mapToLong(e -> e.getValue().offset())
-          .sum();
+      Map<TopicPartition, OffsetSpec> latest = new LinkedHashMap<>();
+      admin
+          .describeTopics(List.of(topic))
+          .allTopicNames()
+          .get(10, TimeUnit.SECONDS)
+          .get(topic)
+          .partitions()
+          .forEach(i -> latest.put(new TopicPartition(topic, i.partition()), OffsetSpec.latest()));
+      long lag = 0;
+      for (Map.Entry<TopicPartition, ListOffsetsResult.ListOffsetsResultInfo> e :
+          admin.listOffsets(latest).all().get(10, TimeUnit.SECONDS).entrySet()) {
+        OffsetAndMetadata c = committed.get(e.getKey());
+        lag += e.getValue().offset() - (c == null ? 0 : c.offset());
+      }
+      return lag;
     } catch (Exception e) {
-      FlinkBench.log("cannot read the job's committed offsets (broker restarting?): %s", e);
+      FlinkBench.log("cannot read the events topic's offsets (broker restarting?): %s", e);
       return -1;
     }
   }
 
-  private static Set<String> publishedRuns(LocalKafka kafka, String topic) throws Exception {
+  /** What the profiles topic holds: the distinct runs and the records. */
+  record Published(Set<String> runs, long records) {}
+
+  private static Published publishedRuns(LocalKafka kafka, String topic) throws Exception {
     Properties p = new Properties();
     p.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers());
     p.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
     Set<String> keys = new HashSet<>();
+    long records = 0;
     try (KafkaConsumer<byte[], byte[]> c =
         new KafkaConsumer<>(p, new ByteArrayDeserializer(), new ByteArrayDeserializer())) {
       List<TopicPartition> parts =
@@ -315,6 +488,7 @@ public final class FlinkSoak {
           && System.nanoTime() < deadline) {
         for (ConsumerRecord<byte[], byte[]> r : c.poll(Duration.ofMillis(200))) {
           JsonNode run = JSON.readTree(r.value());
+          records++;
           keys.add(
               run.path("cluster").asText()
                   + "/"
@@ -324,7 +498,7 @@ public final class FlinkSoak {
         }
       }
     }
-    return keys;
+    return new Published(keys, records);
   }
 
   private static double wallSeconds(FlinkBench.Log log) {

@@ -310,14 +310,7 @@ public final class SubmissionLatencyBench implements Callable<Integer> {
     boolean tier = name.equals("warm-tier");
     if (tier) { // every bench job is covered by one rule and admitted (tiny_blocks writes a few MB
       // per stage)
-      cmd.addAll(
-          List.of(
-              "--sluice.tier.rules[0].id=bench-all",
-              "--sluice.tier.rules[0].cluster=bench",
-              "--sluice.tier.rules[0].tier=CELEBORN",
-              "--sluice.tier.rules[0].percent=100",
-              "--sluice.tier.celeborn.master-endpoints=127.0.0.1:9097",
-              "--sluice.tier.celeborn.free-capacity=1TB"));
+      cmd.addAll(TIER_RULE);
     } else {
       cmd.add("--sluice.tier.enabled=false");
     }
@@ -435,6 +428,19 @@ public final class SubmissionLatencyBench implements Callable<Integer> {
     HttpResponse<String> r = client.send(request(base, job), HttpResponse.BodyHandlers.ofString());
     return JSON.readTree(r.body());
   }
+
+  /**
+   * The service arguments of one push-tier rule that covers every bench job and admits it (the
+   * tiny_blocks fixture writes a few MB per stage).
+   */
+  static final List<String> TIER_RULE =
+      List.of(
+          "--sluice.tier.rules[0].id=bench-all",
+          "--sluice.tier.rules[0].cluster=bench",
+          "--sluice.tier.rules[0].tier=CELEBORN",
+          "--sluice.tier.rules[0].percent=100",
+          "--sluice.tier.celeborn.master-endpoints=127.0.0.1:9097",
+          "--sluice.tier.celeborn.free-capacity=1TB");
 
   static HttpRequest request(String base, String job) {
     String body =

@@ -83,6 +83,15 @@ public final class TunerSoakBench {
       }
     }
 
+    /** Requests the service answered with any HTTP status. */
+    long answered() {
+      return ok.get()
+          + errors.entrySet().stream()
+              .filter(e -> e.getKey().startsWith("http"))
+              .mapToLong(e -> e.getValue().get())
+              .sum();
+    }
+
     void error(String kind) {
       errors.computeIfAbsent(kind, k -> new AtomicLong()).incrementAndGet();
     }
@@ -128,13 +137,14 @@ public final class TunerSoakBench {
     int connections = Integer.parseInt(a.getOrDefault("connections", "64"));
     boolean restartService = !"off".equals(a.get("restart-service"));
     boolean restartStore = !"off".equals(a.get("restart-store"));
+    List<String> serviceJvm = jvmOptions(a.get("service-jvm"));
     String cp = System.getProperty("java.class.path");
 
     int storePort = freePort();
     int port = freePort();
     String storeUrl = "jdbc:h2:tcp://127.0.0.1:" + storePort + "/sluice-history";
     Path storeDir = Files.createDirectories(work.resolve("store"));
-    Procs procs = new Procs(work);
+    Procs procs = new Procs(work, serviceJvm);
     Runtime.getRuntime().addShutdownHook(new Thread(procs::stopAll));
     procs.store = procs.startStore(cp, storePort, storeDir, 1);
     long t0 = System.nanoTime();
@@ -290,17 +300,22 @@ public final class TunerSoakBench {
     }
     chaos.join(TimeUnit.SECONDS.toMillis(120));
     double wall = (System.nanoTime() - start) / 1e9;
+    double serviceCpu = procs.cpu("service") - cpu0[0];
+    long answered = subs.answered() + reports.answered();
     System.out.printf(
         Locale.ROOT,
         "TUNER_SOAK_CPU wall=%.0fs service=%.0fs store=%.0fs generator=%.0fs "
-            + "(CPU seconds over the load; %d cores) load-average=%.1f..%s%n",
+            + "(CPU seconds over the load; %d cores) load-average=%.1f..%s "
+            + "service-per-answer=%.0fus (%d answers, any status)%n",
         wall,
-        procs.cpu("service") - cpu0[0],
+        serviceCpu,
         procs.cpu("store") - cpu0[1],
         cpuOf(ProcessHandle.current()) - cpu0[2],
         Runtime.getRuntime().availableProcessors(),
         load0,
-        loadavg());
+        loadavg(),
+        answered == 0 ? 0 : serviceCpu * 1e6 / answered,
+        answered);
     long unsent = n - subs.sent.get() - reports.sent.get();
     System.out.println(subs.line("submission", rate, seconds) + " states=" + snapshot(states));
     System.out.println(reports.line("outcome-report", rate, seconds));
@@ -469,8 +484,12 @@ public final class TunerSoakBench {
       return stoppedCpu.getOrDefault(component, 0.0) + cpuOf(p.toHandle());
     }
 
-    Procs(Path work) {
+    /** Extra JVM options of the service (e.g. a flight recording), one per word. */
+    final List<String> serviceJvm;
+
+    Procs(Path work, List<String> serviceJvm) {
       this.work = work;
+      this.serviceJvm = serviceJvm;
     }
 
     Process startStore(String cp, int port, Path dir, int generation) throws Exception {
@@ -508,22 +527,18 @@ public final class TunerSoakBench {
         Path jar, int port, String storeUrl, int generation, HttpClient client, String base)
         throws Exception {
       Path log = work.resolve("service-" + generation + ".log");
-      List<String> cmd =
-          new ArrayList<>(
-              List.of(
-                  "java",
-                  "-Xmx512m",
-                  "-jar",
-                  jar.toString(),
-                  "--server.address=127.0.0.1",
-                  "--server.port=" + port,
-                  "--sluice.tuner.store-url=" + storeUrl,
-                  "--sluice.tier.rules[0].id=bench-all",
-                  "--sluice.tier.rules[0].cluster=bench",
-                  "--sluice.tier.rules[0].tier=CELEBORN",
-                  "--sluice.tier.rules[0].percent=100",
-                  "--sluice.tier.celeborn.master-endpoints=127.0.0.1:9097",
-                  "--sluice.tier.celeborn.free-capacity=1TB"));
+      List<String> cmd = new ArrayList<>(List.of("java", "-Xmx512m"));
+      for (String o : serviceJvm) {
+        cmd.add(o.replace("{generation}", Integer.toString(generation)));
+      }
+      cmd.addAll(
+          List.of(
+              "-jar",
+              jar.toString(),
+              "--server.address=127.0.0.1",
+              "--server.port=" + port,
+              "--sluice.tuner.store-url=" + storeUrl));
+      cmd.addAll(SubmissionLatencyBench.TIER_RULE);
       ProcessBuilder pb =
           new ProcessBuilder(cmd).redirectErrorStream(true).redirectOutput(log.toFile());
       pb.environment().put("SLUICE_SECURITY_TOKENS", "bench:ADMIN:" + SubmissionLatencyBench.TOKEN);
@@ -636,6 +651,15 @@ public final class TunerSoakBench {
         Thread.currentThread().interrupt();
       }
     }
+  }
+
+  /**
+   * The words of {@code --service-jvm}, e.g. {@code
+   * "-XX:StartFlightRecording=filename=service-{generation}.jfr,settings=profile"}; {@code
+   * {generation}} is replaced by 1 for the first start and 2 after the restart.
+   */
+  static List<String> jvmOptions(String option) {
+    return option == null || option.isBlank() ? List.of() : List.of(option.trim().split("\\s+"));
   }
 
   static double cpuOf(ProcessHandle p) {

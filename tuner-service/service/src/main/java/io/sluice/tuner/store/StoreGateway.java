@@ -13,6 +13,7 @@ import io.sluice.tuner.TunerProperties;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -125,6 +126,7 @@ public class StoreGateway implements DisposableBean {
   private final TimeLimiter submissionLimiter;
   private final TimeLimiter readLimiter;
   private final ExecutorService pool;
+  private final long submissionQueueWaitNs;
   private final MeterRegistry meters;
   private final java.util.Map<Duration, TimeLimiter> customLimiters =
       new java.util.concurrent.ConcurrentHashMap<>();
@@ -169,6 +171,7 @@ public class StoreGateway implements DisposableBean {
                 .timeoutDuration(props.submissionTimeout())
                 .cancelRunningFuture(false)
                 .build());
+    this.submissionQueueWaitNs = props.submissionQueueWait().toNanos();
     this.readLimiter =
         limiters.timeLimiter(
             "store-read",
@@ -202,7 +205,9 @@ public class StoreGateway implements DisposableBean {
 
   /** Runs work against the store within the budget's time limit and the circuit breaker. */
   public <T> T call(String op, Budget budget, Work<T> work) {
-    return call(op, budget == Budget.SUBMISSION ? submissionLimiter : readLimiter, work);
+    return budget == Budget.SUBMISSION
+        ? call(op, submissionLimiter, submissionQueueWaitNs, work)
+        : call(op, readLimiter, 0, work);
   }
 
   /**
@@ -221,11 +226,17 @@ public class StoreGateway implements DisposableBean {
                         .timeoutDuration(t)
                         .cancelRunningFuture(false)
                         .build())),
+        0,
         work);
   }
 
+  /**
+   * @param queueWaitNs how long the call may wait for a store thread while the store answers
+   *     others; its work then gets the limiter's time from when it starts. At most the limit: the
+   *     limit covers waiting and work together.
+   */
   @SuppressWarnings("unchecked")
-  private <T> T call(String op, TimeLimiter limiter, Work<T> work) {
+  private <T> T call(String op, TimeLimiter limiter, long queueWaitNs, Work<T> work) {
     countersOf(op);
     Duration limit = limiter.getTimeLimiterConfig().getTimeoutDuration();
     if (!breaker.tryAcquirePermission()) {
@@ -237,16 +248,18 @@ public class StoreGateway implements DisposableBean {
     }
     Verdict verdict = new Verdict(breaker);
     AtomicInteger stage = new AtomicInteger(QUEUED);
+    CompletableFuture<Long> started = new CompletableFuture<>();
+    long calledNs = System.nanoTime();
     Future<Object> future;
     try {
-      future = pool.submit(() -> run(work, stage, verdict));
+      future = pool.submit(() -> run(work, stage, started, verdict));
     } catch (RejectedExecutionException e) {
       verdict.none();
       throw unavailable(op, "busy", "every store thread is busy and the queue is full", e);
     }
     Object result;
     try {
-      result = future.get(limit.toNanos(), TimeUnit.NANOSECONDS);
+      result = await(future, started, calledNs, limit.toNanos(), queueWaitNs);
       limiter.onSuccess();
     } catch (TimeoutException e) {
       limiter.onError(e);
@@ -260,7 +273,7 @@ public class StoreGateway implements DisposableBean {
               op,
               "busy",
               "no store thread became free within "
-                  + limit.toMillis()
+                  + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - calledNs)
                   + " ms ("
                   + waiting()
                   + " calls wait)",
@@ -291,16 +304,56 @@ public class StoreGateway implements DisposableBean {
   }
 
   /**
+   * Waits for a call's answer: the limit from the call, as for every call; past it, while the store
+   * answers other calls, a call that waited for a thread (a burst, a JVM still compiling the store
+   * path) may wait up to {@code queueWaitNs} in all for one, and its work then gets the limit from
+   * when it started. A store that answers nothing, or work that started in time and is slow, still
+   * times out at the limit.
+   *
+   * @throws TimeoutException when the call is still queued past its wait, or its work past the
+   *     limit
+   */
+  private Object await(
+      Future<Object> future,
+      CompletableFuture<Long> started,
+      long calledNs,
+      long limitNs,
+      long queueWaitNs)
+      throws TimeoutException, InterruptedException, ExecutionException {
+    try {
+      return future.get(limitNs, TimeUnit.NANOSECONDS);
+    } catch (TimeoutException atLimit) {
+      if (queueWaitNs <= limitNs || !storeAnswered()) {
+        throw atLimit;
+      }
+      long startedNs;
+      try {
+        long left = calledNs + queueWaitNs - System.nanoTime();
+        startedNs = started.get(Math.max(0, left), TimeUnit.NANOSECONDS);
+      } catch (TimeoutException stillQueued) {
+        throw atLimit;
+      }
+      long workLeft = startedNs + limitNs - System.nanoTime();
+      if (workLeft <= 0) {
+        throw atLimit;
+      }
+      return future.get(workLeft, TimeUnit.NANOSECONDS);
+    }
+  }
+
+  /**
    * A call's work on a store thread; skipped when its caller gave up before a thread took it. Gives
    * the breaker its verdict from the store's real answer (however late), not from the caller's time
    * limit: a slow answer is a (slow) success, an error a failure, a client-data refusal a success.
    */
-  private Object run(Work<?> work, AtomicInteger stage, Verdict verdict) {
+  private Object run(
+      Work<?> work, AtomicInteger stage, CompletableFuture<Long> started, Verdict verdict) {
     if (!stage.compareAndSet(QUEUED, RUNNING)) {
       verdict.none();
       return null; // its caller was answered already
     }
     long t0 = System.nanoTime();
+    started.complete(t0);
     Handles h = null;
     try {
       h = handles();
