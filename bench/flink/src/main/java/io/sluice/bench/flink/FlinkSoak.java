@@ -30,6 +30,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
+import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.core.execution.JobClient;
@@ -45,6 +46,9 @@ import org.apache.kafka.clients.consumer.OffsetAndMetadata;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.serialization.ByteArrayDeserializer;
 import org.h2.tools.Server;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Soak: {@code ShuffleProfileJob} fed at a steady multiple of the tiny-blocks demo's event rate for
@@ -61,23 +65,53 @@ import org.h2.tools.Server;
  *
  * <p>{@code FlinkSoak --root REPO --work DIR [--minutes 10] [--factor 10] [--checkpoint-ms 2000]}
  */
-public final class FlinkSoak {
+@Command(
+    name = "flink-soak",
+    mixinStandardHelpOptions = true,
+    description =
+        "ShuffleProfileJob at a multiple of the tiny-blocks demo's event rate, every component restarted once.")
+public final class FlinkSoak implements Callable<Integer> {
+  @Option(
+      names = "--root",
+      defaultValue = ".",
+      description = "The repository (for the fixture logs).")
+  Path rootArg;
+
+  @Option(
+      names = "--work",
+      required = true,
+      description = "Directory for Kafka, the store, Flink and the logs (deleted first).")
+  Path workArg;
+
+  @Option(names = "--minutes", defaultValue = "10", description = "Minutes of load.")
+  double minutes;
+
+  @Option(
+      names = "--factor",
+      defaultValue = "10",
+      description = "Multiple of the tiny-blocks demo event rate.")
+  double factor;
+
+  @Option(
+      names = "--checkpoint-ms",
+      defaultValue = "2000",
+      description = "The job checkpoint interval.")
+  long checkpointMs;
+
   private static final String CLUSTER = "bench";
   private static final String TINY_BLOCKS = "spark-3.5.7/tiny_blocks-lz4";
   private static final ObjectMapper JSON = new ObjectMapper();
 
   private FlinkSoak() {}
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> opts = new LinkedHashMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      opts.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    Path root = Path.of(opts.getOrDefault("root", ".")).toAbsolutePath().normalize();
-    Path work = Path.of(opts.get("work")).toAbsolutePath();
-    double minutes = Double.parseDouble(opts.getOrDefault("minutes", "10"));
-    double factor = Double.parseDouble(opts.getOrDefault("factor", "10"));
-    long checkpointMs = Long.parseLong(opts.getOrDefault("checkpoint-ms", "2000"));
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new FlinkSoak()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Path root = rootArg.toAbsolutePath().normalize();
+    Path work = workArg.toAbsolutePath();
 
     List<FlinkBench.Log> logs = FlinkBench.logs(root, FlinkBench.DEFAULT_FIXTURES);
     FlinkBench.Log tiny =
@@ -257,7 +291,7 @@ public final class FlinkSoak {
     store.close();
     kafka.close();
     storeServer.stop();
-    System.exit(equal ? 0 : 1);
+    return equal ? 0 : 1;
   }
 
   /** How often the collector looks for new lines (the production default is 5 s). */

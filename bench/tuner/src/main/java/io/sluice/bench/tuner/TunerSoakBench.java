@@ -27,12 +27,16 @@ import java.util.Properties;
 import java.util.Set;
 import java.util.SplittableRandom;
 import java.util.TreeMap;
+import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
 
 /**
  * Soak of tuner-service (docs/benchmarks.md, "tuner-service soak"): the boot jar and the embedded
@@ -59,7 +63,62 @@ import java.util.concurrent.locks.LockSupport;
  * TUNER_SOAK} line per request kind, one {@code TUNER_SOAK_RESTART} per restart and one {@code
  * TUNER_SOAK_READBACK} line.
  */
-public final class TunerSoakBench {
+@Command(
+    name = "tuner-soak",
+    mixinStandardHelpOptions = true,
+    description =
+        "tuner-service at a constant arrival rate of submissions and outcome reports, restarted under load.")
+public final class TunerSoakBench implements Callable<Integer> {
+  @Option(names = "--service-jar", required = true, description = "tuner-service boot jar.")
+  Path jar;
+
+  @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
+  Path root;
+
+  @Option(names = "--work", required = true, description = "Directory for the store and logs.")
+  Path workArg;
+
+  @Option(names = "--rate", defaultValue = "1000", description = "Arrivals per second.")
+  int rate;
+
+  @Option(names = "--duration", defaultValue = "300", description = "Seconds of load.")
+  int seconds;
+
+  @Option(
+      names = "--jobs",
+      defaultValue = "2000",
+      description = "Jobs in the store (two runs each).")
+  int jobs;
+
+  @Option(
+      names = "--report-every",
+      defaultValue = "4",
+      description = "One arrival in this many is an outcome report.")
+  int reportEvery;
+
+  @Option(
+      names = "--connections",
+      defaultValue = "64",
+      description = "Kept-alive HTTP connections.")
+  int connections;
+
+  @Option(
+      names = "--restart-service",
+      defaultValue = "on",
+      description = "on: restart tuner-service at 1/3 of the run; off: do not.")
+  String restartServiceArg;
+
+  @Option(
+      names = "--restart-store",
+      defaultValue = "on",
+      description = "on: restart the store server at 2/3 of the run; off: do not.")
+  String restartStoreArg;
+
+  @Option(
+      names = "--service-jvm",
+      description = "Extra JVM options of the service, space-separated (e.g. a JFR recording).")
+  String serviceJvmArg;
+
   private static final String REPORT_TIER = "CELEBORN";
 
   private TunerSoakBench() {}
@@ -122,22 +181,16 @@ public final class TunerSoakBench {
     return SubmissionLatencyBench.Result.pct(sorted, p);
   }
 
-  public static void main(String[] args) throws Exception {
-    Map<String, String> a = new TreeMap<>();
-    for (int i = 0; i + 1 < args.length; i += 2) {
-      a.put(args[i].replaceFirst("^--", ""), args[i + 1]);
-    }
-    Path jar = Path.of(a.get("service-jar"));
-    Path root = Path.of(a.get("root"));
-    Path work = Files.createDirectories(Path.of(a.get("work")));
-    int rate = Integer.parseInt(a.getOrDefault("rate", "1000"));
-    int seconds = Integer.parseInt(a.getOrDefault("duration", "300"));
-    int jobs = Integer.parseInt(a.getOrDefault("jobs", "2000"));
-    int reportEvery = Integer.parseInt(a.getOrDefault("report-every", "4"));
-    int connections = Integer.parseInt(a.getOrDefault("connections", "64"));
-    boolean restartService = !"off".equals(a.get("restart-service"));
-    boolean restartStore = !"off".equals(a.get("restart-store"));
-    List<String> serviceJvm = jvmOptions(a.get("service-jvm"));
+  public static void main(String[] args) {
+    System.exit(new CommandLine(new TunerSoakBench()).execute(args));
+  }
+
+  @Override
+  public Integer call() throws Exception {
+    Path work = Files.createDirectories(workArg);
+    boolean restartService = !"off".equals(restartServiceArg);
+    boolean restartStore = !"off".equals(restartStoreArg);
+    List<String> serviceJvm = jvmOptions(serviceJvmArg);
     String cp = System.getProperty("java.class.path");
 
     int storePort = freePort();
@@ -332,7 +385,7 @@ public final class TunerSoakBench {
     restarts.forEach(System.out::println);
     readBack(storeUrl, runTag, sentReports, acked, client, base);
     procs.stopAll();
-    System.exit(0); // the HTTP client's selector thread is not a daemon
+    return 0; // main exits: the HTTP client's selector thread is not a daemon
   }
 
   // ------------------------------------------------------------------ requests
