@@ -298,7 +298,8 @@ public final class GateConfig {
           120_000,
           0,
           3_600_000,
-          "Chunk pacing: an app found over its range while ABNORMAL, next to an active app of higher priority weight, is "
+          "Chunk pacing: an app found over its range while ABNORMAL, next to an active app within its range or an app of "
+              + "higher priority weight, is "
               + "paced for this long after it was last over range (also after the node turned NORMAL, so that the "
               + "recovered node is not refilled at once). A paced app's chunk fetches wait while chunks of unpaced apps "
               + "are being read on the same server thread (pace.scope). 0: no chunk pacing (decisions per request "

@@ -193,7 +193,8 @@ public final class ThrottleDoc {
     return head
         + " when a request starts is not enough on a disk-bound node: an admitted "
         + "request's chunk reads still queue at the disk ahead of everyone else's. An app found over its range "
-        + "while ABNORMAL, next to an app of higher weight (active now or within "
+        + "while ABNORMAL, next to an active app within its range (whatever its weight: the over-range app takes "
+        + "more than its share from it) or an app of higher weight (active now or within "
         + k(GateConfig.WINDOW_MS)
         + "), is paced until "
         + linger

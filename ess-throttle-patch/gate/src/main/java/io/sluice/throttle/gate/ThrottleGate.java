@@ -280,9 +280,9 @@ public final class ThrottleGate {
 
   /**
    * Whether chunk fetches of {@code appId} are paced right now: the app was over its range while
-   * the node was ABNORMAL, next to an active app of higher priority weight, within the last {@code
-   * pace.lingerMs} (ENFORCE only). A volatile read, for the adapter's per-chunk path; {@link
-   * #tick()} keeps it current.
+   * the node was ABNORMAL, next to an active app within its range or of higher priority weight,
+   * within the last {@code pace.lingerMs} (ENFORCE only). A volatile read, for the adapter's
+   * per-chunk path; {@link #tick()} keeps it current.
    */
   public boolean paced(String appId) {
     AppBooks a = apps.find(appId);
