@@ -67,7 +67,10 @@ class AlertRulesTest {
         .with(GateConfig.ABNORMAL_P99_MS, 1_000L)
         .with(GateConfig.MIN_SAMPLES, 5L)
         .with(GateConfig.BUDGET_MIN_BLOCKS, 1L)
-        .with(GateConfig.BUDGET_FRACTION, 0.1);
+        .with(GateConfig.BUDGET_FRACTION, 0.1)
+        // one 200 ms pause fills the shim app's pause budget: its next request over range is held
+        .with(GateConfig.SLEEP_MAX_MS, 200L)
+        .with(GateConfig.SLEEP_BUDGET_MS, 200L);
   }
 
   /**
@@ -116,6 +119,7 @@ class AlertRulesTest {
           seen.add(s.decision());
           open.add(h);
           open.add(s);
+          clock.advanceMillis(250); // past the pause: the next one would overrun the budget
         }
         if (mode == GateMode.ENFORCE) {
           assertThat(gate.state()).isEqualTo(NodeState.ABNORMAL);

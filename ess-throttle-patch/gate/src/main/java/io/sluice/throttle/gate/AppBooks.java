@@ -37,6 +37,13 @@ final class AppBooks {
   long directives;
   long lastActivity;
   final SleepBudget sleeps = new SleepBudget();
+
+  /**
+   * Whether a pause (SLEEP directives) is under way for this shim app, until {@link #pauseUntil}.
+   */
+  boolean pausing;
+
+  long pauseUntil;
   boolean removed;
 
   /** Held requests in arrival order (released ones are skipped lazily). */

@@ -9,13 +9,14 @@ import java.util.function.Predicate;
  * every call (the ESS adapter under one lock, the fleet simulation on its single thread).
  *
  * <p>The node has server threads ({@link Loop}: a Netty event loop) and connections pinned to them
- * ({@link Channel}). A paced chunk may go only while no thread has chunks of unpaced apps queued or
- * being read (the threads share the disks: a paced read on one thread delays an unpaced read on
- * another), and then at most {@code nodeMax} paced chunks are out on the node, or with {@code
- * nodeMax} 0 at most one per thread (spread over the threads, so the paced app keeps every thread
- * busy when nobody else needs the node). Parked chunks go one at a time in turns between the
- * connections of a thread (round robin, oldest parked first within a connection, so a stream's
- * chunks keep their order), never all of one connection before the next.
+ * ({@link Channel}). A paced chunk may go only while its thread ({@link PaceScope#THREAD}) or no
+ * thread of the node ({@link PaceScope#NODE}: the threads share one disk, a paced read on one
+ * thread delays an unpaced read on another) has chunks of unpaced apps queued or being read, and
+ * then at most {@code nodeMax} paced chunks are out on the node, or with {@code nodeMax} 0 at most
+ * one per thread (spread over the threads, so the paced app keeps every thread busy when nobody
+ * else needs the node). Parked chunks go one at a time in turns between the connections of a thread
+ * (round robin, oldest parked first within a connection, so a stream's chunks keep their order),
+ * never all of one connection before the next.
  *
  * <p><b>A bound per connection.</b> A connection whose chunks stay parked gets a turn whatever the
  * others do and whatever is in flight once {@code parkMaxNanos} has passed since it last had one
@@ -29,6 +30,10 @@ import java.util.function.Predicate;
 public final class ChunkParking<T> {
   private final int nodeMax;
   private final long parkMaxNanos;
+
+  /** pace.scope THREAD: only unpaced chunks on the paced chunk's own thread make it wait. */
+  private final boolean perThread;
+
   private final ArrayDeque<Loop> loops = new ArrayDeque<>();
 
   /**
@@ -48,12 +53,33 @@ public final class ChunkParking<T> {
    *     its next turn
    */
   public ChunkParking(int nodeMax, long parkMaxNanos) {
+    this(nodeMax, parkMaxNanos, PaceScope.NODE);
+  }
+
+  /**
+   * @param nodeMax {@code pace.inFlight}: 0 for one paced chunk per thread, else the node-wide
+   *     number
+   * @param parkMaxNanos {@code pace.parkMaxMs} in nanoseconds: the longest a connection waits for
+   *     its next turn
+   * @param scope {@code pace.scope}: whether a paced chunk waits for unpaced chunks on its own
+   *     thread only, or on any thread of the node
+   */
+  public ChunkParking(int nodeMax, long parkMaxNanos, PaceScope scope) {
     if (nodeMax < 0 || parkMaxNanos <= 0) {
       throw new IllegalArgumentException(
           "nodeMax must be >= 0 and parkMaxNanos > 0, got " + nodeMax + ", " + parkMaxNanos);
     }
     this.nodeMax = nodeMax;
     this.parkMaxNanos = parkMaxNanos;
+    this.perThread = scope == PaceScope.THREAD;
+  }
+
+  /** The parking {@code cfg}'s pace.inFlight, pace.parkMaxMs and pace.scope describe. */
+  public static <T> ChunkParking<T> of(GateConfig cfg) {
+    return new ChunkParking<>(
+        Math.toIntExact(cfg.get(GateConfig.PACE_IN_FLIGHT)),
+        cfg.nanos(GateConfig.PACE_PARK_MAX_MS),
+        cfg.get(GateConfig.PACE_SCOPE));
   }
 
   /** A server thread, and the paced and unpaced chunks on it. */
@@ -256,7 +282,8 @@ public final class ChunkParking<T> {
   }
 
   private boolean room(Loop l) {
-    return unpaced <= 0 && (nodeMax == 0 ? l.pacedOut < 1 : pacedOut < nodeMax);
+    return (perThread ? l.unpaced <= 0 : unpaced <= 0)
+        && (nodeMax == 0 ? l.pacedOut < 1 : pacedOut < nodeMax);
   }
 
   private void out(Loop l) {

@@ -295,16 +295,16 @@ public final class GateConfig {
       Knob.longKnob(
           "pace.lingerMs",
           MILLIS,
-          0,
+          120_000,
           0,
           3_600_000,
-          "Chunk pacing: an app found over its range while ABNORMAL, next to an active app of higher priority weight, is "
+          "Chunk pacing: an app found over its range while ABNORMAL, next to an active app within its range or an app of "
+              + "higher priority weight, is "
               + "paced for this long after it was last over range (also after the node turned NORMAL, so that the "
               + "recovered node is not refilled at once). A paced app's chunk fetches wait while chunks of unpaced apps "
-              + "are being read on the node. 0 (the default): no chunk pacing (decisions per request only). Opt-in for now: "
-              + "on the fleet simulation 120000 halves high-priority completion on hot nodes and ends every hot-node "
-              + "episode within 2 minutes without client timeouts, but the throttled jobs take 1.05-1.08x their stock "
-              + "time.");
+              + "are being read on the same server thread (pace.scope). 0: no chunk pacing (decisions per request "
+              + "only). On the fleet simulation pacing per thread halves high-priority completion on hot nodes at no "
+              + "loss of node throughput (the throttled jobs' median completion equals stock's).");
   public static final Knob<Long> PACE_IN_FLIGHT =
       Knob.longKnob(
           "pace.inFlight",
@@ -317,6 +317,16 @@ public final class GateConfig {
               + "threads (a thread then has at most one paced read ahead of an unpaced one, and the paced app keeps every "
               + "thread busy while nobody else needs the node). On a node whose shuffle files sit on one disk, 1 keeps "
               + "the unpaced app's reads behind at most one paced read at that disk.");
+  public static final Knob<PaceScope> PACE_SCOPE =
+      Knob.enumKnob(
+          "pace.scope",
+          PaceScope.class,
+          PaceScope.THREAD,
+          "Chunk pacing: where a paced chunk looks for unpaced work before it goes. THREAD: it waits while its own "
+              + "server thread has chunks of unpaced apps queued or being read (a read blocks its thread and the "
+              + "node's disks serve the threads side by side, so a paced read on another thread takes nothing from "
+              + "them, and threads nobody else needs stay busy). NODE: it waits while any thread has (the node's "
+              + "shuffle files sit on one device every thread's reads queue at).");
   public static final Knob<Long> PACE_PARK_MAX_MS =
       Knob.longKnob(
           "pace.parkMaxMs",
@@ -336,32 +346,48 @@ public final class GateConfig {
           200,
           1,
           600_000,
-          "Shortest SLEEP directive (an app just over its range).");
+          "Shortest pause a SLEEP directive starts (an app whose over-range blocks the node drains at once).");
   public static final Knob<Long> SLEEP_MAX_MS =
       Knob.longKnob(
           "sleep.maxMs",
           MILLIS,
-          5_000,
+          120_000,
           1,
           600_000,
-          "Longest SLEEP directive (an app at twice its range or more); in between the length is linear in the overage.");
+          "Longest pause of a shim app. A pause lasts as long as the node needs to drain the app's blocks above its "
+              + "range at the app's share of the node's throughput (peak blocks/s × range / budget), between "
+              + "sleep.minMs and this; it ends early once the app is back in range or the node no longer ranges apps "
+              + "(the app's next request, at the latest sleep.recheckMs later, is admitted).");
+  public static final Knob<Long> SLEEP_RECHECK_MS =
+      Knob.longKnob(
+          "sleep.recheckMs",
+          MILLIS,
+          10_000,
+          1,
+          600_000,
+          "Longest single SLEEP directive: a paused shim app is told to sleep the rest of its pause but at most this "
+              + "long, then re-asks (its request is re-issued) and is told the rest again while the pause lasts. So a "
+              + "pause ends within this long of the node turning NORMAL or the app falling back in range (Spark's "
+              + "transport cannot push a message to the client), and a paused fetch, which has nothing outstanding at "
+              + "the server, sends a request at least this often.");
   public static final Knob<Long> SLEEP_BUDGET_MS =
       Knob.longKnob(
           "sleep.budgetMs",
           MILLIS,
-          20_000,
+          180_000,
           0,
           86_400_000,
-          "Per-app sleep budget: once an app was directed to sleep this much in total within sleep.budgetWindowMs, its "
-              + "requests over range are HELD instead, so directives can never starve a shim app.");
+          "Per-app pause budget: once the pauses an app was given (each counted whole when it starts) add up to "
+              + "this within sleep.budgetWindowMs, its requests over range are HELD instead, so directives can never "
+              + "starve a shim app.");
   public static final Knob<Long> SLEEP_BUDGET_WINDOW_MS =
       Knob.longKnob(
           "sleep.budgetWindowMs",
           MILLIS,
-          60_000,
+          300_000,
           1,
           86_400_000,
-          "Sliding window of the per-app sleep budget.");
+          "Sliding window of the per-app pause budget.");
   public static final Knob<String> PRIORITY_WEIGHTS =
       Knob.textKnob(
           "priority.weights",
@@ -480,9 +506,11 @@ public final class GateConfig {
           RELEASE_ON_NORMAL,
           PACE_LINGER_MS,
           PACE_IN_FLIGHT,
+          PACE_SCOPE,
           PACE_PARK_MAX_MS,
           SLEEP_MIN_MS,
           SLEEP_MAX_MS,
+          SLEEP_RECHECK_MS,
           SLEEP_BUDGET_MS,
           SLEEP_BUDGET_WINDOW_MS,
           PRIORITY_WEIGHTS,

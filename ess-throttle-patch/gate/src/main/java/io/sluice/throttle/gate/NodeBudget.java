@@ -47,8 +47,10 @@ import java.util.List;
  * meanwhile. Releasing them all at once (ALL, the first policy) refills the node that has just
  * recovered.
  *
- * <p>Chunk pacing: while ABNORMAL, the active apps over their range next to an app of higher weight
- * (active now or within {@code window.ms}) are paced for {@code pace.lingerMs} from now.
+ * <p>Chunk pacing: while ABNORMAL, the active apps over their range are paced for {@code
+ * pace.lingerMs} from now when another active app is within its range (whatever its weight: the
+ * over-range app takes more than its share from it) or an app of higher weight is active now or was
+ * within {@code window.ms}.
  */
 final class NodeBudget {
   private final NodeStateDetector detector;
@@ -172,8 +174,16 @@ final class NodeBudget {
   }
 
   private void markPaced(List<AppBooks> active, double top, long now) {
+    boolean someoneInRange = false;
     for (AppBooks a : active) {
-      if (a.weight < top && PaceRule.overRange(a.allowed, a.outstandingBlocks, a.held)) {
+      if (!PaceRule.overRange(a.allowed, a.outstandingBlocks, a.held)) {
+        someoneInRange = true;
+        break;
+      }
+    }
+    for (AppBooks a : active) {
+      if ((someoneInRange || a.weight < top)
+          && PaceRule.overRange(a.allowed, a.outstandingBlocks, a.held)) {
         a.pacedUntil = now + paceLingerNanos;
         a.paced = true;
       }

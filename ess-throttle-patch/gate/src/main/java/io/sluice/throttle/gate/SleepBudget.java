@@ -3,9 +3,10 @@ package io.sluice.throttle.gate;
 import java.util.ArrayDeque;
 
 /**
- * One shim app's sleep directives over a sliding window: once the app was directed to sleep {@code
- * budgetMs} in total within the window, its requests over range are held instead, so directives can
- * never starve it. Guarded by the owning app's lock.
+ * One shim app's pauses over a sliding window: once the pauses it was given add up to {@code
+ * budgetMs} within the window, its requests over range are held instead, so directives can never
+ * starve it; and the rule for a pause's length ({@link #pauseMillis}). Guarded by the owning app's
+ * lock.
  */
 final class SleepBudget {
   private final ArrayDeque<long[]> sleeps = new ArrayDeque<>();
@@ -22,19 +23,31 @@ final class SleepBudget {
     return sleptMs + ms <= budgetMs;
   }
 
-  /** A sleep of {@code ms} was directed at {@code now}. */
+  /** A pause of {@code ms} started at {@code now}. */
   void record(long ms, long now) {
     sleeps.addLast(new long[] {now, ms});
     sleptMs += ms;
   }
 
   /**
-   * The directed length for an app {@code overBlocks} over its range of {@code allowedBlocks}: from
-   * {@code minMs} just over it to {@code maxMs} at twice the range or more, linear in between.
+   * How long an app should pause, in ms: the time the node needs to drain its {@code overBlocks}
+   * blocks above its range at the app's share of the node's throughput, {@code peakBlocksPerSecond}
+   * × {@code allowedBlocks} / {@code budgetBlocks} (the share its range is of the budget), rounded
+   * up, within [{@code minMs}, {@code maxMs}]. Without a measured throughput or a range the drain
+   * time is unknown: {@code minMs} (the app re-asks soon and is measured again).
    */
-  static long length(long minMs, long maxMs, long overBlocks, long allowedBlocks) {
-    long allowed = Math.max(1, allowedBlocks);
-    double f = Math.min(1.0, (double) Math.max(0, overBlocks) / allowed);
-    return minMs + Math.round((maxMs - minMs) * f);
+  static long pauseMillis(
+      long minMs,
+      long maxMs,
+      long overBlocks,
+      long allowedBlocks,
+      long budgetBlocks,
+      double peakBlocksPerSecond) {
+    if (overBlocks <= 0 || allowedBlocks <= 0 || budgetBlocks <= 0 || !(peakBlocksPerSecond > 0)) {
+      return minMs;
+    }
+    double appRate = peakBlocksPerSecond * Math.min(1.0, allowedBlocks / (double) budgetBlocks);
+    double ms = Math.ceil(overBlocks * 1_000.0 / appRate);
+    return (long) Math.max(minMs, Math.min(maxMs, ms));
   }
 }

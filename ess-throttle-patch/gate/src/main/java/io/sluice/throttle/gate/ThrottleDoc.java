@@ -60,15 +60,27 @@ public final class ThrottleDoc {
         .append(rangeRule())
         .append(", and none of its earlier requests is ")
         .append(
-            "held (FIFO per app). In range → ADMIT. Over range → SLEEP for a shim app within its sleep budget (")
-        .append(k(GateConfig.SLEEP_BUDGET_MS))
-        .append(" per ")
-        .append(k(GateConfig.SLEEP_BUDGET_WINDOW_MS))
-        .append("; length from ")
+            "held (FIFO per app). In range → ADMIT. Over range → a shim app is paused (SLEEP directives), ")
+        .append(
+            "else HOLD. A pause lasts as long as the node needs to drain the app's blocks above its range ")
+        .append(
+            "at the app's share of the node's peak throughput (peak blocks/s × range / B), from ")
         .append(k(GateConfig.SLEEP_MIN_MS))
         .append(" to ")
         .append(k(GateConfig.SLEEP_MAX_MS))
-        .append(", linear in the overage), else HOLD; when ")
+        .append("; one directive asks for the rest of the pause but at most ")
+        .append(k(GateConfig.SLEEP_RECHECK_MS))
+        .append(
+            ", after which the shim re-issues its request: admitted if the app is back in range or the node ")
+        .append(
+            "no longer ranges apps (the pause ends early; Spark's transport cannot push a message to a client), ")
+        .append(
+            "else told the rest of the pause. A paused fetch has nothing outstanding at the server, so the ")
+        .append("client's idle timeout cannot fail it. New pauses count in a budget of ")
+        .append(k(GateConfig.SLEEP_BUDGET_MS))
+        .append(" per ")
+        .append(k(GateConfig.SLEEP_BUDGET_WINDOW_MS))
+        .append(" per app; beyond it the app's requests over range are held. When ")
         .append(k(GateConfig.HELD_MAX))
         .append(", ")
         .append(k(GateConfig.HELD_MAX_BYTES))
@@ -181,13 +193,21 @@ public final class ThrottleDoc {
     return head
         + " when a request starts is not enough on a disk-bound node: an admitted "
         + "request's chunk reads still queue at the disk ahead of everyone else's. An app found over its range "
-        + "while ABNORMAL, next to an app of higher weight (active now or within "
+        + "while ABNORMAL, next to an active app within its range (whatever its weight: the over-range app takes "
+        + "more than its share from it) or an app of higher weight (active now or within "
         + k(GateConfig.WINDOW_MS)
         + "), is paced until "
         + linger
         + " after it was last over range, also after the "
         + "node turned NORMAL. The ESS adapter parks a paced app's chunk fetches (without holding a server thread) "
-        + "while chunks of unpaced apps are being read or sent, lets at most "
+        + "while chunks of unpaced apps are being read or sent ("
+        + k(GateConfig.PACE_SCOPE)
+        + (GateConfig.PACE_SCOPE.defaultValue() == PaceScope.THREAD
+            ? ": on the paced chunk's own server thread; a read blocks its thread and the disks serve the "
+                + "threads side by side, so a paced read on another thread takes nothing from them. NODE: on any "
+                + "thread, for shuffle files on one disk"
+            : ": on any server thread, the threads sharing one disk. THREAD: on the paced chunk's own thread")
+        + "), lets at most "
         + k(GateConfig.PACE_IN_FLIGHT)
         + " paced chunks out at once (0: one per server thread, spread over the threads), in turns between the "
         + "connections of a thread, and gives a connection one chunk at once, whatever the others do, once "

@@ -42,11 +42,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * request is in range.
  *
  * <p><b>Decisions.</b> In range → ADMIT. Over range: SLEEP for a shim app ({@link AppInfo#shim()}
- * or {@link #markShim}) within its sleep budget, otherwise HOLD ({@link AdmissionRule}), unless a
- * memory cap is reached ({@code held.max}, {@code held.maxBytes}, {@code held.maxPerApp}): then
- * ADMIT (fail-open, counted). MONITOR_ONLY admits everything and counts what it would have decided.
- * A stock client never gets an error from the gate. An app's priority is read from the {@link
- * PriorityMap} on its first request and re-read once a second.
+ * or {@link #markShim}) for the rest of its pause (as long as the node needs to drain its blocks
+ * above its range, re-asked every {@code sleep.recheckMs}) within its pause budget, otherwise HOLD
+ * ({@link AdmissionRule}), unless a memory cap is reached ({@code held.max}, {@code held.maxBytes},
+ * {@code held.maxPerApp}): then ADMIT (fail-open, counted). MONITOR_ONLY admits everything and
+ * counts what it would have decided. A stock client never gets an error from the gate. An app's
+ * priority is read from the {@link PriorityMap} on its first request and re-read once a second.
  *
  * <p><b>Holds.</b> A held request is released in range or by its deadline, at the latest ({@link
  * HoldScheduler}); with ticks on time every held request is released at or before its deadline,
@@ -112,7 +113,7 @@ public final class ThrottleGate {
     this.node = new NodeBudget(cfg, detector, BudgetPolicy.of(cfg, throughput), enforce);
     this.apps = new AppRegistry(cfg, priorities, meters, node);
     this.holds = new HoldScheduler(cfg, HOUSEKEEPING_NANOS, meters, events);
-    this.admission = new AdmissionRule(cfg, node, holds);
+    this.admission = new AdmissionRule(cfg, node, holds, throughput);
     this.sink = new GateTicket.Sink(clock, throughput, holds, detector, meters);
     meters.bindGauges(this, priorities);
     if (!enforce) {
@@ -235,10 +236,10 @@ public final class ThrottleGate {
         }
         if (!enforce || failOpen != null || d == Decision.ADMIT) {
           a.admit(r, now);
+          AdmissionRule.admitted(a);
           r.decision = Decision.ADMIT;
         } else if (d == Decision.SLEEP) {
-          r.sleepMillis = admission.sleepLength(a, b);
-          a.sleeps.record(r.sleepMillis, now);
+          r.sleepMillis = admission.direct(a, b, now);
           a.directives++;
           r.state = GateTicket.SLEPT;
           r.decision = Decision.SLEEP;
@@ -279,9 +280,9 @@ public final class ThrottleGate {
 
   /**
    * Whether chunk fetches of {@code appId} are paced right now: the app was over its range while
-   * the node was ABNORMAL, next to an active app of higher priority weight, within the last {@code
-   * pace.lingerMs} (ENFORCE only). A volatile read, for the adapter's per-chunk path; {@link
-   * #tick()} keeps it current.
+   * the node was ABNORMAL, next to an active app within its range or of higher priority weight,
+   * within the last {@code pace.lingerMs} (ENFORCE only). A volatile read, for the adapter's
+   * per-chunk path; {@link #tick()} keeps it current.
    */
   public boolean paced(String appId) {
     AppBooks a = apps.find(appId);

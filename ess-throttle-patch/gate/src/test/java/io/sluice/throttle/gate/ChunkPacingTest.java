@@ -70,8 +70,9 @@ class ChunkPacingTest {
   }
 
   @Test
-  void anAppWithNoNeighbourOfHigherPriorityIsNeverPaced() {
-    // "probe" has the default priority: the same weight as the heavy app
+  void anAppWithNoNeighbourOfHigherPriorityNorAnActiveOneInRangeIsNotPaced() {
+    // "probe" has the default priority: the same weight as the heavy app, and nothing in flight by
+    // the time the gate splits the budget
     GateHarness g = new GateHarness(CFG, QueueingSignalTest.PRIOS);
     Connection probeConn = new Connection();
     for (int i = 0; i < 30; i++) {

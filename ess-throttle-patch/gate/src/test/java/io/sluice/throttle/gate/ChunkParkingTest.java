@@ -48,6 +48,39 @@ class ChunkParkingTest {
   }
 
   @Test
+  void withThreadScopeOnlyUnpacedWorkOnItsOwnThreadMakesAPacedChunkWait() {
+    ChunkParking<String> p = new ChunkParking<>(0, 10_000 * MS, PaceScope.THREAD);
+    ChunkParking.Loop t1 = p.loop();
+    ChunkParking.Loop t2 = p.loop();
+    ChunkParking.Channel<String> a = p.channel(t1);
+    ChunkParking.Channel<String> b = p.channel(t2);
+    p.unpaced(t1, 3); // a light app's three chunks queued on thread 1
+    assertFalse(p.tryGo(a), "unpaced work on its own thread");
+    p.park(a, "a", 2, 0);
+    assertTrue(p.tryGo(b), "thread 2 has nobody else to serve");
+    p.park(b, "b", 1, 0);
+    p.done(t2);
+    assertEquals(List.of("b"), pump(p, 1), "thread 2 goes on; thread 1's stays parked");
+    p.unpaced(t1, -3);
+    assertEquals(List.of("a"), pump(p, 2));
+    assertEquals(1, p.parked());
+  }
+
+  @Test
+  void theScopeComesFromTheConfiguration() {
+    ChunkParking<String> p =
+        ChunkParking.of(GateConfig.defaults().with(GateConfig.PACE_PARK_MAX_MS, 50L));
+    ChunkParking.Loop t1 = p.loop();
+    ChunkParking.Loop t2 = p.loop();
+    p.unpaced(t1, 1);
+    assertTrue(p.tryGo(p.channel(t2)), "THREAD by default");
+    ChunkParking.Channel<String> c = p.channel(t1);
+    p.park(c, "c", 1, 0);
+    assertEquals(List.of(), pump(p, 49));
+    assertEquals(List.of("c"), pump(p, 50), "its turn after pace.parkMaxMs");
+  }
+
+  @Test
   void connectionsOfOneThreadTakeTurnsOneChunkAtATime() {
     ChunkParking<String> p = new ChunkParking<>(0, 10_000 * MS);
     ChunkParking.Loop t = p.loop();

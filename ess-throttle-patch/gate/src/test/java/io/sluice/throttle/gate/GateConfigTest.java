@@ -104,9 +104,9 @@ class GateConfigTest {
         .hasMessage(
             "sluice.throttle.normal.p99Ms=10000 must be lower than sluice.throttle.abnormal.p99Ms=10000 "
                 + "(hysteresis)");
-    assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.sleep.minMs", "6000")))
+    assertThatThrownBy(() -> GateConfig.fromMap(Map.of("sluice.throttle.sleep.minMs", "130000")))
         .hasMessageStartingWith(
-            "sluice.throttle.sleep.minMs=6000 must not exceed sluice.throttle.sleep.maxMs");
+            "sluice.throttle.sleep.minMs=130000 must not exceed sluice.throttle.sleep.maxMs");
     assertThatThrownBy(
             () ->
                 GateConfig.fromMap(

@@ -68,6 +68,32 @@ class NodeBudgetTest {
   }
 
   @Test
+  void anAppOverItsRangeIsPacedNextToAnAppOfEqualWeightWithinItsRangeButNotNextToOneOverIt() {
+    GateConfig cfg = GateConfig.defaults().with(GateConfig.PACE_LINGER_MS, 2_000L);
+    NodeBudget node = new NodeBudget(cfg, detector, policy, true);
+    detector.next = NodeState.ABNORMAL;
+    node.step(T0, true, 200, 2, 0, List.of());
+    AppBooks heavy = app("heavy", 1, 95, 1_000);
+    AppBooks low = app("low", 1, 5, 10);
+    List<AppBooks> active = List.of(heavy, low);
+
+    node.assign(active, 1, NodeState.NORMAL, T0, active);
+    // budget 100: low needs 10 of its 50, heavy gets the other 90
+    assertThat(low.allowed).isEqualTo(50);
+    assertThat(heavy.allowed).isEqualTo(90);
+    assertThat(heavy.paced).as("95 > 90 next to low, 5 < 50").isTrue();
+    assertThat(low.paced).isFalse();
+
+    AppBooks other = app("other", 1, 60, 1_000);
+    AppBooks heavy2 = app("heavy2", 1, 95, 1_000);
+    List<AppBooks> both = List.of(heavy2, other);
+    node.assign(both, 1, NodeState.ABNORMAL, T0, both);
+    assertThat(heavy2.allowed).isEqualTo(50);
+    assertThat(other.allowed).isEqualTo(50);
+    assertThat(heavy2.paced || other.paced).as("both over range: nobody to protect").isFalse();
+  }
+
+  @Test
   void withBudgetReleaseTheRangesLastUntilNothingIsHeld() {
     NodeBudget node =
         new NodeBudget(GateConfig.defaults(), detector, policy, false); // release.onNormal BUDGET

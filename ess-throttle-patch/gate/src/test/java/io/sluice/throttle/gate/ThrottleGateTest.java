@@ -529,7 +529,7 @@ class ThrottleGateTest {
   }
 
   @Test
-  void shimAppsSleepWithinTheirBudgetThenAreHeld() {
+  void shimAppsArePausedWithinTheirBudgetThenAreHeld() {
     GateHarness h = new GateHarness(CFG, HI_LO);
     h.fetch("s", 10);
     h.fetchN("x", 10, 10);
@@ -537,17 +537,22 @@ class ThrottleGateTest {
     h.gate.tick();
     // budget 55 = 0.5 x 110; s needs 10 of its 27, x gets 45
     assertThat(h.gate.snapshot().app("s").allowedBlocks()).isEqualTo(27);
+    // the 5 probe blocks over the first 1.5 s
+    assertThat(h.gate.peakBlocksPerSecond()).isCloseTo(5 / 1.5, within(1e-9));
 
-    for (int i = 0; i < 5; i++) {
-      GateHarness.Req r = h.fetch("s", 20);
-      assertThat(r.decision()).isEqualTo(Decision.SLEEP);
-      // over by 10 + 20 - 27 = 3 of 27 -> 100 + 900 x 3/27
-      assertThat(r.ticket.sleepMillis()).isEqualTo(200);
-      r.finish(); // accepted and ignored
-    }
+    GateHarness.Req first = h.fetch("s", 20);
+    assertThat(first.decision()).isEqualTo(Decision.SLEEP);
+    // FIT: 10 + 20 - 27 = 3 blocks at 3.33 blocks/s x 27 / 55: 1,834 ms, at most sleep.maxMs
+    assertThat(first.ticket.sleepMillis()).isEqualTo(1_000);
+    first.finish(); // accepted and ignored
+    h.clock.advanceMillis(400);
+    GateHarness.Req again = h.fetch("s", 20);
+    assertThat(again.decision()).isEqualTo(Decision.SLEEP);
+    assertThat(again.ticket.sleepMillis()).as("the rest of the same pause").isEqualTo(600);
+    h.clock.advanceMillis(600);
     GateHarness.Req held = h.fetch("s", 20);
     assertThat(held.decision())
-        .as("5 x 200 ms used the 1,000 ms sleep budget")
+        .as("the 1,000 ms pause used the 1,000 ms budget")
         .isEqualTo(Decision.HOLD);
     assertThat(
             h.registry
@@ -555,12 +560,10 @@ class ThrottleGateTest {
                 .tags("app", "s", "priority", "1")
                 .counter()
                 .count())
-        .isEqualTo(5);
+        .isEqualTo(2);
     assertThat(h.events.events("directive"))
-        .hasSize(5)
-        .first()
-        .isEqualTo("directive s p1 sleep=200");
-    assertThat(h.gate.snapshot().app("s").directives()).isEqualTo(5);
+        .containsExactly("directive s p1 sleep=1000", "directive s p1 sleep=600");
+    assertThat(h.gate.snapshot().app("s").directives()).isEqualTo(2);
     assertThat(h.gate.snapshot().app("s").outstandingRequests()).isEqualTo(1);
 
     h.run(10_100);

@@ -28,19 +28,21 @@ public record ShimSettings(long maxSleepPerTaskMillis, int maxDirectivesPerFetch
       Setting.ofLong(
           PREFIX + "maxSleepPerTaskMs",
           Unit.MILLIS,
-          60_000,
+          600_000,
           0,
           Long.MAX_VALUE,
-          "Total SLEEP time one task honours; beyond it the affected blocks are re-issued at once.");
+          "Total SLEEP time one task honours; beyond it the affected blocks are re-issued at once. A gate pauses "
+              + "an app for up to 2 minutes at a time (sleep.maxMs), told in directives of at most 10 s "
+              + "(sleep.recheckMs); keep this well above the gate's pause budget (sleep.budgetMs, 3 minutes per 5).");
   public static final Setting<Long> MAX_DIRECTIVES_PER_FETCH =
       Setting.ofLong(
           PREFIX + "maxDirectivesPerFetch",
           Unit.COUNT,
-          50,
+          200,
           1,
           Integer.MAX_VALUE,
           "Safety net: after this many directives for one fetch and its re-issues, "
-              + "its blocks fail as on a stock client.");
+              + "its blocks fail as on a stock client (a 2-minute pause told every 10 s is 12 directives).");
   public static final Setting<Boolean> HELLO =
       Setting.ofBoolean(
           PREFIX + "hello",

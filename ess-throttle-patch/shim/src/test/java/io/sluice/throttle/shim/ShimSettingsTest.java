@@ -9,7 +9,7 @@ import org.junit.jupiter.api.Test;
 class ShimSettingsTest {
   @Test
   void defaultsAndOverrides() {
-    assertThat(ShimSettings.defaults()).isEqualTo(new ShimSettings(60_000, 50, true));
+    assertThat(ShimSettings.defaults()).isEqualTo(new ShimSettings(600_000, 200, true));
     assertThat(
             ShimSettings.from(
                 Map.of(
@@ -19,7 +19,7 @@ class ShimSettingsTest {
                     "false",
                     "spark.app.name",
                     "x")))
-        .isEqualTo(new ShimSettings(1_500, 50, false));
+        .isEqualTo(new ShimSettings(1_500, 200, false));
   }
 
   @Test

@@ -65,10 +65,10 @@ public interface Admission {
   }
 
   /**
-   * Chunk pacing's limits: paced chunks out at once, and the longest park (ns); null when there is
-   * no pacing.
+   * The gate configuration whose pace.* knobs chunk pacing follows ({@link
+   * io.sluice.throttle.gate.ChunkParking#of}); null when there is no pacing.
    */
-  default long[] pacing() {
+  default io.sluice.throttle.gate.GateConfig pacing() {
     return null;
   }
 

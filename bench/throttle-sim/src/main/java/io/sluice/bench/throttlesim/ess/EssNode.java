@@ -7,6 +7,7 @@ import io.sluice.bench.throttlesim.client.ShuffleClient;
 import io.sluice.bench.throttlesim.client.ShuffleServer;
 import io.sluice.bench.throttlesim.engine.EventLoop;
 import io.sluice.throttle.gate.ChunkParking;
+import io.sluice.throttle.gate.GateConfig;
 import java.util.ArrayDeque;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -345,9 +346,8 @@ public final class EssNode implements ShuffleServer {
     this.params = params;
     this.stats = stats;
     this.rnd = new SplittableRandom(seed);
-    long[] pacing = admission.pacing();
-    // pace.inFlight 0: one paced chunk per server thread
-    this.parking = pacing != null ? new ChunkParking<>((int) pacing[0], pacing[1]) : null;
+    GateConfig pacing = admission.pacing();
+    this.parking = pacing != null ? ChunkParking.of(pacing) : null;
     this.threads = new LoopThread[params.threads()];
     for (int i = 0; i < threads.length; i++) {
       threads[i] = new LoopThread();

@@ -21,7 +21,7 @@ import io.sluice.throttle.gate.Ticket;
 public final class GateAdmission implements Admission {
   private final ThrottleGate gate;
   private final long tickNanos;
-  private final long[] pacing;
+  private final GateConfig pacing;
   private Lane[] lanes = new Lane[8];
 
   public GateAdmission(
@@ -37,9 +37,7 @@ public final class GateAdmission implements Admission {
     this.pacing =
         config.get(GateConfig.PACE_LINGER_MS) > 0
                 && config.mode() == io.sluice.throttle.gate.GateMode.ENFORCE
-            ? new long[] {
-              config.get(GateConfig.PACE_IN_FLIGHT), config.nanos(GateConfig.PACE_PARK_MAX_MS)
-            }
+            ? config
             : null;
   }
 
@@ -117,7 +115,7 @@ public final class GateAdmission implements Admission {
   }
 
   @Override
-  public long[] pacing() {
+  public GateConfig pacing() {
     return pacing;
   }
 

@@ -99,7 +99,10 @@ class EssNodeTest {
     assertThat(done[0]).isEqualTo(1010 * MS);
   }
 
-  /** Stock admission, but the heavy app's chunks paced (pace.inFlight 0, pace.parkMaxMs 10 s). */
+  /**
+   * Stock admission, but the heavy app's chunks paced (pace.inFlight 0, pace.parkMaxMs 10 s,
+   * pace.scope NODE: the test's node has one disk).
+   */
   static Admission pacingHeavy() {
     return new Admission() {
       @Override
@@ -118,8 +121,11 @@ class EssNodeTest {
       }
 
       @Override
-      public long[] pacing() {
-        return new long[] {0, 10_000 * MS};
+      public io.sluice.throttle.gate.GateConfig pacing() {
+        return io.sluice.throttle.gate.GateConfig.defaults()
+            .with(
+                io.sluice.throttle.gate.GateConfig.PACE_SCOPE,
+                io.sluice.throttle.gate.PaceScope.NODE);
       }
     };
   }
