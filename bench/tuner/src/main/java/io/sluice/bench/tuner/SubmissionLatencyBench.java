@@ -19,7 +19,6 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,6 +36,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -67,14 +67,7 @@ import picocli.CommandLine.Option;
     description =
         "Latency of tuner-service's submission API on a large store, and with the store down.")
 public final class SubmissionLatencyBench implements Callable<Integer> {
-  @Option(names = "--service-jar", required = true, description = "tuner-service boot jar.")
-  Path jar;
-
-  @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
-  Path root;
-
-  @Option(names = "--work", required = true, description = "Directory for the store and logs.")
-  Path workArg;
+  @Mixin ServiceBenchOptions service;
 
   @Option(names = "--jobs", defaultValue = "10000", description = "Jobs of two runs each.")
   int jobs;
@@ -110,7 +103,7 @@ public final class SubmissionLatencyBench implements Callable<Integer> {
       names = "--down",
       defaultValue = "on",
       description = "on: also measure with the store dead and silent; off: skip.")
-  String downMode;
+  ServiceBenchOptions.OnOff down;
 
   /** The service's one bench credential (an ADMIN token, random per run). */
   static final String TOKEN = java.util.HexFormat.of().formatHex(randomBytes());
@@ -129,13 +122,13 @@ public final class SubmissionLatencyBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path work = Files.createDirectories(workArg);
-    boolean down = !downMode.equals("off");
+    Path jar = service.jar;
+    Path work = service.workDir();
 
     Path db = work.resolve("store/sluice-history");
     String storeUrl = "jdbc:h2:file:" + db.toAbsolutePath();
     long t0 = System.nanoTime();
-    fill(root, storeUrl, jobs);
+    fill(service.root, storeUrl, jobs);
     System.out.printf(
         Locale.ROOT,
         "filled %s with %d jobs x 2 runs in %.1f s%n",
@@ -148,7 +141,7 @@ public final class SubmissionLatencyBench implements Callable<Integer> {
       run(tierFirst ? "warm-tier" : "warm", jar, work, storeUrl, jobs, rate, warmup, seconds);
       run(tierFirst ? "warm" : "warm-tier", jar, work, storeUrl, jobs, rate, warmup, seconds);
     }
-    if (!down) {
+    if (down == ServiceBenchOptions.OnOff.off) {
       System.exit(0);
     }
     try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {

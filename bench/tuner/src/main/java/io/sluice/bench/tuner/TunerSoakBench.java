@@ -36,6 +36,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -69,14 +70,7 @@ import picocli.CommandLine.Option;
     description =
         "tuner-service at a constant arrival rate of submissions and outcome reports, restarted under load.")
 public final class TunerSoakBench implements Callable<Integer> {
-  @Option(names = "--service-jar", required = true, description = "tuner-service boot jar.")
-  Path jar;
-
-  @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
-  Path root;
-
-  @Option(names = "--work", required = true, description = "Directory for the store and logs.")
-  Path workArg;
+  @Mixin ServiceBenchOptions service;
 
   @Option(names = "--rate", defaultValue = "1000", description = "Arrivals per second.")
   int rate;
@@ -106,13 +100,13 @@ public final class TunerSoakBench implements Callable<Integer> {
       names = "--restart-service",
       defaultValue = "on",
       description = "on: restart tuner-service at 1/3 of the run; off: do not.")
-  String restartServiceArg;
+  ServiceBenchOptions.OnOff restartService;
 
   @Option(
       names = "--restart-store",
       defaultValue = "on",
       description = "on: restart the store server at 2/3 of the run; off: do not.")
-  String restartStoreArg;
+  ServiceBenchOptions.OnOff restartStore;
 
   @Option(
       names = "--service-jvm",
@@ -187,9 +181,8 @@ public final class TunerSoakBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Path work = Files.createDirectories(workArg);
-    boolean restartService = !"off".equals(restartServiceArg);
-    boolean restartStore = !"off".equals(restartStoreArg);
+    Path jar = service.jar;
+    Path work = service.workDir();
     List<String> serviceJvm = jvmOptions(serviceJvmArg);
     String cp = System.getProperty("java.class.path");
 
@@ -201,7 +194,7 @@ public final class TunerSoakBench implements Callable<Integer> {
     Runtime.getRuntime().addShutdownHook(new Thread(procs::stopAll));
     procs.store = procs.startStore(cp, storePort, storeDir, 1);
     long t0 = System.nanoTime();
-    SubmissionLatencyBench.fill(root, storeUrl, jobs);
+    SubmissionLatencyBench.fill(service.root, storeUrl, jobs);
     System.out.printf(
         Locale.ROOT,
         "filled %s with %d jobs x 2 runs in %.1f s%n",
@@ -242,13 +235,13 @@ public final class TunerSoakBench implements Callable<Integer> {
             () -> {
               try {
                 long start = System.nanoTime();
-                if (restartService) {
+                if (restartService == ServiceBenchOptions.OnOff.on) {
                   sleepUntil(start + TimeUnit.SECONDS.toNanos(seconds) / 3);
                   restarts.add(
                       procs.restartService(
                           jar, port, storeUrl, client, base, lastOkNs, firstOkAfterNs));
                 }
-                if (restartStore) {
+                if (restartStore == ServiceBenchOptions.OnOff.on) {
                   sleepUntil(start + TimeUnit.SECONDS.toNanos(seconds) * 2 / 3);
                   restarts.add(
                       procs.restartStore(
