@@ -95,6 +95,8 @@ cluster = os.path.join(a.root, "deploy/bin/spark-cluster.sh")
 opts = " ".join([
     "-Dsluice.throttle.mode=ENFORCE",
     f"-Dsluice.throttle.test.ioDelayMs={a.io_delay_ms}", "-Dsluice.throttle.test.ioModel=SHARED_DISK",
+    # one device for every server thread: a paced read on any thread delays the light app's reads
+    "-Dsluice.throttle.pace.scope=NODE",
     f"-Dsluice.throttle.priority.url=http://127.0.0.1:{server.server_address[1]}",
     "-Dsluice.throttle.priority.refreshMs=500", f"-Dsluice.throttle.ess.http.port={gate_port}",
     # a one-minute demo: the window and the budget's target scaled down from their defaults

@@ -354,8 +354,12 @@ class ThrottleGateStandaloneITCase {
             "-Dsluice.throttle.window.minSamples=5",
             "-Dsluice.throttle.budget.minBlocks=" + W.budgetMinBlocks(),
             "-Dsluice.throttle.budget.targetMs=" + W.budgetTargetMs(),
-            // one emulated disk: at most one paced chunk read ahead of the light app's at that disk
+            // one emulated disk: at most one paced chunk read ahead of the light app's at that
+            // disk,
+            // and a paced read on either thread waits while the light app has reads at it
             "-Dsluice.throttle.pace.inFlight=1",
+            "-Dsluice.throttle.pace.scope="
+                + ("SHARED_DISK".equals(W.ioModel()) ? "NODE" : "THREAD"),
             "-Dsluice.throttle.pace.lingerMs=120000",
             "-Dsluice.throttle.priority.default=" + DEFAULT_PRIORITY,
             "-Dsluice.throttle.priority.url=http://127.0.0.1:"

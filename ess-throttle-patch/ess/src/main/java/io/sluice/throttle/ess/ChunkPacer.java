@@ -64,19 +64,7 @@ final class ChunkPacer {
             .description(
                 "Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
             .register(gate.meters().registry());
-    this.parking = ChunkParking.of(scoped(gate.config()));
-  }
-
-  /**
-   * The configuration pacing follows: with the emulated test disk shared by every server thread
-   * (test.ioDelayMs &gt; 0, test.ioModel SHARED_DISK) the node has one device, so paced chunks wait
-   * for unpaced work on any thread (pace.scope NODE) whatever pace.scope says.
-   */
-  static GateConfig scoped(GateConfig c) {
-    boolean oneDisk =
-        c.get(GateConfig.TEST_IO_DELAY_MS) > 0
-            && c.get(GateConfig.TEST_IO_MODEL) == io.sluice.throttle.gate.TestDisk.SHARED_DISK;
-    return oneDisk ? c.with(GateConfig.PACE_SCOPE, io.sluice.throttle.gate.PaceScope.NODE) : c;
+    this.parking = ChunkParking.of(gate.config());
   }
 
   /** Whether chunk pacing is on for {@code gate} (ENFORCE and pace.lingerMs &gt; 0). */

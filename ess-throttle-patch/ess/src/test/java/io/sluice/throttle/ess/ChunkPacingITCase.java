@@ -52,6 +52,8 @@ class ChunkPacingITCase {
             Map.entry("sluice.throttle.mode", "ENFORCE"),
             Map.entry("sluice.throttle.test.ioDelayMs", "10"),
             Map.entry("sluice.throttle.test.ioModel", "SHARED_DISK"),
+            // one device for both threads: a paced read on either delays the unpaced app's
+            Map.entry("sluice.throttle.pace.scope", "NODE"),
             Map.entry("sluice.throttle.abnormal.p99Ms", "200"),
             Map.entry("sluice.throttle.normal.p99Ms", "100"),
             Map.entry("sluice.throttle.queue.minMs", "20"),
