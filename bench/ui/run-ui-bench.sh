@@ -25,7 +25,7 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ "$build" = 1 ]; then
-  (cd "$root" && mvn -q -B -ntp -pl tuner-service/service,event-ingest/core -am install -DskipTests)
+  (cd "$root" && mvn -q -B -ntp -pl tuner-service/service,event-ingest/core,bench/tuner -am install -DskipTests)
   (cd "$here" && mvn -q -B -ntp package)
 fi
 jar="${service_jar:-$(ls "$root"/tuner-service/service/target/sluice-tuner-service-*.jar | grep -v original | head -1)}"

@@ -6,27 +6,27 @@ import java.nio.file.Path;
 import picocli.CommandLine.Option;
 
 /**
- * The options both tuner-service benches take (a picocli mixin): the service's boot jar, the
- * repository its fixtures come from, and the directory for the store and the logs.
+ * The options the benches that start tuner-service take (a picocli mixin): the service's boot jar,
+ * the repository its fixtures come from, and the directory for the store and the logs.
  */
-final class ServiceBenchOptions {
+public final class ServiceBenchOptions {
   /** An option that switches part of a bench on or off. */
-  enum OnOff {
+  public enum OnOff {
     on,
     off
   }
 
   @Option(names = "--service-jar", required = true, description = "tuner-service boot jar.")
-  Path jar;
+  public Path jar;
 
   @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
-  Path root;
+  public Path root;
 
   @Option(names = "--work", required = true, description = "Directory for the store and logs.")
-  Path work;
+  public Path work;
 
   /** The work directory, created if missing. */
-  Path workDir() throws IOException {
+  public Path workDir() throws IOException {
     return Files.createDirectories(work);
   }
 }

@@ -1,5 +1,6 @@
 package io.sluice.bench.ui;
 
+import io.sluice.bench.tuner.ServiceBenchOptions;
 import io.sluice.model.AppRun;
 import java.io.IOException;
 import java.net.InetAddress;
@@ -24,6 +25,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.TimeUnit;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -40,14 +42,7 @@ import picocli.CommandLine.Option;
     mixinStandardHelpOptions = true,
     description = "Latency of the web UI's read API on a large store.")
 public final class UiApiBench implements Callable<Integer> {
-  @Option(names = "--service-jar", required = true, description = "tuner-service's boot jar.")
-  Path jar;
-
-  @Option(names = "--root", required = true, description = "The repository (for the fixtures).")
-  Path root;
-
-  @Option(names = "--work", required = true, description = "Directory for the store and logs.")
-  Path work;
+  @Mixin ServiceBenchOptions service;
 
   @Option(names = "--jobs", defaultValue = "10000", description = "Jobs of two runs each.")
   int jobs;
@@ -82,7 +77,9 @@ public final class UiApiBench implements Callable<Integer> {
 
   @Override
   public Integer call() throws Exception {
-    Files.createDirectories(work);
+    Path work = service.workDir();
+    Path root = service.root;
+    Path jar = service.jar;
     String url = "jdbc:h2:file:" + work.resolve("sluice-history").toAbsolutePath();
 
     long t0 = System.nanoTime();
