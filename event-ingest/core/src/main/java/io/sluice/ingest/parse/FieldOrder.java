@@ -23,6 +23,33 @@ final class FieldOrder {
     }
   }
 
+  /** A pass over the fields of the object {@code p} is in, from its first field on. */
+  Cursor over(JsonParser p) {
+    return new Cursor(p);
+  }
+
+  /** One pass over one object's fields; it keeps the position of the field it expects next. */
+  final class Cursor {
+    private final JsonParser p;
+    private int at;
+
+    private Cursor(JsonParser p) {
+      this.p = p;
+    }
+
+    /**
+     * Advances to the next field and then onto its value; skips a repeated "Event". Returns the
+     * name, or null at the object's end.
+     */
+    String next() throws IOException {
+      String field = FieldOrder.this.next(p, at);
+      if (field != null) {
+        at = after(field, at);
+      }
+      return field;
+    }
+  }
+
   /**
    * Advances to the next field of the current object and then onto its value, expecting the field
    * at position {@code at}; skips a repeated "Event". Returns the name (the listed instance when it

@@ -430,11 +430,8 @@ public final class SparkEventParser {
 
   private static SparkEvent taskEnd(JsonParser p, ValueReader values) throws IOException {
     TaskEndFields f = new TaskEndFields();
-    int at = 0;
-    for (String field = TASK_END_ORDER.next(p, at);
-        field != null;
-        field = TASK_END_ORDER.next(p, at)) {
-      at = TASK_END_ORDER.after(field, at);
+    FieldOrder.Cursor fields = TASK_END_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       switch (field) {
         case "Stage ID" -> {
           f.stageId = values.readIntOr(p, TASK_END, field, -1);
@@ -504,9 +501,8 @@ public final class SparkEventParser {
 
   private static void taskEndReason(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    int at = 0;
-    for (String field = REASON_ORDER.next(p, at); field != null; field = REASON_ORDER.next(p, at)) {
-      at = REASON_ORDER.after(field, at);
+    FieldOrder.Cursor fields = REASON_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       if ("Reason".equals(field)) {
         f.reasonClass =
             textIs(p, SUCCESS) ? SUCCESS : values.readString(p, TASK_END, "Task End Reason.Reason");
@@ -518,11 +514,8 @@ public final class SparkEventParser {
 
   private static void taskInfo(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    int at = 0;
-    for (String field = TASK_INFO_ORDER.next(p, at);
-        field != null;
-        field = TASK_INFO_ORDER.next(p, at)) {
-      at = TASK_INFO_ORDER.after(field, at);
+    FieldOrder.Cursor fields = TASK_INFO_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       switch (field) {
         case "Task ID" -> f.taskId = values.readLong(p, TASK_END, field);
         case "Index" -> f.index = values.readInt(p, TASK_END, field);
@@ -536,11 +529,8 @@ public final class SparkEventParser {
 
   private static void taskMetrics(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    int at = 0;
-    for (String field = TASK_METRICS_ORDER.next(p, at);
-        field != null;
-        field = TASK_METRICS_ORDER.next(p, at)) {
-      at = TASK_METRICS_ORDER.after(field, at);
+    FieldOrder.Cursor fields = TASK_METRICS_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       switch (field) {
         case "Executor Run Time" -> f.executorRunTime = values.readLong(p, TASK_END, field);
         case "Memory Bytes Spilled" -> f.memorySpilled = values.readLong(p, TASK_END, field);
@@ -567,11 +557,8 @@ public final class SparkEventParser {
 
   private static void shuffleRead(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    int at = 0;
-    for (String field = SHUFFLE_READ_ORDER.next(p, at);
-        field != null;
-        field = SHUFFLE_READ_ORDER.next(p, at)) {
-      at = SHUFFLE_READ_ORDER.after(field, at);
+    FieldOrder.Cursor fields = SHUFFLE_READ_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       switch (field) {
         case "Remote Blocks Fetched" -> f.remoteBlocks = values.readLong(p, TASK_END, field);
         case "Local Blocks Fetched" -> f.localBlocks = values.readLong(p, TASK_END, field);
@@ -587,9 +574,8 @@ public final class SparkEventParser {
   }
 
   private static void input(JsonParser p, TaskEndFields f, ValueReader values) throws IOException {
-    int at = 0;
-    for (String field = INPUT_ORDER.next(p, at); field != null; field = INPUT_ORDER.next(p, at)) {
-      at = INPUT_ORDER.after(field, at);
+    FieldOrder.Cursor fields = INPUT_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       if ("Bytes Read".equals(field)) {
         f.inputBytes = values.readLong(p, TASK_END, "Input Metrics.Bytes Read");
       } else {
@@ -600,11 +586,8 @@ public final class SparkEventParser {
 
   private static void shuffleWrite(JsonParser p, TaskEndFields f, ValueReader values)
       throws IOException {
-    int at = 0;
-    for (String field = SHUFFLE_WRITE_ORDER.next(p, at);
-        field != null;
-        field = SHUFFLE_WRITE_ORDER.next(p, at)) {
-      at = SHUFFLE_WRITE_ORDER.after(field, at);
+    FieldOrder.Cursor fields = SHUFFLE_WRITE_ORDER.over(p);
+    for (String field = fields.next(); field != null; field = fields.next()) {
       switch (field) {
         case "Shuffle Bytes Written" -> f.bytesWritten = values.readLong(p, TASK_END, field);
         case "Shuffle Write Time" -> f.writeTimeNs = values.readLong(p, TASK_END, field);

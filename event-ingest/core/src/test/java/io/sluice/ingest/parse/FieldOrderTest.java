@@ -21,9 +21,8 @@ class FieldOrderTest {
     List<String> out = new ArrayList<>();
     try (JsonParser p = new JsonFactory().createParser(json.getBytes(StandardCharsets.UTF_8))) {
       assertEquals(JsonToken.START_OBJECT, p.nextToken());
-      int at = 0;
-      for (String f = ORDER.next(p, at); f != null; f = ORDER.next(p, at)) {
-        at = ORDER.after(f, at);
+      FieldOrder.Cursor fields = ORDER.over(p);
+      for (String f = fields.next(); f != null; f = fields.next()) {
         out.add(f + "=" + (p.currentToken().isScalarValue() ? p.getText() : p.currentToken()));
         p.skipChildren();
       }
