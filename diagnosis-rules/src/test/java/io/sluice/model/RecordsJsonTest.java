@@ -11,7 +11,7 @@ class RecordsJsonTest {
   static StageProfile stage() {
     return new StageProfile(
         "app-1", 3, 1, "reduce", 200, 199, 1, 1, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 21,
-        0.5, 0.25, 2.0, 100, 200, 22, 23, 24, 25, 26);
+        0.5, 0.25, 2.0, 100, 200, 22, 23, 24, 25, 26, 27, 28);
   }
 
   @Test

@@ -38,7 +38,7 @@ final class RunBounds {
         if (bounded == null) {
           bounded = new ArrayList<>(stages);
         }
-        bounded.set(i, renamed(s, cut(s.name(), STAGE_NAME, cut)));
+        bounded.set(i, s.withName(cut(s.name(), STAGE_NAME, cut)));
       }
     }
     AppRun out =
@@ -73,41 +73,5 @@ final class RunBounds {
       end--; // never split a surrogate pair
     }
     return s.substring(0, end) + "…";
-  }
-
-  private static StageProfile renamed(StageProfile s, String name) {
-    return new StageProfile(
-        s.appId(),
-        s.stageId(),
-        s.stageAttemptId(),
-        name,
-        s.numTasks(),
-        s.successfulTasks(),
-        s.failedTasks(),
-        s.fetchFailedTasks(),
-        s.shuffleWriteBytes(),
-        s.shuffleWriteRecords(),
-        s.shuffleRemoteBytesRead(),
-        s.shuffleLocalBytesRead(),
-        s.shuffleRemoteBlocksFetched(),
-        s.shuffleLocalBlocksFetched(),
-        s.shuffleFetchWaitMs(),
-        s.shuffleRecordsRead(),
-        s.memoryBytesSpilled(),
-        s.diskBytesSpilled(),
-        s.executorRunTimeMs(),
-        s.taskDurationMaxMs(),
-        s.avgRemoteBlockBytes(),
-        s.fetchWaitShare(),
-        s.readSkew(),
-        s.mapPartitions(),
-        s.reducePartitions(),
-        s.shuffleWriteTimeMs(),
-        s.submissionTime(),
-        s.completionTime(),
-        s.shuffleReadBytesMax(),
-        s.shuffleReadBytesMedian(),
-        s.killedTasks(),
-        s.inputBytesRead());
   }
 }

@@ -12,7 +12,7 @@ class RunBoundsTest {
   private static StageProfile stage(String name) {
     return new StageProfile(
         "app-1", 1, 0, name, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 10, 10, 0, 0, 0, 0, 0, 0, 0,
-        0, 0, 0);
+        0, 0, 0, 0, 0);
   }
 
   private static AppRun run(String jobKey, String name, String user, List<StageProfile> stages) {
