@@ -60,6 +60,25 @@ public final class Report {
     return out;
   }
 
+  /**
+   * Each heavy job's completion time (s; "aborted" or "–" if it did not end), in submission order.
+   */
+  static List<String> heavyJobs(FleetRun.Result r) {
+    List<App> heavy = new ArrayList<>();
+    for (App a : r.apps()) {
+      if (a.spec.kind().equals("heavy")) {
+        heavy.add(a);
+      }
+    }
+    heavy.sort(java.util.Comparator.comparingLong(a -> a.spec.submitAt()));
+    List<String> out = new ArrayList<>();
+    for (App a : heavy) {
+      out.add(
+          a.aborted ? "aborted" : a.ended() ? sec((double) (a.endAt - a.spec.submitAt())) : "–");
+    }
+    return out;
+  }
+
   public static String markdown(List<FleetRun.Result> rs) {
     StringBuilder b = new StringBuilder();
     String head =
@@ -99,6 +118,11 @@ public final class Report {
         b.append('\n');
       }
     }
+    b.append("| heavy jobs, each in submission order |");
+    for (FleetRun.Result r : rs) {
+      b.append(' ').append(String.join(" / ", heavyJobs(r))).append(" |");
+    }
+    b.append('\n');
     FleetRun.Result base = rs.get(0);
     for (String k : KINDS) {
       b.append("| ")
