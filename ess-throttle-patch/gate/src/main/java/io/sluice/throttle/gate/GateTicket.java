@@ -44,7 +44,8 @@ final class GateTicket implements Ticket {
   /**
    * How much of its wait feeds the queueing signal: the share of the node's in-flight blocks that
    * were other apps' when it started (1 with nothing in flight); -1: none, its app was being
-   * throttled (something else of it held, or its chunks paced).
+   * throttled (something else of it held, or its chunks paced). Not counted either when its app is
+   * over its range as it ends ({@link #finished}).
    */
   double waitShare = -1;
 
@@ -130,7 +131,11 @@ final class GateTicket implements Ticket {
     synchronized (app) {
       if (state == ADMITTED) {
         started = startedAt;
-        share = waitShare;
+        // an app over its range when its request ends is one the gate throttles already (its next
+        // requests are held or paused): its wait behind others' work is the overload it is part
+        // of, not a victim's, and must not keep the node ABNORMAL (two equal-weight heavy apps
+        // queueing behind each other's backlog, admitted before the gate engaged)
+        share = PaceRule.overRange(app.allowed, app.outstandingBlocks, app.held) ? -1 : waitShare;
         state = FINISHED;
         leftLane();
         app.outstandingReq--;

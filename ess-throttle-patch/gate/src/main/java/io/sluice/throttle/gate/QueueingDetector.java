@@ -13,9 +13,12 @@ package io.sluice.throttle.gate;
  *       app's requests queued behind its own other connections do not count, so a node serving only
  *       it stays NORMAL however large its requests; a light app's request queued behind the heavy
  *       app's 200 blocks counts almost whole. Not counted at all while the gate throttles the app
- *       (something else of it held, its chunks paced): once the gate holds a heavy app, that app
- *       queueing behind its own released work does not keep the node ABNORMAL; recovery means the
- *       held work no longer hurts the others.
+ *       (something else of it held, its chunks paced, or the app over its range when the request
+ *       ends): once the gate holds a heavy app, that app queueing behind its own released work does
+ *       not keep the node ABNORMAL; recovery means the held work no longer hurts the others. Two
+ *       heavy apps of one weight whose backlogs were admitted before the gate engaged wait behind
+ *       each other for minutes; both are over their ranges, so those waits do not count either:
+ *       they are the overload itself, not the apps the gate protects.
  *   <li><b>Baseline.</b> Per-block service time (served → last chunk, over the request's blocks)
  *       feeds {@link HealthyBaseline}: the lowest p50 seen over {@code baseline.ms}.
  *   <li><b>Evidence.</b> The window's weight in waits: its count, or, with at least two waits, its

@@ -214,8 +214,8 @@ public final class ThrottleDoc {
         + k(GateConfig.PACE_PARK_MAX_MS)
         + " has passed since its last turn (the park budget of a connection: it is "
         + "never left without a byte near the client's idle timeout). A request whose chunk was parked does not feed "
-        + "the signal, nor does a request of an app the gate throttles (other requests of it held, or its chunks "
-        + "paced): those waits are the gate's doing or the app's own. Meter `sluice.throttle.chunks.parked`.\n";
+        + "the signal, nor does a request of an app the gate throttles (other requests of it held, its chunks "
+        + "paced, or the app over its range): those waits are the gate's doing or the app's own. Meter `sluice.throttle.chunks.parked`.\n";
   }
 
   private static String signal() {
@@ -237,9 +237,13 @@ public final class ThrottleDoc {
             + "wait before the server starts on them: from arrival (or release from a hold) to the first chunk sent, "
             + "times the share of the node's in-flight blocks that were other apps' when the request started (all of "
             + "it with nothing in flight), so only the wait spent behind other clients' work counts; not counted while "
-            + "the gate throttles the app (something else of it held, its chunks not paced). Large requests served "
-            + "promptly, or an app queueing behind its own other connections, do not count as distress, and a held app "
-            + "queueing behind its own released work does not keep the node ABNORMAL. The threshold is relative to the "
+            + "the gate throttles the app (something else of it held, its chunks paced, or the app over its range when "
+            + "the request ends). Large requests served "
+            + "promptly, or an app queueing behind its own other connections, do not count as distress, a held app "
+            + "queueing behind its own released work does not keep the node ABNORMAL, and neither do two apps over "
+            + "their ranges queueing behind each other's backlog (admitted before the gate engaged: the gate already "
+            + "holds or pauses their next requests, and their waits say nothing about the apps it protects). The "
+            + "threshold is relative to the "
             + "node's own "
             + "healthy per-block service time (the lowest p50 over "
             + k(GateConfig.BASELINE_MS)

@@ -197,6 +197,58 @@ class QueueingSignalTest {
         .isPositive();
   }
 
+  /** Finishes {@code r} now: its first chunk goes now (its wait ends), then its other blocks. */
+  private void finishNow(GateHarness.Req r) {
+    for (int b = 0; b < r.blocks; b++) {
+      r.ticket.chunkSent();
+    }
+    r.finish();
+  }
+
+  @Test
+  void twoAppsOverTheirRangesQueueingBehindEachOthersBacklogDoNotKeepTheNodeAbnormal() {
+    light(3, 5);
+    assertThat(h.gate.abnormalThresholdMillis()).isEqualTo(302);
+    // two apps of the same weight (heavy2 has the default priority 2, weighted as 1) are admitted
+    // 800 blocks each while the node is NORMAL: the second one's requests queue behind the first
+    // one's backlog
+    List<GateHarness.Req> heavy = new ArrayList<>();
+    List<GateHarness.Req> heavy2 = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      heavy.add(h.fetch("heavy", 100, heavyConn));
+    }
+    for (int i = 0; i < 8; i++) {
+      heavy2.add(h.fetch("heavy2", 100, new Connection()));
+    }
+    assertThat(heavy2).allMatch(r -> r.decision() == Decision.ADMIT);
+
+    // before the gate engages nobody is over a range: heavy2's 2 s wait behind heavy's 800 blocks
+    // counts whole (they were all another app's) and turns the node ABNORMAL
+    h.clock.advanceMillis(2_000);
+    finishNow(heavy2.remove(0));
+    h.gate.tick();
+    assertThat(h.gate.state()).isEqualTo(NodeState.ABNORMAL);
+    long samples = h.gate.windowSamples();
+    // budget 10 % of the 1,500 blocks in flight, 75 blocks each: both apps are far over range
+    assertThat(h.gate.snapshot().app("heavy2").allowedBlocks()).isEqualTo(75);
+
+    // both keep finishing requests that waited seconds behind each other's work: over their
+    // ranges, the gate throttles them already; those waits are not counted, and the episode ends
+    // once the 2 s wait leaves the 10 s window, while both still have work in flight
+    long engaged = h.clock.millis();
+    while (h.gate.state() == NodeState.ABNORMAL && h.clock.millis() - engaged < 30_000) {
+      h.run(1_000);
+      if (heavy.size() > 2) {
+        finishNow(heavy.remove(0));
+        finishNow(heavy2.remove(0));
+      }
+      assertThat(h.gate.windowSamples()).isLessThanOrEqualTo(samples);
+    }
+    assertThat(h.gate.state()).isEqualTo(NodeState.NORMAL);
+    assertThat(h.clock.millis() - engaged).as("the 2 s wait left the window").isEqualTo(8_000L);
+    assertThat(h.gate.snapshot().app("heavy2").outstandingBlocks()).isPositive();
+  }
+
   @Test
   void aStarvedClientsFewLongWaitsTurnItAbnormalThoughTheyAreFewerThanMinSamples() {
     // healthy first (threshold 302 ms, as above), then the window empties: the baseline stays

@@ -19,6 +19,14 @@ public final class Attempt {
   public long arrivedAt = -1;
 
   public long servedAt = -1;
+
+  /**
+   * Server side: when the server could start on it (arrival, or release from a hold), and whether
+   * its first chunk was sent (the episode trace's waits).
+   */
+  public long startedAt = -1;
+
+  public boolean firstChunkSent;
   public Object serverState;
   public boolean serverFinished;
 

@@ -72,6 +72,11 @@ public interface Admission {
     return null;
   }
 
+  /** The gate behind this admission, for the episode trace; null for the stock ESS. */
+  default io.sluice.throttle.gate.ThrottleGate gate() {
+    return null;
+  }
+
   /** Whether the admission itself currently considers the node abnormal (stock: never knows). */
   default boolean abnormal() {
     return false;

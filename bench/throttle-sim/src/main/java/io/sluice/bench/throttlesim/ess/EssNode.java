@@ -329,6 +329,10 @@ public final class EssNode implements ShuffleServer {
   private boolean nodeAbnormal;
   private long lastServiceP99;
   private long nextObserve;
+
+  /** The open hot episode's trace (gate runs), else null. */
+  private EpisodeTrace trace;
+
   private static final long OBSERVE_NANOS = 1_000_000_000L;
 
   public EssNode(
@@ -384,6 +388,7 @@ public final class EssNode implements ShuffleServer {
   @Override
   public void openBlocks(Attempt a) {
     a.arrivedAt = loop.now();
+    a.startedAt = a.arrivedAt;
     inFlight++;
     if (heavy(a.app())) {
       if (heavyInFlight++ == 0) {
@@ -441,6 +446,7 @@ public final class EssNode implements ShuffleServer {
   /** The gate released a held request: hand it to the connection's event loop. */
   private void release(Attempt a) {
     if (a.conn.open() && !a.serverFinished) {
+      a.startedAt = loop.now();
       threads[a.conn.thread].add(new Work(SERVE, a, 0));
     }
   }
@@ -471,6 +477,12 @@ public final class EssNode implements ShuffleServer {
       }
     }
     if (a.conn.open() && !a.serverFinished) {
+      if (!a.firstChunkSent) {
+        a.firstChunkSent = true;
+        if (trace != null) {
+          trace.waited(a.app().kind(), loop.now() - a.startedAt);
+        }
+      }
       pass(a).chunkSent();
       int prio = Math.min(NodeStats.PRIORITIES - 1, Math.max(0, a.app().priority()));
       long b = a.blockBytes();
@@ -554,6 +566,7 @@ public final class EssNode implements ShuffleServer {
     if (heavyInFlight > 0 || hotOpen) {
       stats.gateHotEpisodes.set(id, abnormal, now);
     }
+    traceHotEpisode(now);
     if (now >= nextObserve) {
       observe(now);
       nextObserve = now + OBSERVE_NANOS;
@@ -567,6 +580,27 @@ public final class EssNode implements ShuffleServer {
             && !admission.holding()
             && lastServiceP99 < params.abnormalNanos() / 10;
     loop.after(calm ? tickPeriod * observerEvery : tickPeriod, this::tick);
+  }
+
+  /** Follows the open hot episode in {@link #trace}; keeps it in the stats if it was long. */
+  private void traceHotEpisode(long now) {
+    io.sluice.throttle.gate.ThrottleGate gate = admission.gate();
+    boolean open = stats.gateHotEpisodes.abnormal(id);
+    if (gate == null || (trace == null && !open)) {
+      return;
+    }
+    if (trace == null) {
+      trace = new EpisodeTrace(id, now);
+    }
+    if (open) {
+      trace.maybeSample(gate, now);
+      return;
+    }
+    EpisodeTrace.Episode e = trace.end(now);
+    if (e != null) {
+      stats.longHotEpisodes.add(e);
+    }
+    trace = null;
   }
 
   private void observe(long now) {

@@ -57,6 +57,7 @@ public final class GateAdmission implements Admission {
     return l;
   }
 
+  @Override
   public ThrottleGate gate() {
     return gate;
   }

@@ -31,6 +31,9 @@ public final class NodeStats {
 
   public long gateHotEpisodesEndedUnderLoad;
 
+  /** The hot episodes that lasted at least {@link EpisodeTrace#LONG_NANOS}, with their traces. */
+  public final java.util.List<EpisodeTrace.Episode> longHotEpisodes = new java.util.ArrayList<>();
+
   /** Bytes served by priority while the node had a request of a heavy app in flight. */
   public final long[] bytesWhileContended = new long[PRIORITIES];
 

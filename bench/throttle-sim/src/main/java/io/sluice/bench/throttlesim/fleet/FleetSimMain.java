@@ -204,6 +204,7 @@ public final class FleetSimMain implements Callable<Integer> {
     if (out != null) {
       Files.createDirectories(out.toPath());
       Files.writeString(out.toPath().resolve("results.md"), md);
+      Files.writeString(out.toPath().resolve("episodes.md"), Report.longEpisodes(rs));
       Map<String, Object> j = new LinkedHashMap<>();
       j.put("seed", seed);
       j.put("nodes", nodes);

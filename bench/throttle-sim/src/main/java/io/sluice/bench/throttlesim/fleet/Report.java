@@ -2,6 +2,7 @@ package io.sluice.bench.throttlesim.fleet;
 
 import io.sluice.bench.throttlesim.engine.EpisodeTracker;
 import io.sluice.bench.throttlesim.engine.LogHistogram;
+import io.sluice.bench.throttlesim.ess.EpisodeTrace;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -59,6 +60,25 @@ public final class Report {
     return out;
   }
 
+  /**
+   * Each heavy job's completion time (s; "aborted" or "–" if it did not end), in submission order.
+   */
+  static List<String> heavyJobs(FleetRun.Result r) {
+    List<App> heavy = new ArrayList<>();
+    for (App a : r.apps()) {
+      if (a.spec.kind().equals("heavy")) {
+        heavy.add(a);
+      }
+    }
+    heavy.sort(java.util.Comparator.comparingLong(a -> a.spec.submitAt()));
+    List<String> out = new ArrayList<>();
+    for (App a : heavy) {
+      out.add(
+          a.aborted ? "aborted" : a.ended() ? sec((double) (a.endAt - a.spec.submitAt())) : "–");
+    }
+    return out;
+  }
+
   public static String markdown(List<FleetRun.Result> rs) {
     StringBuilder b = new StringBuilder();
     String head =
@@ -98,6 +118,11 @@ public final class Report {
         b.append('\n');
       }
     }
+    b.append("| heavy jobs, each in submission order |");
+    for (FleetRun.Result r : rs) {
+      b.append(' ').append(String.join(" / ", heavyJobs(r))).append(" |");
+    }
+    b.append('\n');
     FleetRun.Result base = rs.get(0);
     for (String k : KINDS) {
       b.append("| ")
@@ -386,5 +411,42 @@ public final class Report {
     m.put("cpuMillis", r.cpuMillis());
     m.put("simEndSeconds", r.simEndNanos() / 1e9);
     return m;
+  }
+
+  /**
+   * The gate's hot episodes that lasted at least 2 minutes, per scenario, each with its node's
+   * trace (one row every 5 s of simulated time; see {@link EpisodeTrace#line}).
+   */
+  public static String longEpisodes(List<FleetRun.Result> rs) {
+    StringBuilder b = new StringBuilder();
+    for (FleetRun.Result r : rs) {
+      List<EpisodeTrace.Episode> eps = r.nodes().longHotEpisodes;
+      if (r.scenario().gate() == null) {
+        continue;
+      }
+      b.append(
+          String.format(
+              Locale.ROOT,
+              "## %s: %d hot episodes of at least %d s%n%n",
+              r.scenario().name(),
+              eps.size(),
+              EpisodeTrace.LONG_NANOS / 1_000_000_000L));
+      for (EpisodeTrace.Episode e : eps) {
+        b.append(
+            String.format(
+                Locale.ROOT,
+                "### node %d, from %.0f s, %.0f s long%n%n",
+                e.node(),
+                e.startNanos() / 1e9,
+                e.lengthNanos() / 1e9));
+        b.append(
+            "| t, s | state | wait p99 / T / normal, ms | samples | budget | in flight | held"
+                + " | waits since the last row (kind n×max s) | apps: outstanding/range, h held,"
+                + " * paced |\n|---|---|---|---|---|---|---|---|---|\n");
+        e.samples().forEach(l -> b.append(l).append('\n'));
+        b.append('\n');
+      }
+    }
+    return b.toString();
   }
 }
