@@ -92,7 +92,13 @@ import org.springframework.validation.annotation.Validated;
  *     once. Default 64.
  * @param replayCacheRuns Replays of jobs kept for reads (the UI's job page, history and
  *     recommendation views) and for repeated submissions with the same confs, bounded by the runs
- *     they hold together; the least recently read go first. 0 turns the cache off. Default 1000.
+ *     they hold together; the least recently read go first. It is also what a submission is
+ *     answered from when the store cannot answer in time (the job's kept overlay, marked stale), so
+ *     a job not held then fails open with an empty overlay. Size it to the runs of the jobs
+ *     submitted between two of their runs (their portraits), within about a sixth of the heap: a
+ *     cached run of a two-stage job with 36 confs holds about 9.6 KB (measured with {@code
+ *     ReplayCacheMemoryBench}), larger jobs more. 0 turns the cache off. Default 4000 (2,000 jobs
+ *     of two runs, about 38 MB: under a sixth of the local stack's 256 MB).
  */
 @ConfigurationProperties("sluice.tuner")
 @Validated
@@ -130,7 +136,7 @@ public record TunerProperties(
     @NotNull @DefaultValue("5s") Duration readTimeout,
     @Min(1) @Max(64) @DefaultValue("4") int storeThreads,
     @Min(0) @Max(10_000) @DefaultValue("64") int storeQueue,
-    @Min(0) @Max(1_000_000) @DefaultValue("1000") int replayCacheRuns) {
+    @Min(0) @Max(1_000_000) @DefaultValue("4000") int replayCacheRuns) {
 
   public TunerProperties {
     if (breakerOpenWait != null
