@@ -71,9 +71,9 @@ import org.springframework.validation.annotation.Validated;
  * @param breakerOpenWait How long the store's circuit breaker, once open, answers every call
  *     without the store before it lets {@code breakerProbes} calls try the store (half-open): a
  *     store that is back after a short outage (a restart) is used again this soon. Each time the
- *     probes fail and the breaker opens again, the wait doubles, up to {@code breakerOpenWaitMax},
- *     so a store that stays down is probed less and less often; once closed it starts again from
- *     this. The breaker's other settings (window, thresholds) are {@code
+ *     probes fail and the breaker opens again, the wait grows by half, up to {@code
+ *     breakerOpenWaitMax}, so a store that stays down is probed less and less often; once closed it
+ *     starts again from this. The breaker's other settings (window, thresholds) are {@code
  *     resilience4j.circuitbreaker.instances.store.*}. Default 1s.
  * @param breakerOpenWaitMax The longest open period of the store's circuit breaker (see {@code
  *     breakerOpenWait}); at least {@code breakerOpenWait}. Default 30s.
@@ -95,10 +95,10 @@ import org.springframework.validation.annotation.Validated;
  *     they hold together; the least recently read go first. It is also what a submission is
  *     answered from when the store cannot answer in time (the job's kept overlay, marked stale), so
  *     a job not held then fails open with an empty overlay. Size it to the runs of the jobs
- *     submitted between two of their runs (their portraits), within about a sixth of the heap: a
+ *     submitted between two of their runs (their portraits), within about a fifth of the heap: a
  *     cached run of a two-stage job with 36 confs holds about 9.6 KB (measured with {@code
- *     ReplayCacheMemoryBench}), larger jobs more. 0 turns the cache off. Default 4000 (2,000 jobs
- *     of two runs, about 38 MB: under a sixth of the local stack's 256 MB).
+ *     ReplayCacheMemoryBench}), larger jobs more. 0 turns the cache off. Default 5000 (2,500 jobs
+ *     of two runs, about 48 MB: under a fifth of the local stack's 256 MB).
  */
 @ConfigurationProperties("sluice.tuner")
 @Validated
@@ -136,7 +136,7 @@ public record TunerProperties(
     @NotNull @DefaultValue("5s") Duration readTimeout,
     @Min(1) @Max(64) @DefaultValue("4") int storeThreads,
     @Min(0) @Max(10_000) @DefaultValue("64") int storeQueue,
-    @Min(0) @Max(1_000_000) @DefaultValue("4000") int replayCacheRuns) {
+    @Min(0) @Max(1_000_000) @DefaultValue("5000") int replayCacheRuns) {
 
   public TunerProperties {
     if (breakerOpenWait != null
