@@ -70,11 +70,11 @@ import org.springframework.validation.annotation.Validated;
  *     warm-up off. Default 30s.
  * @param breakerOpenWait How long the store's circuit breaker, once open, answers every call
  *     without the store before it lets {@code breakerProbes} calls try the store (half-open): a
- *     store that is back after a short outage (a restart) is used again this soon. Each time the
- *     probes fail and the breaker opens again, the wait grows by half, up to {@code
- *     breakerOpenWaitMax}, so a store that stays down is probed less and less often; once closed it
- *     starts again from this. The breaker's other settings (window, thresholds) are {@code
- *     resilience4j.circuitbreaker.instances.store.*}. Default 1s.
+ *     store that is back after a short outage (a restart) is used again this soon. While the probes
+ *     keep failing the wait stays this for 10 rounds (a restart of up to about 10 s), then grows by
+ *     half each round, up to {@code breakerOpenWaitMax}, so a store that stays down is probed less
+ *     and less often; once closed it starts again from this. The breaker's other settings (window,
+ *     thresholds) are {@code resilience4j.circuitbreaker.instances.store.*}. Default 1s.
  * @param breakerOpenWaitMax The longest open period of the store's circuit breaker (see {@code
  *     breakerOpenWait}); at least {@code breakerOpenWait}. Default 30s.
  * @param breakerProbes Calls the half-open breaker lets through to the store; all of them must

@@ -23,19 +23,19 @@ class StoreBreakerTest {
   }
 
   @Test
-  void theOpenPeriodStartsShortAndGrowsByHalfUpToItsMaximum() {
+  void theOpenPeriodStaysShortForTenRoundsThenGrowsByHalfUpToItsMaximum() {
     CircuitBreakerConfig c =
         StoreBreaker.config(
             CircuitBreakerConfig.ofDefaults(), Duration.ofSeconds(1), Duration.ofSeconds(30), 3);
     IntervalFunction wait = c.getWaitIntervalFunctionInOpenState();
-    // attempt 1: opened from closed; each later attempt: the half-open probes failed once more
+    // round 1: opened from closed; each later round: the half-open probes failed once more
     assertThat(wait.apply(1)).isEqualTo(1_000L);
-    assertThat(wait.apply(2)).isEqualTo(1_500L);
-    assertThat(wait.apply(3)).isEqualTo(2_250L);
-    assertThat(wait.apply(4)).isEqualTo(3_375L);
-    assertThat(wait.apply(9)).isEqualTo(25_624L); // each step truncated to whole ms
-    assertThat(wait.apply(10)).isEqualTo(30_000L);
-    assertThat(wait.apply(20)).isEqualTo(30_000L);
+    assertThat(wait.apply(10)).isEqualTo(1_000L);
+    assertThat(wait.apply(11)).isEqualTo(1_500L);
+    assertThat(wait.apply(12)).isEqualTo(2_250L);
+    assertThat(wait.apply(18)).isEqualTo(25_628L);
+    assertThat(wait.apply(19)).isEqualTo(30_000L);
+    assertThat(wait.apply(100)).isEqualTo(30_000L);
     assertThat(c.getPermittedNumberOfCallsInHalfOpenState()).isEqualTo(3);
     assertThat(c.isAutomaticTransitionFromOpenToHalfOpenEnabled()).isTrue();
   }
@@ -63,7 +63,7 @@ class StoreBreakerTest {
     assertThat(c.getSlowCallDurationThreshold()).isEqualTo(Duration.ofSeconds(1));
     // the defaults of sluice.tuner.breaker-open-wait, -open-wait-max and -probes
     assertThat(c.getWaitIntervalFunctionInOpenState().apply(1)).isEqualTo(1_000L);
-    assertThat(c.getWaitIntervalFunctionInOpenState().apply(10)).isEqualTo(30_000L);
+    assertThat(c.getWaitIntervalFunctionInOpenState().apply(19)).isEqualTo(30_000L);
     assertThat(c.getPermittedNumberOfCallsInHalfOpenState()).isEqualTo(3);
   }
 
