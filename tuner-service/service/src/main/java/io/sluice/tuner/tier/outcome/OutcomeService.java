@@ -65,8 +65,12 @@ public final class OutcomeService implements AutoCloseable {
   /** The first wait before a failed group write is tried again; each next wait doubles. */
   static final long RETRY_FIRST_MS = 50;
 
-  /** The longest wait between two tries of a group write. */
-  static final long RETRY_MAX_MS = 500;
+  /**
+   * The longest wait between two tries of a group write: short, because a try while the store's
+   * breaker is open costs nothing, and the breaker's few half-open probes are almost always taken
+   * by submissions, so the reports' group write gets through only once the breaker has closed.
+   */
+  static final long RETRY_MAX_MS = 200;
 
   /** What a prune deleted, and the cut-off (epoch ms). */
   public record Pruned(long before, long runs, long events, long alerts) {

@@ -21,7 +21,7 @@ import org.springframework.validation.annotation.Validated;
  *     the 3 s the driver's reporter waits
  * @param reportWait how long a report may wait to be stored: a group write the store fails or
  *     cannot take at once (store down or restarting, its circuit breaker open, every store thread
- *     busy) is tried again, after 50 ms, then twice as long each time up to 500 ms, as long as this
+ *     busy) is tried again, after 50 ms, then twice as long each time up to 200 ms, as long as this
  *     allows; only then is the report answered 503 (with {@code Retry-After}) and counted as lost.
  *     Nothing is acknowledged before it is stored. Keep it under the reporters' own deadline (3 s:
  *     the driver plugin and sluice-submit), or they give up first
