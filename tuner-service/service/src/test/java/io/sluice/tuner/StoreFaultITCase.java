@@ -399,6 +399,7 @@ class StoreFaultITCase {
       assertThat(stale.get("reasons").get(0).asText())
           .startsWith("history store unavailable (")
           .endsWith("answered from the job's last known state, its kept overlay only (stale)");
+      assertThat(stale.get("reasons").toString()).doesNotContain("frozen:"); // it is not frozen
       JsonNode tinyStale = http.post("/api/v1/submissions", job("tiny-job")).json();
       assertThat(tinyStale.get("stale").asBoolean()).isTrue();
       assertThat(tinyStale.get("overlay").size()).isZero(); // nothing kept yet: no trial twice

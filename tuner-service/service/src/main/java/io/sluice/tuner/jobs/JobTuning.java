@@ -164,12 +164,16 @@ public class JobTuning {
           case FROZEN, NEW, DISABLED, STABLE -> last.outcome().state();
           case TUNING -> last.frozen() ? JobState.FROZEN : JobState.TUNING;
         };
+    List<String> reasons = new ArrayList<>(kept.reasons());
+    if (state != JobState.FROZEN) { // replayed frozen to keep the overlay, not frozen itself
+      reasons.removeIf(why -> why.startsWith("frozen:"));
+    }
     Outcome o =
         new Outcome(
             state,
             kept.overlay(),
             List.of(),
-            kept.reasons(),
+            reasons,
             kept.verdicts(),
             kept.rejections(),
             List.of());
