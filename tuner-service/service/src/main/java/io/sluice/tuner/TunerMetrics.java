@@ -12,12 +12,14 @@ import org.springframework.stereotype.Component;
 
 /**
  * The service's own meters (besides Spring's {@code http.server.requests} and resilience4j's):
- * {@code sluice.tuner.submissions} (timer; outcome = tuned | empty | fallback), {@code
+ * {@code sluice.tuner.submissions} (timer; outcome = tuned | empty | stale | fallback), {@code
  * sluice.tuner.recommendations} (changes handed out; rule, key), {@code sluice.tuner.rollbacks}
  * (trials rolled back, counted once per run and key when first logged), {@code
  * sluice.tuner.decisions} (logged decisions; kind) and {@code sluice.tuner.store.fallbacks}
- * (submissions answered without the store; reason) and {@code sluice.tuner.platform.failures}
- * (platform contributors that threw and were skipped; contributor).
+ * (submissions answered with an empty overlay without the store; reason), {@code
+ * sluice.tuner.store.stale} (submissions answered from the job's last known state; reason) and
+ * {@code sluice.tuner.platform.failures} (platform contributors that threw and were skipped;
+ * contributor).
  */
 @Component
 public class TunerMetrics {
@@ -36,7 +38,10 @@ public class TunerMetrics {
     for (String reason : FALLBACK_REASONS) {
       fallbackCounter(reason);
     }
-    for (String outcome : List.of("tuned", "empty", "fallback")) {
+    for (String reason : FALLBACK_REASONS) {
+      staleCounter(reason);
+    }
+    for (String outcome : List.of("tuned", "empty", "stale", "fallback")) {
       submissionTimer(outcome);
     }
   }
@@ -79,6 +84,18 @@ public class TunerMetrics {
 
   public void fallback(String reason) {
     fallbackCounter(reason).increment();
+  }
+
+  public void stale(String reason) {
+    staleCounter(reason).increment();
+  }
+
+  private Counter staleCounter(String reason) {
+    return Counter.builder("sluice.tuner.store.stale")
+        .description(
+            "Submissions answered from the job's last known state (kept overlay) because the store was unavailable")
+        .tag("reason", reason)
+        .register(registry);
   }
 
   private Counter fallbackCounter(String reason) {

@@ -13,6 +13,7 @@ import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -67,6 +68,18 @@ import org.springframework.validation.annotation.Validated;
  *     overlays to every submission for its open period; each slow call still fails open within
  *     {@code submissionTimeout}. A store down or hung from the start still opens it. 0 turns the
  *     warm-up off. Default 30s.
+ * @param breakerOpenWait How long the store's circuit breaker, once open, answers every call
+ *     without the store before it lets {@code breakerProbes} calls try the store (half-open): a
+ *     store that is back after a short outage (a restart) is used again this soon. While the probes
+ *     keep failing the wait stays this for 10 rounds (a restart of up to about 10 s), then grows by
+ *     half each round, up to {@code breakerOpenWaitMax}, so a store that stays down is probed less
+ *     and less often; once closed it starts again from this. The breaker's other settings (window,
+ *     thresholds) are {@code resilience4j.circuitbreaker.instances.store.*}. Default 1s.
+ * @param breakerOpenWaitMax The longest open period of the store's circuit breaker (see {@code
+ *     breakerOpenWait}); at least {@code breakerOpenWait}. Default 30s.
+ * @param breakerProbes Calls the half-open breaker lets through to the store; all of them must
+ *     finish (a failure rate under the breaker's threshold closes it, otherwise it opens again).
+ *     Default 3.
  * @param readTimeout Time limit of the store work behind history, recommendation and freeze calls.
  *     Default 5s.
  * @param storeThreads Threads that run store calls; the pool of JDBC connections to tuner-service's
@@ -79,7 +92,13 @@ import org.springframework.validation.annotation.Validated;
  *     once. Default 64.
  * @param replayCacheRuns Replays of jobs kept for reads (the UI's job page, history and
  *     recommendation views) and for repeated submissions with the same confs, bounded by the runs
- *     they hold together; the least recently read go first. 0 turns the cache off. Default 1000.
+ *     they hold together; the least recently read go first. It is also what a submission is
+ *     answered from when the store cannot answer in time (the job's kept overlay, marked stale), so
+ *     a job not held then fails open with an empty overlay. Size it to the runs of the jobs
+ *     submitted between two of their runs (their portraits), within about a fifth of the heap: a
+ *     cached run of a two-stage job with 36 confs holds about 9.6 KB (measured with {@code
+ *     ReplayCacheMemoryBench}), larger jobs more. 0 turns the cache off. Default 5000 (2,500 jobs
+ *     of two runs, about 48 MB: under a fifth of the local stack's 256 MB).
  */
 @ConfigurationProperties("sluice.tuner")
 @Validated
@@ -111,12 +130,25 @@ public record TunerProperties(
     @NotNull @DefaultValue("200ms") Duration submissionTimeout,
     @NotNull @DefaultValue("800ms") Duration submissionQueueWait,
     @NotNull @DefaultValue("30s") Duration breakerWarmUp,
+    @NotNull @DurationMin(millis = 1) @DefaultValue("1s") Duration breakerOpenWait,
+    @NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration breakerOpenWaitMax,
+    @Min(1) @Max(100) @DefaultValue("3") int breakerProbes,
     @NotNull @DefaultValue("5s") Duration readTimeout,
     @Min(1) @Max(64) @DefaultValue("4") int storeThreads,
     @Min(0) @Max(10_000) @DefaultValue("64") int storeQueue,
-    @Min(0) @Max(1_000_000) @DefaultValue("1000") int replayCacheRuns) {
+    @Min(0) @Max(1_000_000) @DefaultValue("5000") int replayCacheRuns) {
 
   public TunerProperties {
+    if (breakerOpenWait != null
+        && breakerOpenWaitMax != null
+        && breakerOpenWaitMax.compareTo(breakerOpenWait) < 0) {
+      throw new IllegalArgumentException(
+          "sluice.tuner.breaker-open-wait-max ("
+              + breakerOpenWaitMax
+              + ") must be at least sluice.tuner.breaker-open-wait ("
+              + breakerOpenWait
+              + ")");
+    }
     rules =
         rules == null
             ? Map.of()

@@ -3,7 +3,9 @@ package io.sluice.tuner;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import io.sluice.model.AppRun;
 import io.sluice.store.EmbeddedStoreServer;
+import io.sluice.tuner.testing.Conditions;
 import io.sluice.tuner.testing.Http;
 import io.sluice.tuner.testing.PausableProxy;
 import io.sluice.tuner.testing.ServiceReady;
@@ -205,8 +207,9 @@ class StoreFaultITCase {
       properties = {
         "server.address=127.0.0.1",
         "sluice.tier.outcomes.store-timeout=300ms",
+        "sluice.tier.outcomes.report-wait=300ms",
         "sluice.tuner.breaker-warm-up=0s",
-        "resilience4j.circuitbreaker.instances.store.wait-duration-in-open-state=500ms"
+        "sluice.tuner.breaker-open-wait=500ms"
       })
   class StoreHangsAndComesBack {
     @LocalServerPort int port;
@@ -336,6 +339,175 @@ class StoreFaultITCase {
     }
   }
 
+  /**
+   * The store server stopped under a running service and started again on the same port (a real H2
+   * TCP server, as the local stack runs it). While it is down, a job the service has answered
+   * before gets its kept overlay, marked stale, without the trial the last answer proposed; a job
+   * it never answered fails open; a report sent during the outage is acknowledged once the store is
+   * back, and stored once. Once the store is back the breaker's short open period and half-open
+   * probes let submissions reach it again (the time it took is printed, only a generous deadline is
+   * asserted).
+   */
+  @Nested
+  @AutoConfigureObservability
+  @SpringBootTest(
+      webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+      properties = {
+        "server.address=127.0.0.1",
+        "sluice.tuner.breaker-warm-up=0s",
+        // the report below is sent while the store is down and waits for it however long the
+        // restart takes on a loaded machine
+        "sluice.tier.outcomes.report-wait=60s"
+      })
+  class StoreRestarts {
+    static final String PARTITIONS = "spark.sql.shuffle.partitions";
+
+    @LocalServerPort int port;
+
+    @DynamicPropertySource
+    static void store(DynamicPropertyRegistry r) {
+      r.add("sluice.tuner.store-url", () -> Restartable.url());
+    }
+
+    static String job(String jobKey) {
+      return "{\"cluster\":\"test\",\"appName\":\"tiny\",\"jobKey\":\""
+          + jobKey
+          + "\",\"conf\":{}}";
+    }
+
+    @Test
+    void lastKnownAnswersWhileDownReportsWaitAndTheStoreIsUsedAgainOnceBack() throws Exception {
+      ServiceReady.await(port);
+      Http http = new Http(port);
+      // answered from the store: good-job keeps 50 and tries 13 next, tiny-job tries 50
+      JsonNode good = untilAnswered(() -> http.post("/api/v1/submissions", job("good-job"))).json();
+      assertThat(good.get("state").asText()).isEqualTo("TUNING");
+      assertThat(good.get("overlay").get(PARTITIONS).asText()).isEqualTo("13");
+      assertThat(good.get("changes").size()).isPositive();
+      assertThat(good.has("stale")).isFalse();
+      JsonNode tiny = http.post("/api/v1/submissions", job("tiny-job")).json();
+      assertThat(tiny.get("overlay").get(PARTITIONS).asText()).isEqualTo("50");
+      assertThat(tiny.get("changes").size()).isPositive();
+
+      Restartable.stop();
+      JsonNode stale = http.post("/api/v1/submissions", job("good-job")).json();
+      assertThat(stale.get("stale").asBoolean()).isTrue();
+      assertThat(stale.get("state").asText()).isEqualTo("TUNING");
+      assertThat(stale.get("overlay").size()).isEqualTo(1);
+      assertThat(stale.get("overlay").get(PARTITIONS).asText()).isEqualTo("50"); // kept only
+      assertThat(stale.get("changes").size()).isZero();
+      assertThat(stale.get("reasons").get(0).asText())
+          .startsWith("history store unavailable (")
+          .endsWith("answered from the job's last known state, its kept overlay only (stale)");
+      assertThat(stale.get("reasons").toString()).doesNotContain("frozen:"); // it is not frozen
+      JsonNode tinyStale = http.post("/api/v1/submissions", job("tiny-job")).json();
+      assertThat(tinyStale.get("stale").asBoolean()).isTrue();
+      assertThat(tinyStale.get("overlay").size()).isZero(); // nothing kept yet: no trial twice
+      assertThat(tinyStale.get("changes").size()).isZero();
+      JsonNode unknown = http.post("/api/v1/submissions", job("never-seen")).json();
+      assertThat(unknown.get("state").asText()).isEqualTo("DISABLED");
+      assertThat(unknown.has("stale")).isFalse();
+      assertThat(http.get("/actuator/prometheus").body())
+          .containsPattern("sluice_tuner_store_stale_total\\{reason=\"[a-z_]+\",?\\} [1-9]");
+
+      // a report sent while the store is down waits for it
+      java.util.concurrent.CompletableFuture<Http.Answer> report =
+          java.util.concurrent.CompletableFuture.supplyAsync(
+              () -> http.post(OUTCOMES, report("s-during")));
+      Conditions.waitUntil(
+          "the report tried the store once",
+          () ->
+              http.get("/actuator/prometheus")
+                  .body()
+                  .matches("(?s).*sluice_tier_outcome_store_retries_total(\\{\\})? [1-9].*"));
+      assertThat(report).isNotDone();
+      long back = System.nanoTime();
+      Restartable.start();
+
+      Http.Answer acknowledged = report.get(2, java.util.concurrent.TimeUnit.MINUTES);
+      assertThat(acknowledged.status()).as(acknowledged.body()).isEqualTo(200);
+      assertThat(acknowledged.json().get("runKey").asText()).isEqualTo("sub:s-during");
+      JsonNode fresh = null;
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.SECONDS.toNanos(60);
+      while (System.nanoTime() < deadline) {
+        fresh = http.post("/api/v1/submissions", job("good-job")).json();
+        if (!fresh.has("stale")) {
+          break;
+        }
+        Thread.sleep(50);
+      }
+      System.out.println(
+          "STORE_FAULT answered_from_store_after_restart_ms="
+              + java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - back));
+      assertThat(fresh.has("stale")).as(fresh.toString()).isFalse();
+      assertThat(fresh.get("overlay").get(PARTITIONS).asText()).isEqualTo("13");
+      JsonNode runs =
+          untilAnswered(() -> http.get(OUTCOMES + "?queue=root.etl&limit=500")).json().get("runs");
+      List<String> keys = new ArrayList<>();
+      runs.forEach(n -> keys.add(n.get("runKey").asText()));
+      assertThat(keys).containsOnlyOnce("sub:s-during");
+    }
+  }
+
+  /**
+   * A real H2 TCP store server on a fixed loopback port, seeded with the tiny_blocks jobs of {@link
+   * TunerServiceITCase}, that can be stopped and started again on the same port.
+   */
+  static final class Restartable {
+    private static Path dir;
+    private static Server h2;
+    private static int port;
+
+    static synchronized String url() {
+      if (dir == null) {
+        try {
+          dir = Files.createTempDirectory("sluice-restartable-store");
+          try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            port = s.getLocalPort();
+          }
+          start();
+          AppRun tiny = StoreFixtures.fold("tiny_blocks-lz4");
+          try (io.sluice.store.HistoryStore store = io.sluice.store.HistoryStores.open(jdbc())) {
+            store.upsert(
+                List.of(
+                    StoreFixtures.variant(tiny, "tiny-job", 1, java.util.Map.of(), 1, 1),
+                    StoreFixtures.variant(tiny, "good-job", 1, java.util.Map.of(), 1, 1),
+                    StoreFixtures.variant(
+                        tiny, "good-job", 2, java.util.Map.of(PARTITIONS, "50"), 0.7, 0.3)));
+          }
+        } catch (IOException | SQLException e) {
+          throw new IllegalStateException(e);
+        }
+      }
+      return jdbc();
+    }
+
+    private static String jdbc() {
+      return "jdbc:h2:tcp://127.0.0.1:" + port + "/" + EmbeddedStoreServer.DATABASE;
+    }
+
+    static synchronized void start() throws SQLException, IOException {
+      h2 = EmbeddedStoreServer.start(port, dir);
+    }
+
+    static synchronized void stop() {
+      if (h2 != null) {
+        h2.stop();
+        h2 = null;
+      }
+    }
+
+    static synchronized void delete() {
+      stop();
+      if (dir != null) {
+        org.springframework.util.FileSystemUtils.deleteRecursively(dir.toFile());
+        dir = null;
+      }
+    }
+
+    static final String PARTITIONS = "spark.sql.shuffle.partitions";
+  }
+
   /** A loopback server that accepts connections and never says a word. */
   static final class Silent {
     private static ServerSocket server;
@@ -386,5 +558,6 @@ class StoreFaultITCase {
   static void stopSilent() throws IOException {
     Silent.stop();
     Stalling.stop();
+    Restartable.delete();
   }
 }

@@ -332,12 +332,17 @@ public final class TunerSoakBench implements Callable<Integer> {
       sleepUntil(start + TimeUnit.SECONDS.toNanos(tick));
       System.out.printf(
           Locale.ROOT,
-          "t=%ds due=%d sent=%d answered=%d ok=%d behind=%.0fms load=%s%n",
+          "t=%ds due=%d sent=%d answered=%d ok=%d fail-open=%d stale=%d behind=%.0fms load=%s%n",
           tick,
           (long) tick * rate,
           subs.sent.get() + reports.sent.get(),
           completed.get(),
           subs.ok.get() + reports.ok.get(),
+          states.getOrDefault("DISABLED", new AtomicLong()).get(),
+          states.entrySet().stream()
+              .filter(e -> e.getKey().endsWith("-stale"))
+              .mapToLong(e -> e.getValue().get())
+              .sum(),
           maxBehindNs.get() / 1e6,
           loadavg());
     }
@@ -424,6 +429,10 @@ public final class TunerSoakBench implements Callable<Integer> {
     return c.getClass().getSimpleName();
   }
 
+  /**
+   * The answer's state, suffixed {@code -stale} when the service answered from the job's last known
+   * state because the store could not answer in time.
+   */
   static String state(String body) {
     int i = body.indexOf("\"state\":\"");
     if (i < 0) {
@@ -431,7 +440,10 @@ public final class TunerSoakBench implements Callable<Integer> {
     }
     int s = i + 9;
     int e = body.indexOf('"', s);
-    return e < 0 ? "?" : body.substring(s, e);
+    if (e < 0) {
+      return "?";
+    }
+    return body.substring(s, e) + (body.contains("\"stale\":true") ? "-stale" : "");
   }
 
   static Map<String, Long> snapshot(Map<String, AtomicLong> m) {

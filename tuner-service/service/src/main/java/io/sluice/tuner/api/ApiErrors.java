@@ -16,10 +16,18 @@ import org.springframework.web.method.annotation.MethodArgumentTypeMismatchExcep
 
 /**
  * Maps failures to {@link ApiError}s: 400 naming the field, 404 for unknown items, 503 when the
- * store cannot answer.
+ * store cannot answer (with {@code Retry-After}: the store's circuit breaker lets calls try the
+ * store again after {@code sluice.tuner.breaker-open-wait}, in whole seconds).
  */
 @RestControllerAdvice
 class ApiErrors {
+  private final String retryAfterSeconds;
+
+  ApiErrors(io.sluice.tuner.TunerProperties props) {
+    long ms = props.breakerOpenWait().toMillis();
+    this.retryAfterSeconds = Long.toString(Math.max(1, (ms + 999) / 1000));
+  }
+
   @ExceptionHandler(BadRequest.class)
   ResponseEntity<ApiError> badRequest(BadRequest e, HttpServletRequest req) {
     return bad(e.field(), e.getMessage(), req);
@@ -124,6 +132,7 @@ class ApiErrors {
   ResponseEntity<ApiError> unavailable(StoreGateway.Unavailable e, HttpServletRequest req) {
     HttpStatus s = HttpStatus.SERVICE_UNAVAILABLE;
     return ResponseEntity.status(s)
+        .header(org.springframework.http.HttpHeaders.RETRY_AFTER, retryAfterSeconds)
         .body(
             new ApiError(
                 s.value(),

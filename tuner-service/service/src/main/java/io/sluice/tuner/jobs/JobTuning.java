@@ -9,6 +9,7 @@ import io.sluice.tuner.TunerMetrics;
 import io.sluice.tuner.TunerProperties;
 import io.sluice.tuner.policy.Decision;
 import io.sluice.tuner.policy.Evaluation;
+import io.sluice.tuner.policy.JobState;
 import io.sluice.tuner.policy.LaunchFailure;
 import io.sluice.tuner.policy.Memory;
 import io.sluice.tuner.policy.Outcome;
@@ -102,7 +103,7 @@ public class JobTuning {
    * while the job's runs, logged decisions, frozen flag, operator trial and the submitter's confs
    * are the ones a recorded replay was made from (three small reads, nothing written); otherwise
    * replayed, its new decisions logged and the job's state recorded, and kept once the log already
-   * held all its decisions.
+   * held all its decisions (before that, kept only as the job's last known state).
    */
   private Snapshot submit(
       HistoryStore store,
@@ -126,8 +127,57 @@ public class JobTuning {
     metrics.logged(added);
     if (recordState(store, jobKey, r.snapshot()) && added.isEmpty()) {
       cache.putRecorded(key, inputs, r);
+    } else {
+      cache.put(key, inputs, r); // not answered from by the next submission: for lastKnown
     }
     return r.snapshot();
+  }
+
+  /**
+   * What the service last knew of the job, for a submission the store cannot answer in time: the
+   * replay last kept for the same job, window and user confs ({@link ReplayCache#lastKnown}),
+   * decided again without the store and without trying anything new. The answer carries the job's
+   * kept overlay only: a change the kept replay proposed is left out (it may already have been
+   * handed to another submission, and its run not yet stored), as is a pending trial that a
+   * submission would run once more, and an operator trial is not consumed. A frozen job stays
+   * frozen (a launch-failure freeze keeps its empty overlay). States: FROZEN, NEW, DISABLED and
+   * STABLE as kept; anything else TUNING. Empty when no replay of the job is kept.
+   */
+  public Optional<Snapshot> lastKnown(String jobKey, Map<String, String> userConf, int window) {
+    int limit = Math.max(window, props.portraitSize());
+    return cache
+        .lastKnown(new ReplayCache.Key(jobKey, limit, userConf))
+        .map(r -> keptOnly(r, userConf));
+  }
+
+  private Snapshot keptOnly(Replay r, Map<String, String> userConf) {
+    Snapshot last = r.snapshot();
+    Outcome kept =
+        policy.decide(
+            last.runs(),
+            memory(r.logged()),
+            userConf,
+            props.enabled() ? TuningPolicy.Mode.FROZEN : TuningPolicy.Mode.DISABLED,
+            Map.of());
+    JobState state =
+        switch (last.outcome().state()) {
+          case FROZEN, NEW, DISABLED, STABLE -> last.outcome().state();
+          case TUNING -> last.frozen() ? JobState.FROZEN : JobState.TUNING;
+        };
+    List<String> reasons = new ArrayList<>(kept.reasons());
+    if (state != JobState.FROZEN) { // replayed frozen to keep the overlay, not frozen itself
+      reasons.removeIf(why -> why.startsWith("frozen:"));
+    }
+    Outcome o =
+        new Outcome(
+            state,
+            kept.overlay(),
+            List.of(),
+            reasons,
+            kept.verdicts(),
+            kept.rejections(),
+            List.of());
+    return new Snapshot(o, last.runs(), last.frozen());
   }
 
   /**
@@ -278,6 +328,7 @@ public class JobTuning {
         (store, log) -> {
           boolean before = log.frozen(jobKey);
           log.setFrozen(jobKey, frozen, clock.millis());
+          cache.forget(jobKey); // a stale answer must not predate the freeze
           return before;
         });
   }

@@ -110,6 +110,30 @@ final class ReplayCache {
   }
 
   /**
+   * The replay last kept for the key, whatever the job's inputs are now (the store cannot be
+   * asked): what the service last knew of the job. Counts neither a hit nor a miss.
+   */
+  synchronized Optional<JobTuning.Replay> lastKnown(Key key) {
+    Entry e = entries.get(key);
+    return e == null ? Optional.empty() : Optional.of(e.replay());
+  }
+
+  /**
+   * Drops every replay of the job (a change made through this service, such as a freeze, that a
+   * {@link #lastKnown} answer must not miss while the store is down).
+   */
+  synchronized void forget(String jobKey) {
+    Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator();
+    while (it.hasNext()) {
+      Map.Entry<Key, Entry> e = it.next();
+      if (e.getKey().jobKey().equals(jobKey)) {
+        held -= e.getValue().weight();
+        it.remove();
+      }
+    }
+  }
+
+  /**
    * Keeps a replay made from these inputs (replacing the key's entry), then drops the least
    * recently read to fit. A replay of no runs (an unknown job: cheap to make again, and any key can
    * be asked for) or of more runs than the whole bound is not kept.

@@ -21,9 +21,9 @@ import org.springframework.transaction.support.TransactionTemplate;
  * JdbcClient} over it. No connection is made until the first call, so the service starts while the
  * store is down; the first call applies the store's schema migrations ({@link
  * HistoryStores#migrate}), and a call after a failure tries again. Broken connections are dropped
- * by the pool. Multi-statement writes that must land together run {@link #inTransaction} (H2;
- * ClickHouse has no transactions, and its stores are written so that every visible state is whole
- * without one).
+ * by the pool (H2's own "database closed" errors too: {@link H2BrokenConnections}). Multi-statement
+ * writes that must land together run {@link #inTransaction} (H2; ClickHouse has no transactions,
+ * and its stores are written so that every visible state is whole without one).
  *
  * <p>Pool settings: at most as many connections as the service has store threads ({@code
  * sluice.tuner.store-threads}, each holds at most one while it runs a call) plus {@value
@@ -72,6 +72,9 @@ public final class ControlDatabase implements AutoCloseable {
     config.setMinimumIdle(0);
     config.setConnectionTimeout(CONNECT_MS);
     config.setInitializationFailTimeout(-1); // never connect while building the pool
+    if (!clickHouse) {
+      config.setExceptionOverrideClassName(H2BrokenConnections.class.getName());
+    }
     this.pool = new HikariDataSource(config);
     this.batches = new JdbcTemplate(pool);
     this.jdbc = JdbcClient.create(batches);

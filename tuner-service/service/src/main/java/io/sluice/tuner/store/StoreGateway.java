@@ -34,16 +34,15 @@ import org.springframework.stereotype.Component;
 /**
  * The only way to the history store and the decision log. Both are opened lazily (the service
  * starts and answers while the store is down) and reopened after a failure. Every call runs on a
- * small bounded pool under a resilience4j circuit breaker ({@code store}, configured under {@code
- * resilience4j.circuitbreaker.instances.store}) and a time limiter: {@code store-submission}
- * ({@code sluice.tuner.submission-timeout}) or {@code store-read} ({@code
- * sluice.tuner.read-timeout}). A timed-out call is abandoned, never interrupted: interrupting a
- * thread in the middle of H2's file I/O closes the database file's channel (measured: every later
- * call then failed with "The object is already closed" until the store was reopened), so the work
- * finishes on its store thread and a full pool answers {@code busy}. A call that cannot be answered
- * throws {@link Unavailable} with the reason: {@code timeout}, {@code circuit_open}, {@code busy}
- * (pool and queue full, or the time limit passed while the call still waited for a thread) or
- * {@code error}.
+ * small bounded pool under a resilience4j circuit breaker ({@link StoreBreaker}: a short open
+ * period with half-open probes) and a time limiter: {@code store-submission} ({@code
+ * sluice.tuner.submission-timeout}) or {@code store-read} ({@code sluice.tuner.read-timeout}). A
+ * timed-out call is abandoned, never interrupted: interrupting a thread in the middle of H2's file
+ * I/O closes the database file's channel (measured: every later call then failed with "The object
+ * is already closed" until the store was reopened), so the work finishes on its store thread and a
+ * full pool answers {@code busy}. A call that cannot be answered throws {@link Unavailable} with
+ * the reason: {@code timeout}, {@code circuit_open}, {@code busy} (pool and queue full, or the time
+ * limit passed while the call still waited for a thread) or {@code error}.
  *
  * <p>The breaker judges the store, not the service's load: a call's verdict comes from its work's
  * real outcome when it ends (a slow answer is a slow success, past the breaker's slow-call
@@ -51,8 +50,8 @@ import org.springframework.stereotype.Component;
  * (refused, or dropped while queued: its work is then skipped) gives none. Only when the limit
  * passes while no call at all has finished within the slow-call threshold (a hung store) does the
  * caller count a failure at once. So a burst of load that makes answers late fails those
- * submissions open without opening the breaker for everyone's next 10 s, while a store that is
- * down, failing or hung still opens it.
+ * submissions open without opening the breaker for everyone's next open period, while a store that
+ * is down, failing or hung still opens it.
  */
 @Component
 public class StoreGateway implements DisposableBean {
@@ -158,7 +157,7 @@ public class StoreGateway implements DisposableBean {
     this.url = props.storeUrl();
     this.control = control;
     this.meters = meters;
-    this.breaker = breakers.circuitBreaker("store");
+    this.breaker = StoreBreaker.of(breakers, props);
     this.breakerWarmUp = new BreakerWarmUp(breaker, props.breakerWarmUp(), System::nanoTime);
     meters.gauge(
         "sluice.tuner.store.breaker.warming",

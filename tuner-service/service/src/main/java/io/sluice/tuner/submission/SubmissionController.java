@@ -15,6 +15,7 @@ import io.sluice.tuner.policy.TuningPolicy;
 import io.sluice.tuner.store.StoreGateway;
 import io.swagger.v3.oas.annotations.Operation;
 import jakarta.validation.Valid;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -26,10 +27,12 @@ import org.springframework.web.bind.annotation.RestController;
 
 /**
  * {@code POST /api/v1/submissions}: the overlay for a submission. Fail-open: when the store cannot
- * answer within {@code sluice.tuner.submission-timeout} the answer is still 200, with an empty
- * overlay, state DISABLED and the reason. The platform's additions ({@link PlatformContributor}s)
- * come in both cases; they are given the job's runs as the submission's one store call read them
- * ({@link JobHistory}), or why it could not.
+ * answer within {@code sluice.tuner.submission-timeout} the answer is still 200: what the service
+ * last knew of the job ({@link JobTuning#lastKnown}: its kept overlay, no new change, {@code stale:
+ * true}), or, when it knows nothing of the job, an empty overlay with state DISABLED; both with the
+ * reason first. The platform's additions ({@link PlatformContributor}s) come in both cases; they
+ * are given the job's runs as the submission's one store call read them ({@link JobHistory}), or
+ * why it could not.
  */
 @RestController
 @RequestMapping("/api/v1/submissions")
@@ -96,10 +99,11 @@ class SubmissionController {
     try {
       tuned = tuning.evaluate("submission", StoreGateway.Budget.SUBMISSION, jobKey, user, 0, trial);
     } catch (StoreGateway.Unavailable e) {
-      tuned = null;
+      tuned = tuning.lastKnown(jobKey, user, 0).orElse(null);
       down = e;
     }
-    // the contributors see the runs this call read: the submission reaches the store once
+    // the contributors see the runs this call read (or the service last knew): the submission
+    // reaches the store once
     PlatformAdditions additions =
         platform.collect(
             req,
@@ -112,24 +116,43 @@ class SubmissionController {
     if (tuned == null) {
       metrics.fallback(down.reason());
       metrics.submission("fallback", System.nanoTime() - t0);
-      String why =
-          "history store unavailable ("
-              + down.reason()
-              + ", limit "
-              + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis()
-              + " ms): no overlay, the submission runs "
-              + "unchanged";
       return new SubmissionResponse(
-          submissionId, jobKey, JobState.DISABLED, Map.of(), List.of(), List.of(why), additions);
+          submissionId,
+          jobKey,
+          JobState.DISABLED,
+          Map.of(),
+          List.of(),
+          List.of(unavailable(down) + ": no overlay, the submission runs unchanged"),
+          null,
+          additions);
     }
     Outcome o = tuned.outcome();
+    if (down != null) {
+      metrics.stale(down.reason());
+      metrics.submission("stale", System.nanoTime() - t0);
+      List<String> reasons = new ArrayList<>();
+      reasons.add(
+          unavailable(down)
+              + ": answered from the job's last known state, its kept overlay only (stale)");
+      reasons.addAll(o.reasons());
+      return new SubmissionResponse(
+          submissionId, jobKey, o.state(), o.overlay(), List.of(), reasons, true, additions);
+    }
     if (o.changes().stream().anyMatch(c -> TuningPolicy.OPERATOR.equals(c.ruleId()))) {
       trials.consume(jobKey, trial);
     }
     metrics.recommended(o.changes());
     metrics.submission(o.overlay().isEmpty() ? "empty" : "tuned", System.nanoTime() - t0);
     return new SubmissionResponse(
-        submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(), additions);
+        submissionId, jobKey, o.state(), o.overlay(), o.changes(), o.reasons(), null, additions);
+  }
+
+  private String unavailable(StoreGateway.Unavailable down) {
+    return "history store unavailable ("
+        + down.reason()
+        + ", limit "
+        + gateway.timeout(StoreGateway.Budget.SUBMISSION).toMillis()
+        + " ms)";
   }
 
   /**

@@ -126,6 +126,31 @@ class ReplayCacheTest {
   }
 
   @Test
+  void lastKnownAnswersWhateverTheInputsAndForgetDropsEveryReplayOfTheJob() {
+    ReplayCache cache = new ReplayCache(100, meters);
+    ReplayCache.Key plain = new ReplayCache.Key("job", 20);
+    ReplayCache.Key withConf = new ReplayCache.Key("job", 20, Map.of("k", "1"));
+    ReplayCache.Key other = new ReplayCache.Key("other", 20);
+    JobTuning.Replay r1 = replay(2);
+    JobTuning.Replay r2 = replay(3);
+    cache.put(plain, inputs(V1, List.of(), false, Map.of()), r1);
+    cache.putRecorded(withConf, inputs(V1, List.of(KEPT), false, Map.of()), r2);
+    cache.put(other, inputs(V1, List.of(), false, Map.of()), replay(4));
+
+    assertThat(cache.lastKnown(plain)).containsSame(r1);
+    assertThat(cache.lastKnown(withConf)).containsSame(r2);
+    assertThat(cache.lastKnown(new ReplayCache.Key("job", 20, Map.of("k", "2")))).isEmpty();
+    assertThat(count("hit") + count("miss")).as("neither a hit nor a miss").isZero();
+
+    cache.forget("job");
+    assertThat(cache.lastKnown(plain)).isEmpty();
+    assertThat(cache.lastKnown(withConf)).isEmpty();
+    assertThat(cache.lastKnown(other)).isPresent();
+    assertThat(cache.size()).isEqualTo(1);
+    assertThat(cache.runsHeld()).isEqualTo(4);
+  }
+
+  @Test
   void sizeZeroKeepsNothingAndANegativeSizeIsRefused() {
     ReplayCache off = new ReplayCache(0, meters);
     ReplayCache.Key key = new ReplayCache.Key("job", 200);

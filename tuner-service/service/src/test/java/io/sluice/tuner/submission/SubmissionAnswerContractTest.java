@@ -44,6 +44,7 @@ class SubmissionAnswerContractTest {
                   "blocks of 12 KB",
                   Map.of("avgRemoteBlockBytes", 12288.0))),
           List.of("one change per run"),
+          true,
           new PlatformAdditions(
               Map.of("spark.sluice.tier", "ess"), List.of(), List.of(), List.of("kept on ESS")));
 
@@ -70,7 +71,18 @@ class SubmissionAnswerContractTest {
                         "SHUFFLE_SMALL_BLOCKS",
                         "blocks of 12 KB",
                         Map.of("avgRemoteBlockBytes", 12288.0))),
-                List.of("one change per run")));
+                List.of("one change per run"),
+                true));
+  }
+
+  @Test
+  void aFreshAnswerCarriesNoStaleField() throws Exception {
+    SubmissionResponse fresh =
+        new SubmissionResponse(
+            "sub-2", "j", JobState.STABLE, Map.of(), List.of(), List.of(), null, null);
+    assertThat(SPRING.readTree(SPRING.writeValueAsBytes(fresh)).has("stale")).isFalse();
+    assertThat(SPRING.readValue(SPRING.writeValueAsBytes(fresh), SubmissionAnswer.class).stale())
+        .isNull();
   }
 
   @Test

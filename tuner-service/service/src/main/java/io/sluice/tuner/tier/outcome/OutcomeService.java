@@ -14,6 +14,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,10 +35,11 @@ import org.slf4j.LoggerFactory;
  * StoreGateway}'s store threads, {@code sluice.tier.outcomes.store-timeout} and the store's circuit
  * breaker), so a hung or dead store makes the API answer 503 at the time limit instead of holding
  * its threads. A report that is not stored is counted in {@code sluice.tier.outcome.reports.lost}
- * (tag reason: timeout, circuit_open, busy or error); one abandoned at the time limit is skipped
- * when its group comes, unless its group had already started writing (then it may still be stored
- * once the store answers, and is counted both ways). {@link #prune} deletes rows older than {@code
- * sluice.tier.outcomes.retention}.
+ * (tag reason: timeout, circuit_open, busy or error) once {@code sluice.tier.outcomes.report-wait}
+ * has passed without its group being stored (a group write the store could not take is tried again
+ * within it); one abandoned at the time limit is skipped when its group comes, unless its group had
+ * already started writing (then it may still be stored once the store answers, and is counted both
+ * ways). {@link #prune} deletes rows older than {@code sluice.tier.outcomes.retention}.
  */
 public final class OutcomeService implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(OutcomeService.class);
@@ -60,6 +62,16 @@ public final class OutcomeService implements AutoCloseable {
    */
   static final int GROUP_QUEUE = 2_048;
 
+  /** The first wait before a failed group write is tried again; each next wait doubles. */
+  static final long RETRY_FIRST_MS = 50;
+
+  /**
+   * The longest wait between two tries of a group write: short, because a try while the store's
+   * breaker is open costs nothing, and the breaker's few half-open probes are almost always taken
+   * by submissions, so the reports' group write gets through only once the breaker has closed.
+   */
+  static final long RETRY_MAX_MS = 200;
+
   /** What a prune deleted, and the cut-off (epoch ms). */
   public record Pruned(long before, long runs, long events, long alerts) {
     public boolean any() {
@@ -81,7 +93,8 @@ public final class OutcomeService implements AutoCloseable {
 
   private final TagValues queueTags;
   private final TagValues reasonTags;
-  private final Duration storeTimeout;
+  private final Duration reportWait;
+  private final Counter retries;
   private final GroupCommit<RunReport, RunOutcome> commits;
 
   public OutcomeService(
@@ -103,7 +116,12 @@ public final class OutcomeService implements AutoCloseable {
     this.reasonTags = new TagValues(java.util.Set.of(), outcomes.maxMetricReasons());
     props.fallbackRule(); // fail start-up on an invalid rule, naming the value
     props.failureRule();
-    this.storeTimeout = store.limit();
+    this.reportWait = outcomes.reportWait();
+    this.retries =
+        Counter.builder("sluice.tier.outcome.store.retries")
+            .description(
+                "Group writes of run reports tried again after the store failed or could not take them")
+            .register(meters);
     this.commits =
         new GroupCommit<>("sluice-outcome-commit", this::writeGroup, MAX_GROUP, GROUP_QUEUE);
   }
@@ -174,9 +192,10 @@ public final class OutcomeService implements AutoCloseable {
   /**
    * Merges, stores and counts the report; returns the attempt as now known, once it is durable.
    * Reports arriving together are written in group commits ({@link GroupCommit}: one store call and
-   * one transaction for up to {@value #MAX_GROUP} reports); a report waits at most the store
-   * access's limit ({@code sluice.tier.outcomes.store-timeout} in the service) for its group. Store
-   * failures are thrown (a failed group fails every report in it, none acknowledged).
+   * one transaction for up to {@value #MAX_GROUP} reports); a report waits at most {@code
+   * sluice.tier.outcomes.report-wait} for its group to be stored, which is tried again while the
+   * store is unavailable ({@link #writeGroup}). Store failures are thrown (a failed group fails
+   * every report in it, none acknowledged).
    */
   public RunOutcome report(RunReport r) {
     Counter.builder("sluice.tier.outcome.reports")
@@ -185,7 +204,7 @@ public final class OutcomeService implements AutoCloseable {
         .register(meters)
         .increment();
     try {
-      return commits.submit(r, storeTimeout);
+      return commits.submit(r, reportWait);
     } catch (RuntimeException e) {
       Counter.builder("sluice.tier.outcome.reports.lost")
           .description(
@@ -198,10 +217,42 @@ public final class OutcomeService implements AutoCloseable {
   }
 
   /**
+   * Writes one group ({@link #writeOnce}); while the store is unavailable (down, its breaker open,
+   * busy, or the call failed) and some report of the group is still waited for, tries again after
+   * {@value #RETRY_FIRST_MS} ms, doubling up to {@value #RETRY_MAX_MS} ms, within {@code
+   * report-wait} from the group's first try. Trying again is safe: a report merged into an attempt
+   * that already holds it changes nothing (a write that failed after its commit is not counted
+   * twice).
+   */
+  private void writeGroup(List<GroupCommit.Item<RunReport, RunOutcome>> group) {
+    long deadline = System.nanoTime() + reportWait.toNanos();
+    long waitMs = RETRY_FIRST_MS;
+    while (true) {
+      try {
+        writeOnce(group);
+        return;
+      } catch (StoreGateway.Unavailable e) {
+        long leftMs = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
+        if (leftMs <= waitMs || group.stream().allMatch(GroupCommit.Item::abandoned)) {
+          throw e;
+        }
+        retries.increment();
+        try {
+          Thread.sleep(waitMs);
+        } catch (InterruptedException stop) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+        waitMs = Math.min(waitMs * 2, RETRY_MAX_MS);
+      }
+    }
+  }
+
+  /**
    * Writes one group in one store call; a group the store refuses as a client error (a report's
    * data) is written again report by report, so that only the bad one is answered 400.
    */
-  private void writeGroup(List<GroupCommit.Item<RunReport, RunOutcome>> group) {
+  private void writeOnce(List<GroupCommit.Item<RunReport, RunOutcome>> group) {
     try {
       answer(group, call("tier-outcome-report", st -> commit(st, group)));
     } catch (StoreGateway.Rejected e) {

@@ -19,6 +19,12 @@ import org.springframework.validation.annotation.Validated;
  *     and alert; a read of the outcome or alert API; one step of the background work), through the
  *     store's circuit breaker; past it the API answers 503 and a report is counted as lost. Under
  *     the 3 s the driver's reporter waits
+ * @param reportWait how long a report may wait to be stored: a group write the store fails or
+ *     cannot take at once (store down or restarting, its circuit breaker open, every store thread
+ *     busy) is tried again, after 50 ms, then twice as long each time up to 200 ms, as long as this
+ *     allows; only then is the report answered 503 (with {@code Retry-After}) and counted as lost.
+ *     Nothing is acknowledged before it is stored. Keep it under the reporters' own deadline (3 s:
+ *     the driver plugin and sluice-submit), or they give up first
  * @param retention how long outcome rows are kept: attempts not updated, counted events and alerts
  *     older than this are deleted by the background prune (the counted events' all-time totals are
  *     kept, so the Prometheus counters still carry on after a restart); at least the alert window
@@ -36,6 +42,7 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 public record TierOutcomeProperties(
     @DefaultValue("2s") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration storeTimeout,
+    @DefaultValue("2500ms") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration reportWait,
     @DefaultValue("30d") @NotNull Duration retention,
     @DefaultValue("1h") @NotNull @DurationMin(nanos = 0, inclusive = false) Duration pruneInterval,
     @DefaultValue List<String> metricQueues,
@@ -45,6 +52,7 @@ public record TierOutcomeProperties(
   public TierOutcomeProperties {
     metricQueues = List.copyOf(metricQueues);
     positive("store-timeout", storeTimeout);
+    positive("report-wait", reportWait);
     positive("prune-interval", pruneInterval);
   }
 

@@ -6,6 +6,7 @@ import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import io.sluice.contracts.Tier;
 import io.sluice.tuner.store.ControlDatabase;
 import io.sluice.tuner.store.StoreAccess;
+import io.sluice.tuner.store.StoreGateway;
 import io.sluice.tuner.testing.Conditions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -30,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Outcome reports in group commits over a real H2 file: concurrent reports are all stored, each
  * once, and each caller is answered with its own run; a store that fails while writing a group
  * fails every report of that group, none of which is acknowledged nor stored (the group is one
- * transaction).
+ * transaction); a group the store cannot take (the gateway's answer while the store is down) is
+ * tried again within the report's wait, and fails only once that is over.
  */
 class OutcomeGroupCommitTest {
   static final int REPORTS = 40;
@@ -138,6 +140,41 @@ class OutcomeGroupCommitTest {
     assertThat(service.report(succeeded("s-after")).runKey()).isEqualTo("sub:s-after");
   }
 
+  @Test
+  void aGroupTheStoreCannotTakeIsTriedAgainAndItsReportsStoredOnce() throws Exception {
+    GatedStore store = new GatedStore(h2());
+    service = service(store);
+    store.unavailable.set(3); // the breaker open, say: three tries answered at once
+    RunOutcome o = service.report(succeeded("s-0"));
+    assertThat(o.runKey()).isEqualTo("sub:s-0");
+    assertThat(store.unavailable.get()).isZero();
+    assertThat(meters.get("sluice.tier.outcome.store.retries").counter().count()).isEqualTo(3);
+    assertThat(service.runs(0, null, null, 500))
+        .extracting(RunOutcome::runKey)
+        .containsExactly("sub:s-0");
+    assertThat(meters.get("sluice.tier.outcomes").tag("outcome", "succeeded").counter().count())
+        .isEqualTo(1);
+    assertThat(meters.find("sluice.tier.outcome.reports.lost").counter()).isNull();
+  }
+
+  @Test
+  void aStoreThatStaysUnavailableFailsTheReportOnceItsWaitIsOverAndStoresNothing() {
+    GatedStore store = new GatedStore(h2());
+    service = service(store, Map.of("sluice.tier.outcomes.report-wait", "300ms"));
+    store.unavailable.set(Integer.MAX_VALUE);
+    try {
+      service.report(succeeded("s-0"));
+      throw new AssertionError("a report the store never took was acknowledged");
+    } catch (StoreGateway.Unavailable e) {
+      // the store's own reason when the group's last try failed, or the wait's end
+      assertThat(e.reason()).isIn("circuit_open", "timeout");
+    }
+    assertThat(meters.get("sluice.tier.outcome.store.retries").counter().count()).isPositive();
+    assertThat(meters.get("sluice.tier.outcome.reports.lost").counter().count()).isEqualTo(1);
+    store.unavailable.set(0);
+    assertThat(service.runs(0, null, null, 500)).isEmpty();
+  }
+
   private H2OutcomeStore h2() {
     return new H2OutcomeStore(
         ControlDatabase.open("jdbc:h2:file:" + dir.resolve("h").toAbsolutePath()), "test");
@@ -145,10 +182,14 @@ class OutcomeGroupCommitTest {
 
   /** The service over the store, as the application builds it (its default store timeout). */
   OutcomeService service(GatedStore store) {
+    return service(store, Map.of());
+  }
+
+  OutcomeService service(GatedStore store, Map<String, String> props) {
     OutcomeService s =
         new OutcomeService(
             StoreAccess.direct(store),
-            OutcomeStoreTest.bind("sluice.tier.outcomes", TierOutcomeProperties.class, Map.of()),
+            OutcomeStoreTest.bind("sluice.tier.outcomes", TierOutcomeProperties.class, props),
             OutcomeStoreTest.props(),
             new AlertWebhook("", Duration.ofSeconds(1), 1, Duration.ZERO, 1, meters),
             meters,
@@ -167,6 +208,10 @@ class OutcomeGroupCommitTest {
     final CountDownLatch held = new CountDownLatch(1);
     final CountDownLatch release = new CountDownLatch(1);
     final AtomicInteger groups = new AtomicInteger();
+
+    /** Group writes still to be refused as the gateway refuses them while the store is down. */
+    final AtomicInteger unavailable = new AtomicInteger();
+
     final java.util.concurrent.atomic.AtomicReference<String> failOnSave =
         new java.util.concurrent.atomic.AtomicReference<>();
     volatile OutcomeService service;
@@ -182,6 +227,10 @@ class OutcomeGroupCommitTest {
     @Override
     public <T> T group(Supplier<T> work) {
       groups.incrementAndGet();
+      if (unavailable.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+        throw new StoreGateway.Unavailable(
+            "circuit_open", "the store's circuit breaker is open", null);
+      }
       if (gate.getAndSet(false)) {
         held.countDown();
         try {
