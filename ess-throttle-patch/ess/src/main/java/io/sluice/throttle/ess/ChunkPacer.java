@@ -36,8 +36,16 @@ import java.util.stream.LongStream;
  * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link
  * TimedStreamManager.Tracked} (paced or not); {@link #chunkDone} takes one off when Spark reports
  * it sent, {@link #streamGone} the rest when the stream failed or its connection closed. One lock
- * guards the books; everything is O(1) per chunk but the turn order. Meter: {@code
- * sluice.throttle.chunks.parked} (chunk fetches parked).
+ * guards the books; everything is O(1) per chunk but the turn order. Meters: {@code
+ * sluice.throttle.chunks.parked} (chunk fetches parked), {@code
+ * sluice.throttle.chunks.behind.paced} (unpaced chunk fetches that arrived while a paced chunk was
+ * out in their scope: what pacing did not spare them) and {@code sluice.throttle.pace.unpaced.gap}
+ * (how long the scope had been free of unpaced chunks when the next one arrived).
+ *
+ * <p>Anticipation ({@code pace.anticipateMs}): once the last unpaced chunk of a scope was sent, the
+ * parked chunks wait that much longer for the unpaced app's next chunk (Spark's client sends a
+ * request's chunk fetches at once, but the server reads the next one off the connection only after
+ * the previous was sent); a timer lets them go when it has passed with none.
  */
 final class ChunkPacer {
   private static final AttributeKey<ChunkParking.Channel<Parked>> PARKING =
