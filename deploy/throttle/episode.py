@@ -200,7 +200,9 @@ try:
     print(f"    requests held: heavy {held.get('heavy', 0)}, light {held.get('light', 0)}; "
           f"fail-open: {metric_sum(metrics, 'sluice_throttle_failopen_total'):.0f}")
     print(f"    chunk fetches parked (chunk pacing of the app over its range): "
-          f"{metric_sum(metrics, 'sluice_throttle_chunks_parked_total'):.0f}")
+          f"{metric_sum(metrics, 'sluice_throttle_chunks_parked_total'):.0f}; the light app's chunk fetches that "
+          f"found a paced one out (anticipation missed): "
+          f"{metric_sum(metrics, 'sluice_throttle_chunks_behind_paced_total'):.0f}")
     print(f"    shuffle times: heavy {times['heavy']}, light {times['light']}")
     rc = 0 if all(pr.returncode == 0 for pr in procs.values()) else 1
     if rc:

@@ -31,6 +31,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
+import java.util.function.ToLongFunction;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
@@ -105,7 +107,8 @@ class ThrottleGateStandaloneITCase {
       long budgetTargetMs,
       String ioModel,
       int serverThreads,
-      String signal) {
+      String signal,
+      long anticipateMs) {
     static Workload fromSystemProperties() {
       // the light app fetches enough (12 x 40 blocks over 2 one-core executors) that its run time
       // depends on the
@@ -143,7 +146,9 @@ class ThrottleGateStandaloneITCase {
           // default signal)
           s("ioModel", "SHARED_DISK"),
           i("serverThreads", 2),
-          s("signal", "QUEUEING"));
+          s("signal", "QUEUEING"),
+          // chunk pacing's anticipation of the light app's next chunk; -1: the gate's default
+          l("anticipateMs", -1));
     }
 
     /**
@@ -169,13 +174,18 @@ class ThrottleGateStandaloneITCase {
 
   /**
    * One application's outcome, from its event log: {@code durationMs} is its shuffle's span (first
-   * shuffle-writing stage submitted → last shuffle-reading stage completed), {@code appMs} the
-   * whole application's (start-up included, which on a busy machine is mostly CPU wait).
+   * shuffle-writing stage submitted → last shuffle-reading stage completed), {@code readMs} the
+   * reading stages' part of it (first submitted → last completed: what the ESS serves; the map side
+   * before it only needs CPU and the local disk), {@code readStartMs} when the first reading stage
+   * was submitted (epoch ms), {@code appMs} the whole application's (start-up included, which on a
+   * busy machine is mostly CPU wait).
    */
   record App(
       String name,
       String appId,
       long durationMs,
+      long readMs,
+      long readStartMs,
       long appMs,
       String status,
       long fetchFailedTasks,
@@ -183,7 +193,11 @@ class ThrottleGateStandaloneITCase {
       long remoteBlocks,
       long fetchWaitMs) {}
 
-  /** One run of the pair under one gate mode. */
+  /**
+   * One run of the pair under one gate mode; {@code abnormalAtMs} is when the test first saw the
+   * node ABNORMAL (epoch ms, 0 if never), {@code load} the machine's load average at the run's
+   * start and end.
+   */
   record Run(
       String mode,
       App heavy,
@@ -191,7 +205,19 @@ class ThrottleGateStandaloneITCase {
       double heldEnforced,
       double heldWouldHave,
       String gateJson,
-      boolean episodeEndedWhileHeavyRan) {}
+      boolean episodeEndedWhileHeavyRan,
+      long abnormalAtMs,
+      String load) {
+    /**
+     * How long after the light app's shuffle read started the node turned ABNORMAL (seconds; NaN if
+     * it never did): until then the heavy app is neither held nor paced.
+     */
+    double detectionSeconds() {
+      return abnormalAtMs == 0 || light == null
+          ? Double.NaN
+          : (abnormalAtMs - light.readStartMs()) / 1000.0;
+    }
+  }
 
   static final Workload W = Workload.fromSystemProperties();
   static final Map<String, Integer> PRIORITIES = new ConcurrentHashMap<>();
@@ -310,13 +336,21 @@ class ThrottleGateStandaloneITCase {
             java.util.Locale.ROOT,
             "throttle e2e ratios: light next to heavy / alone: ENFORCE "
                 + "%.2f, MONITOR_ONLY %.2f; light ENFORCE / MONITOR_ONLY %.2f (fetch wait %.2f); heavy ENFORCE / "
-                + "MONITOR_ONLY %.2f; episode ended while the heavy app ran: %s%n",
+                + "MONITOR_ONLY %.2f; episode ended while the heavy app ran: %s; light shuffle read next to "
+                + "heavy / alone: ENFORCE %.2f, MONITOR_ONLY %.2f; node ABNORMAL %.1f s after the light "
+                + "app's read started; load average %s / %s / %s%n",
             enforce.light().durationMs() / (double) alone.light().durationMs(),
             monitor.light().durationMs() / (double) alone.light().durationMs(),
             enforce.light().durationMs() / (double) monitor.light().durationMs(),
             enforce.light().fetchWaitMs() / (double) monitor.light().fetchWaitMs(),
             enforce.heavy().durationMs() / (double) monitor.heavy().durationMs(),
-            enforce.episodeEndedWhileHeavyRan());
+            enforce.episodeEndedWhileHeavyRan(),
+            enforce.light().readMs() / (double) alone.light().readMs(),
+            monitor.light().readMs() / (double) alone.light().readMs(),
+            enforce.detectionSeconds(),
+            enforce.load(),
+            monitor.load(),
+            alone.load());
     System.out.print(ratios);
     Files.writeString(work.resolve("result.txt"), ratios, java.nio.file.StandardOpenOption.APPEND);
   }
@@ -338,6 +372,7 @@ class ThrottleGateStandaloneITCase {
    */
   static Run runPair(String mode, boolean withHeavy) throws Exception {
     Path state = work.resolve(mode.toLowerCase() + (withHeavy ? "" : "-alone"));
+    String loadStart = loadAverage();
     Path events = state.resolve("events");
     Files.createDirectories(events);
     int gatePort = freePort();
@@ -361,6 +396,7 @@ class ThrottleGateStandaloneITCase {
             "-Dsluice.throttle.pace.scope="
                 + ("SHARED_DISK".equals(W.ioModel()) ? "NODE" : "THREAD"),
             "-Dsluice.throttle.pace.lingerMs=120000",
+            W.anticipateMs() < 0 ? "" : "-Dsluice.throttle.pace.anticipateMs=" + W.anticipateMs(),
             "-Dsluice.throttle.priority.default=" + DEFAULT_PRIORITY,
             "-Dsluice.throttle.priority.url=http://127.0.0.1:"
                 + prioritySource.getAddress().getPort(),
@@ -428,7 +464,15 @@ class ThrottleGateStandaloneITCase {
         assertThat(light.exitValue()).as("light app (%s)", state.resolve("light.log")).isZero();
         Map<String, App> apps = fold(events, "light");
         return new Run(
-            mode + " (light alone)", null, apps.get("light"), 0, 0, get(gate + "/gate"), false);
+            mode + " (light alone)",
+            null,
+            apps.get("light"),
+            0,
+            0,
+            get(gate + "/gate"),
+            false,
+            0,
+            loadStart + " -> " + loadAverage());
       }
       heavy =
           submit(
@@ -461,12 +505,16 @@ class ThrottleGateStandaloneITCase {
       Files.writeString(state.resolve("light.go"), "go");
       boolean wasAbnormal = false;
       boolean endedWhileHeavyRan = false;
+      long abnormalAt = 0;
       while (light.isAlive() || heavy.isAlive()) {
         learnPriorities(masterUi);
         if (heavy.isAlive()) {
           boolean abnormal = abnormal(gate);
           endedWhileHeavyRan |= wasAbnormal && !abnormal;
           wasAbnormal |= abnormal;
+          if (abnormal && abnormalAt == 0) {
+            abnormalAt = System.currentTimeMillis();
+          }
         }
         assertThat(System.nanoTime())
             .as("apps finishing")
@@ -487,7 +535,9 @@ class ThrottleGateStandaloneITCase {
           held(metrics, "true"),
           held(metrics, "false"),
           snapshot,
-          endedWhileHeavyRan);
+          endedWhileHeavyRan,
+          abnormalAt,
+          loadStart + " -> " + loadAverage());
     } finally {
       if (heavy != null && heavy.isAlive()) {
         heavy.descendants().forEach(ProcessHandle::destroy);
@@ -501,6 +551,15 @@ class ThrottleGateStandaloneITCase {
           "stop",
           "--state-dir",
           state.resolve("spark").toString());
+    }
+  }
+
+  /** The machine's 1-minute load average (the runs share the machine with whatever else runs). */
+  static String loadAverage() {
+    try {
+      return Files.readString(Path.of("/proc/loadavg")).split(" ")[0];
+    } catch (IOException e) {
+      return "?";
     }
   }
 
@@ -598,24 +657,20 @@ class ThrottleGateStandaloneITCase {
       long failed = r.stages().stream().mapToLong(StageProfile::failedTasks).sum();
       long remote = r.stages().stream().mapToLong(StageProfile::shuffleRemoteBlocksFetched).sum();
       long wait = r.stages().stream().mapToLong(StageProfile::shuffleFetchWaitMs).sum();
-      long first =
-          r.stages().stream()
-              .filter(st -> st.shuffleWriteBytes() > 0)
-              .mapToLong(StageProfile::submissionTime)
-              .min()
-              .orElse(0);
-      long last =
-          r.stages().stream()
-              .filter(st -> st.shuffleRemoteBlocksFetched() + st.shuffleLocalBlocksFetched() > 0)
-              .mapToLong(StageProfile::completionTime)
-              .max()
-              .orElse(0);
+      Predicate<StageProfile> reads =
+          st -> st.shuffleRemoteBlocksFetched() + st.shuffleLocalBlocksFetched() > 0;
+      long readFirst = first(r, reads, StageProfile::submissionTime);
+      long first = first(r, st -> st.shuffleWriteBytes() > 0, StageProfile::submissionTime);
+      // the latest completion of a reading stage: the least negated one
+      long last = -first(r, reads, st -> -st.completionTime());
       apps.put(
           r.name(),
           new App(
               r.name(),
               r.appId(),
               last - first,
+              last - readFirst,
+              readFirst,
               r.endTime() - r.startTime(),
               r.status(),
               fetchFailed,
@@ -625,6 +680,11 @@ class ThrottleGateStandaloneITCase {
     }
     assertThat(apps).as("event logs in %s", events).containsOnlyKeys(names);
     return apps;
+  }
+
+  /** The least {@code time} of {@code r}'s stages that match {@code which} (0 if none does). */
+  static long first(AppRun r, Predicate<StageProfile> which, ToLongFunction<StageProfile> time) {
+    return r.stages().stream().filter(which).mapToLong(time).min().orElse(0);
   }
 
   static final Pattern DECISION =

@@ -1,6 +1,7 @@
 package io.sluice.throttle.ess;
 
 import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Timer;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.util.Attribute;
 import io.netty.util.AttributeKey;
@@ -8,6 +9,7 @@ import io.netty.util.concurrent.EventExecutor;
 import io.sluice.throttle.gate.ChunkParking;
 import io.sluice.throttle.gate.GateConfig;
 import io.sluice.throttle.gate.ThrottleGate;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -15,6 +17,7 @@ import java.util.Map;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.LongStream;
 
 /**
  * Chunk pacing for one node: gives the disk to the apps the gate does not pace. The gate decides
@@ -33,12 +36,25 @@ import java.util.concurrent.atomic.AtomicInteger;
  * <p>Counting: {@link #onChunk} counts a passed-on chunk on its stream's {@link
  * TimedStreamManager.Tracked} (paced or not); {@link #chunkDone} takes one off when Spark reports
  * it sent, {@link #streamGone} the rest when the stream failed or its connection closed. One lock
- * guards the books; everything is O(1) per chunk but the turn order. Meter: {@code
- * sluice.throttle.chunks.parked} (chunk fetches parked).
+ * guards the books; everything is O(1) per chunk but the turn order. Meters: {@code
+ * sluice.throttle.chunks.parked} (chunk fetches parked), {@code
+ * sluice.throttle.chunks.behind.paced} (unpaced chunk fetches that arrived while a paced chunk was
+ * out in their scope: what pacing did not spare them) and {@code sluice.throttle.pace.unpaced.gap}
+ * (how long the scope had been free of unpaced chunks when the next one arrived).
+ *
+ * <p>Anticipation ({@code pace.anticipateMs}): once the last unpaced chunk of a scope was sent, the
+ * parked chunks wait that much longer for the unpaced app's next chunk (Spark's client sends a
+ * request's chunk fetches at once, but the server reads the next one off the connection only after
+ * the previous was sent); a timer lets them go when it has passed with none.
  */
 final class ChunkPacer {
   private static final AttributeKey<ChunkParking.Channel<Parked>> PARKING =
       AttributeKey.valueOf("sluice.throttle.chunkParking");
+
+  private static final Duration[] GAP_BUCKETS =
+      LongStream.of(1, 2, 5, 10, 20, 50, 100, 200, 500, 1000)
+          .mapToObj(Duration::ofMillis)
+          .toArray(Duration[]::new);
 
   private final ThrottleGate gate;
 
@@ -54,8 +70,12 @@ final class ChunkPacer {
    */
   private EventExecutor timerLoop;
 
-  private boolean timerArmed;
+  /** When the armed wake-up fires ({@link Long#MAX_VALUE}: none armed; guarded by this). */
+  private long timerAt = Long.MAX_VALUE;
+
   private final Counter parkedTotal;
+  private final Counter behindPaced;
+  private final Timer unpacedGap;
 
   ChunkPacer(ThrottleGate gate) {
     this.gate = gate;
@@ -63,6 +83,19 @@ final class ChunkPacer {
         Counter.builder("sluice.throttle.chunks.parked")
             .description(
                 "Chunk fetches of paced apps parked while unpaced apps' chunks were being served")
+            .register(gate.meters().registry());
+    this.behindPaced =
+        Counter.builder("sluice.throttle.chunks.behind.paced")
+            .description(
+                "Chunk fetches of unpaced apps that arrived while a paced chunk was out in their pace"
+                    + " scope (they can wait for its read)")
+            .register(gate.meters().registry());
+    this.unpacedGap =
+        Timer.builder("sluice.throttle.pace.unpaced.gap")
+            .description(
+                "While chunks are paced: how long a pace scope had been without unpaced chunks when"
+                    + " the next one arrived (what pace.anticipateMs has to bridge)")
+            .serviceLevelObjectives(GAP_BUCKETS)
             .register(gate.meters().registry());
     this.parking = ChunkParking.of(gate.config());
   }
@@ -81,20 +114,30 @@ final class ChunkPacer {
     // Spark serves a stream's chunks only in order: behind a parked chunk of its stream a chunk
     // parks too
     boolean paced = t.parkedNow.get() > 0 || gate.paced(t.appId);
+    long now = System.nanoTime();
     synchronized (this) {
       ChunkParking.Loop loop = loop(t);
       if (!paced) {
-        parking.unpaced(loop, 1);
+        if (parking.parked() + parking.pacedOut() > 0) {
+          long gap = parking.idleFor(loop, now);
+          if (gap > 0 && gap != Long.MAX_VALUE) {
+            unpacedGap.record(gap, TimeUnit.NANOSECONDS);
+          }
+          if (parking.pacedAhead(loop)) {
+            behindPaced.increment();
+          }
+        }
+        parking.unpaced(loop, 1, now);
         t.unpacedOut.incrementAndGet();
         return true;
       }
       ChunkParking.Channel<Parked> channel = channel(ctx, loop);
-      if (parking.tryGo(channel)) {
+      if (parking.tryGo(channel, now)) {
         t.pacedOut.incrementAndGet();
         return true;
       }
       t.parkedNow.incrementAndGet();
-      parking.park(channel, new Parked(ctx, msg, t), 1, System.nanoTime());
+      parking.park(channel, new Parked(ctx, msg, t), 1, now);
       timerLoop = ctx.executor();
     }
     parkedTotal.increment();
@@ -114,7 +157,7 @@ final class ChunkPacer {
       boolean drained;
       synchronized (this) {
         ChunkParking.Loop loop = loop(t);
-        parking.unpaced(loop, -1);
+        parking.unpaced(loop, -1, System.nanoTime());
         drained = loop.unpaced() == 0 || parking.unpaced() == 0;
       }
       if (drained) {
@@ -135,7 +178,7 @@ final class ChunkPacer {
         for (int i = 0; i < p; i++) {
           parking.done(loop);
         }
-        parking.unpaced(loop, -u);
+        parking.unpaced(loop, -u, System.nanoTime());
       }
       pump();
     }
@@ -191,13 +234,14 @@ final class ChunkPacer {
             }
             return true;
           });
-      long due = parking.nextDue();
-      if (due != Long.MAX_VALUE && !timerArmed && timerLoop != null) {
-        timerArmed = true;
+      // the next turn, or the end of an anticipation: armed unless a wake-up comes before it
+      long due = parking.nextDue(now);
+      if (due < timerAt && timerLoop != null) {
+        timerAt = due;
         try {
-          timerLoop.schedule(this::timer, Math.max(0, due - now), TimeUnit.NANOSECONDS);
+          timerLoop.schedule(() -> timer(due), Math.max(0, due - now), TimeUnit.NANOSECONDS);
         } catch (RejectedExecutionException e) {
-          timerArmed = false; // shutting down
+          timerAt = Long.MAX_VALUE; // shutting down
         }
       }
     }
@@ -206,9 +250,11 @@ final class ChunkPacer {
     }
   }
 
-  private void timer() {
+  private void timer(long due) {
     synchronized (this) {
-      timerArmed = false;
+      if (timerAt == due) {
+        timerAt = Long.MAX_VALUE;
+      }
     }
     pump();
   }

@@ -14,6 +14,7 @@ import io.sluice.throttle.gate.StaticPriorityMap;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.spark.network.shuffle.ExternalBlockStoreClient;
@@ -46,25 +47,109 @@ class ChunkPacingITCase {
 
   @TempDir Path tmp;
 
+  /** The light load of the running test. */
+  private Load lightLoad;
+
   private static GateConfig config(long lingerMs) {
-    return GateConfig.fromMap(
-        Map.ofEntries(
-            Map.entry("sluice.throttle.mode", "ENFORCE"),
-            Map.entry("sluice.throttle.test.ioDelayMs", "10"),
-            Map.entry("sluice.throttle.test.ioModel", "SHARED_DISK"),
-            // one device for both threads: a paced read on either delays the unpaced app's
-            Map.entry("sluice.throttle.pace.scope", "NODE"),
-            Map.entry("sluice.throttle.abnormal.p99Ms", "200"),
-            Map.entry("sluice.throttle.normal.p99Ms", "100"),
-            Map.entry("sluice.throttle.queue.minMs", "20"),
-            // a long window: once ABNORMAL the node stays so for the test
-            Map.entry("sluice.throttle.window.ms", "600000"),
-            Map.entry("sluice.throttle.window.minSamples", "3"),
-            Map.entry("sluice.throttle.tick.ms", "20"),
-            Map.entry("sluice.throttle.budget.targetMs", "0"),
-            Map.entry("sluice.throttle.budget.minBlocks", "4"),
-            Map.entry("sluice.throttle.budget.adaptMs", "600000"),
-            Map.entry("sluice.throttle.pace.lingerMs", Long.toString(lingerMs))));
+    return config(lingerMs, Map.of());
+  }
+
+  private static GateConfig config(long lingerMs, Map<String, String> more) {
+    Map<String, String> m =
+        new HashMap<>(
+            Map.ofEntries(
+                Map.entry("sluice.throttle.mode", "ENFORCE"),
+                Map.entry("sluice.throttle.test.ioDelayMs", "10"),
+                Map.entry("sluice.throttle.test.ioModel", "SHARED_DISK"),
+                // one device for both threads: a paced read on either delays the unpaced app's
+                Map.entry("sluice.throttle.pace.scope", "NODE"),
+                Map.entry("sluice.throttle.abnormal.p99Ms", "200"),
+                Map.entry("sluice.throttle.normal.p99Ms", "100"),
+                Map.entry("sluice.throttle.queue.minMs", "20"),
+                // a long window: once ABNORMAL the node stays so for the test
+                Map.entry("sluice.throttle.window.ms", "600000"),
+                Map.entry("sluice.throttle.window.minSamples", "3"),
+                Map.entry("sluice.throttle.tick.ms", "20"),
+                Map.entry("sluice.throttle.budget.targetMs", "0"),
+                Map.entry("sluice.throttle.budget.minBlocks", "4"),
+                Map.entry("sluice.throttle.budget.adaptMs", "600000"),
+                Map.entry("sluice.throttle.pace.lingerMs", Long.toString(lingerMs))));
+    m.putAll(more);
+    return GateConfig.fromMap(m);
+  }
+
+  /**
+   * Pacing with one paced chunk out on the node and a park bound longer than the test: the light
+   * app's chunk fetches follow each other within {@code anticipateMs} (its requests one after
+   * another, their chunks pipelined), so with anticipation the heavy app's parked chunks stay
+   * parked between them.
+   */
+  private static GateConfig anticipating(long anticipateMs) {
+    return config(
+        600_000,
+        Map.of(
+            "sluice.throttle.pace.inFlight", "1",
+            "sluice.throttle.pace.parkMaxMs", "60000",
+            "sluice.throttle.pace.anticipateMs", Long.toString(anticipateMs)));
+  }
+
+  @Test
+  void withAnticipationTheHighPriorityAppsChunksDoNotQueueBehindPacedOnes() throws Exception {
+    run(
+        anticipating(1000),
+        node -> {
+          long[] served = lightChunksBehindPaced(node);
+          // expected 0: a light chunk finds a paced one out only after a gap of a whole second in
+          // the light app's fetches
+          assertThat(served[1])
+              .as("of %d light chunks, behind a paced read", served[0])
+              .isLessThanOrEqualTo(served[0] / 10);
+        });
+  }
+
+  @Test
+  void withoutAnticipationAPacedChunkSlipsInBetweenTheHighPriorityAppsChunks() throws Exception {
+    run(
+        anticipating(0),
+        node -> {
+          long[] served = lightChunksBehindPaced(node);
+          // each light chunk sent leaves the node without unpaced work until the next is read
+          // off its connection: a parked heavy chunk goes in that gap (about one per light chunk)
+          assertThat(served[1])
+              .as("of %d light chunks, behind a paced read", served[0])
+              .isGreaterThanOrEqualTo(served[0] / 4);
+        });
+  }
+
+  /**
+   * Once the heavy app's chunks are being parked: the light app's next 160 chunks fetched, and how
+   * many of them arrived while a paced chunk was out ({@code sluice.throttle.chunks.behind.paced}).
+   */
+  private long[] lightChunksBehindPaced(GatedNode node) throws Exception {
+    Await.until(
+        () -> node.handler.parkedChunksTotal() > 20,
+        Duration.ofSeconds(120),
+        () ->
+            "heavy chunks parked: " + node.handler.parkedChunksTotal() + ", " + node.gate.state());
+    long behind0 = behindPaced(node);
+    long light0 = lightChunks();
+    Await.until(
+        () -> lightChunks() >= light0 + 160,
+        Duration.ofSeconds(120),
+        () -> "light chunks fetched: " + (lightChunks() - light0));
+    long[] served = {lightChunks() - light0, behindPaced(node) - behind0};
+    System.out.printf(
+        "chunk pacing, pace.anticipateMs=%d: %d of %d light chunks behind a paced read%n",
+        node.gate.config().get(GateConfig.PACE_ANTICIPATE_MS), served[1], served[0]);
+    return served;
+  }
+
+  private static long behindPaced(GatedNode node) {
+    return (long) node.meters.get("sluice.throttle.chunks.behind.paced").counter().count();
+  }
+
+  private long lightChunks() {
+    return lightLoad.checks().stream().mapToLong(c -> c.succeeded().size()).sum();
   }
 
   @Test
@@ -111,7 +196,11 @@ class ChunkPacingITCase {
   }
 
   private void run(long lingerMs, WhileLoaded check) throws Exception {
-    try (GatedNode node = new GatedNode(config(lingerMs), PRIORITIES, SERVER)) {
+    run(config(lingerMs), check);
+  }
+
+  private void run(GateConfig config, WhileLoaded check) throws Exception {
+    try (GatedNode node = new GatedNode(config, PRIORITIES, SERVER)) {
       ShuffleApp heavy = new ShuffleApp(tmp.resolve("heavy"), HEAVY, "1", 8, 60);
       ShuffleApp light = new ShuffleApp(tmp.resolve("light"), LIGHT, "1", 4, 20);
       List<ExternalBlockStoreClient> heavyClients = new ArrayList<>();
@@ -124,6 +213,7 @@ class ChunkPacingITCase {
         light.register(lightClient, node.port());
         try (Load heavyLoad = new Load(heavy, heavyClients, node.port(), 1, 40, 100_000);
             Load lightLoad = new Load(light, List.of(lightClient), node.port(), 1, 8, 100_000)) {
+          this.lightLoad = lightLoad;
           // the light app's requests wait behind the heavy app's: that turns the node ABNORMAL (the
           // heavy app queueing behind its own other clients would not)
           Await.until(

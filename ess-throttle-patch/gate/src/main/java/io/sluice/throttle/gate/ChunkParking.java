@@ -25,11 +25,30 @@ import java.util.function.Predicate;
  * far inside the client's idle timeout, and without flooding its thread with a whole request's
  * chunks at once.
  *
+ * <p><b>Anticipation.</b> An unpaced app's chunk fetches reach the server one after another: the
+ * next one is read off the connection only once the previous one was sent, so between two of its
+ * chunks the scope is briefly free of unpaced work. A paced chunk let out in that gap takes the
+ * disk first and the unpaced app's next read waits a whole paced read behind it, every chunk. With
+ * {@code anticipateNanos} &gt; 0 the scope stays closed to paced chunks for that long after its
+ * last unpaced chunk was done (a disk scheduler's idle slice: keep the device for the app that is
+ * reading for its next read); the paced chunks go once it has passed with no unpaced chunk back.
+ * This needs the clock: only the forms of {@link #unpaced(Loop, int, long)} and {@link
+ * #tryGo(Channel, long)} that take it anticipate; the ones without a clock never do.
+ *
  * @param <T> what the caller parks (a chunk fetch message, or a simulated request's chunks)
  */
 public final class ChunkParking<T> {
   private final int nodeMax;
   private final long parkMaxNanos;
+
+  /** pace.anticipateMs in nanoseconds: how long a scope stays closed after its unpaced work. */
+  private final long anticipateNanos;
+
+  /** When the node's unpaced work was last done (NODE scope); {@link #NEVER} before. */
+  private long idleSince = NEVER;
+
+  /** No unpaced work has been done yet (or it was counted without a clock). */
+  private static final long NEVER = Long.MIN_VALUE;
 
   /** pace.scope THREAD: only unpaced chunks on the paced chunk's own thread make it wait. */
   private final boolean perThread;
@@ -65,21 +84,45 @@ public final class ChunkParking<T> {
    *     thread only, or on any thread of the node
    */
   public ChunkParking(int nodeMax, long parkMaxNanos, PaceScope scope) {
-    if (nodeMax < 0 || parkMaxNanos <= 0) {
+    this(nodeMax, parkMaxNanos, scope, 0);
+  }
+
+  /**
+   * @param nodeMax {@code pace.inFlight}: 0 for one paced chunk per thread, else the node-wide
+   *     number
+   * @param parkMaxNanos {@code pace.parkMaxMs} in nanoseconds: the longest a connection waits for
+   *     its next turn
+   * @param scope {@code pace.scope}: whether a paced chunk waits for unpaced chunks on its own
+   *     thread only, or on any thread of the node
+   * @param anticipateNanos {@code pace.anticipateMs} in nanoseconds: how long the scope stays
+   *     closed to paced chunks after its unpaced work was done (0: not at all)
+   */
+  public ChunkParking(int nodeMax, long parkMaxNanos, PaceScope scope, long anticipateNanos) {
+    if (nodeMax < 0 || parkMaxNanos <= 0 || anticipateNanos < 0) {
       throw new IllegalArgumentException(
-          "nodeMax must be >= 0 and parkMaxNanos > 0, got " + nodeMax + ", " + parkMaxNanos);
+          "nodeMax must be >= 0, parkMaxNanos > 0 and anticipateNanos >= 0, got "
+              + nodeMax
+              + ", "
+              + parkMaxNanos
+              + ", "
+              + anticipateNanos);
     }
     this.nodeMax = nodeMax;
     this.parkMaxNanos = parkMaxNanos;
     this.perThread = scope == PaceScope.THREAD;
+    this.anticipateNanos = anticipateNanos;
   }
 
-  /** The parking {@code cfg}'s pace.inFlight, pace.parkMaxMs and pace.scope describe. */
+  /**
+   * The parking {@code cfg}'s pace.inFlight, pace.parkMaxMs, pace.scope and pace.anticipateMs
+   * describe.
+   */
   public static <T> ChunkParking<T> of(GateConfig cfg) {
     return new ChunkParking<>(
         Math.toIntExact(cfg.get(GateConfig.PACE_IN_FLIGHT)),
         cfg.nanos(GateConfig.PACE_PARK_MAX_MS),
-        cfg.get(GateConfig.PACE_SCOPE));
+        cfg.get(GateConfig.PACE_SCOPE),
+        cfg.nanos(GateConfig.PACE_ANTICIPATE_MS));
   }
 
   /** A server thread, and the paced and unpaced chunks on it. */
@@ -87,6 +130,9 @@ public final class ChunkParking<T> {
     private final ArrayDeque<Channel<?>> ring = new ArrayDeque<>();
     private int pacedOut;
     private int unpaced;
+
+    /** When this thread's unpaced work was last done (THREAD scope); {@link #NEVER} before. */
+    private long idleSince = NEVER;
 
     /** Paced chunks let out on this thread and not yet done. */
     public int pacedOut() {
@@ -155,13 +201,51 @@ public final class ChunkParking<T> {
   }
 
   /**
+   * {@code n} unpaced chunks were queued on {@code loop} at {@code now} (negative: that many were
+   * read, or dropped); when that leaves the scope without unpaced work, its anticipation starts.
+   */
+  public void unpaced(Loop loop, int n, long now) {
+    unpaced(loop, n);
+    if (n < 0) {
+      if (loop.unpaced <= 0) {
+        loop.idleSince = now;
+      }
+      if (unpaced <= 0) {
+        idleSince = now;
+      }
+    }
+  }
+
+  /**
+   * How long {@code loop}'s scope (its thread, or the node with pace.scope NODE) has been without
+   * unpaced work at {@code now}: 0 while it has some, {@link Long#MAX_VALUE} if it never had any
+   * counted with a clock. What a newly queued unpaced chunk finds is the gap anticipation has to
+   * bridge.
+   */
+  public long idleFor(Loop loop, long now) {
+    if (perThread ? loop.unpaced > 0 : unpaced > 0) {
+      return 0;
+    }
+    long since = perThread ? loop.idleSince : idleSince;
+    return since == NEVER ? Long.MAX_VALUE : now - since;
+  }
+
+  /**
    * A paced chunk on {@code c} arrived: true if it may go now (counted as out: report {@link #done}
    * when it was sent), false if it must be parked ({@link #park}). It goes now only when nothing
    * that could take its place is parked (nothing on its thread; with a node-wide cap, nothing on
    * the node), so turns stay fair, and there is room.
    */
   public boolean tryGo(Channel<T> c) {
-    if ((nodeMax == 0 ? c.loop.ring.isEmpty() : parked == 0) && room(c.loop)) {
+    return tryGo(c, NEVER);
+  }
+
+  /**
+   * {@link #tryGo(Channel)} at {@code now}: nor while its scope anticipates unpaced work (within
+   * pace.anticipateMs of the last unpaced chunk done there).
+   */
+  public boolean tryGo(Channel<T> c, long now) {
+    if ((nodeMax == 0 ? c.loop.ring.isEmpty() : parked == 0) && room(c.loop, now)) {
       out(c.loop);
       return true;
     }
@@ -220,13 +304,34 @@ public final class ChunkParking<T> {
       // cap
     }
     for (Loop l : loops) {
-      while (!l.ring.isEmpty() && room(l)) {
+      while (!l.ring.isEmpty() && room(l, now)) {
         @SuppressWarnings("unchecked")
         Channel<T> c = (Channel<T>) l.ring.pollFirst();
         l.ring.addLast(c);
         turn(c, now, go);
       }
     }
+  }
+
+  /**
+   * When {@link #pump} next has something to let out that it may not at {@code now}: the next
+   * connection's turn, or the end of an anticipation that keeps parked chunks waiting; {@link
+   * Long#MAX_VALUE} with nothing parked.
+   */
+  public long nextDue(long now) {
+    long next = nextDue();
+    if (next == Long.MAX_VALUE || anticipateNanos == 0) {
+      return next;
+    }
+    for (Loop l : loops) {
+      if (!l.ring.isEmpty() && (perThread ? l.unpaced <= 0 : unpaced <= 0)) {
+        long since = perThread ? l.idleSince : idleSince;
+        if (since != NEVER && now - since < anticipateNanos) {
+          next = Math.min(next, since + anticipateNanos);
+        }
+      }
+    }
+    return next;
   }
 
   /** When the next connection's turn falls due, or {@link Long#MAX_VALUE} with nothing parked. */
@@ -240,6 +345,11 @@ public final class ChunkParking<T> {
       return d.since + parkMaxNanos;
     }
     return Long.MAX_VALUE;
+  }
+
+  /** Whether a paced chunk is out in {@code loop}'s scope (an unpaced read may wait behind it). */
+  public boolean pacedAhead(Loop loop) {
+    return perThread ? loop.pacedOut > 0 : pacedOut > 0;
   }
 
   /** Chunks parked on the node. */
@@ -281,9 +391,18 @@ public final class ChunkParking<T> {
     }
   }
 
-  private boolean room(Loop l) {
+  private boolean room(Loop l, long now) {
     return (perThread ? l.unpaced <= 0 : unpaced <= 0)
+        && !anticipating(l, now)
         && (nodeMax == 0 ? l.pacedOut < 1 : pacedOut < nodeMax);
+  }
+
+  /**
+   * Whether {@code l}'s scope is within pace.anticipateMs of its last unpaced chunk at {@code now}.
+   */
+  private boolean anticipating(Loop l, long now) {
+    long since = perThread ? l.idleSince : idleSince;
+    return anticipateNanos > 0 && since != NEVER && now != NEVER && now - since < anticipateNanos;
   }
 
   private void out(Loop l) {

@@ -339,6 +339,19 @@ public final class GateConfig {
               + "since its last turn or its first parked chunk; then its clock starts again. So parking never leaves a "
               + "connection without a byte for longer than this plus one read, far inside the client's 120 s "
               + "spark.network.timeout, and an overdue request's chunks go one at a time instead of flooding its thread.");
+  public static final Knob<Long> PACE_ANTICIPATE_MS =
+      Knob.longKnob(
+          "pace.anticipateMs",
+          MILLIS,
+          10,
+          0,
+          1_000,
+          "Chunk pacing: after the last chunk of unpaced apps in a paced chunk's scope (pace.scope) was sent, paced "
+              + "chunks stay parked this much longer, in case the unpaced app's next chunk follows (a client's chunk "
+              + "fetches reach the server one after another, so between two of them the scope is briefly free; a "
+              + "paced read let out in that gap puts every unpaced read behind one of its own). A disk scheduler's "
+              + "idle slice. Only after unpaced work: with no unpaced app active, paced chunks never wait for it. "
+              + "0: off.");
   public static final Knob<Long> SLEEP_MIN_MS =
       Knob.longKnob(
           "sleep.minMs",
@@ -508,6 +521,7 @@ public final class GateConfig {
           PACE_IN_FLIGHT,
           PACE_SCOPE,
           PACE_PARK_MAX_MS,
+          PACE_ANTICIPATE_MS,
           SLEEP_MIN_MS,
           SLEEP_MAX_MS,
           SLEEP_RECHECK_MS,

@@ -166,8 +166,78 @@ class ChunkParkingTest {
   }
 
   @Test
+  void afterAnUnpacedChunkThePacedOnesWaitTheAnticipationForItsNextOne() {
+    ChunkParking<String> p = new ChunkParking<>(1, 10_000 * MS, PaceScope.NODE, 5 * MS);
+    ChunkParking.Loop t1 = p.loop();
+    ChunkParking.Loop t2 = p.loop();
+    ChunkParking.Channel<String> heavy = p.channel(t2);
+    p.unpaced(t1, 1, 0); // the light app's first chunk, read 0..10 ms
+    assertFalse(p.tryGo(heavy, 3 * MS));
+    p.park(heavy, "h", 3, 3 * MS);
+    p.unpaced(t1, -1, 10 * MS);
+    assertEquals(2 * MS, p.idleFor(t2, 12 * MS), "node scope: the light thread's gap");
+    assertEquals(List.of(), pump(p, 12), "within 5 ms of the light chunk: its next may follow");
+    assertEquals(15 * MS, p.nextDue(12 * MS), "the anticipation's end");
+    p.unpaced(t1, 1, 13 * MS); // it did, 3 ms later
+    assertEquals(0, p.idleFor(t2, 13 * MS));
+    assertEquals(10_003 * MS, p.nextDue(13 * MS), "only the park bound while light work is queued");
+    p.unpaced(t1, -1, 63 * MS);
+    assertEquals(List.of(), pump(p, 67));
+    assertEquals(68 * MS, p.nextDue(67 * MS));
+    assertEquals(List.of("h"), pump(p, 68), "no light chunk for 5 ms: the heavy app's turn");
+    assertTrue(p.pacedAhead(t1), "a paced read is out on the node");
+    p.done(t2);
+    assertEquals(List.of("h"), pump(p, 118), "nothing to anticipate any more");
+    assertFalse(p.tryGo(p.channel(t1), 118 * MS), "node cap of one");
+  }
+
+  @Test
+  void withNoUnpacedWorkPacedChunksNeverWaitForAnticipation() {
+    ChunkParking<String> p = new ChunkParking<>(0, 10_000 * MS, PaceScope.THREAD, 50 * MS);
+    ChunkParking.Loop t = p.loop();
+    ChunkParking.Channel<String> heavy = p.channel(t);
+    assertTrue(p.tryGo(heavy, 0));
+    assertEquals(Long.MAX_VALUE, p.idleFor(t, 0), "never had unpaced work");
+    p.done(t);
+    assertTrue(p.tryGo(heavy, MS), "the node's throughput: nobody to wait for");
+  }
+
+  @Test
+  void withThreadScopeAnticipationHoldsOnlyTheLightAppsThread() {
+    ChunkParking<String> p = new ChunkParking<>(0, 10_000 * MS, PaceScope.THREAD, 8 * MS);
+    ChunkParking.Loop t1 = p.loop();
+    ChunkParking.Loop t2 = p.loop();
+    p.unpaced(t1, 2, 0);
+    p.unpaced(t1, -2, 20 * MS);
+    ChunkParking.Channel<String> a = p.channel(t1);
+    assertFalse(p.tryGo(a, 27 * MS));
+    p.park(a, "a", 1, 27 * MS);
+    assertTrue(p.tryGo(p.channel(t2), 27 * MS), "thread 2 had no light work");
+    assertEquals(28 * MS, p.nextDue(27 * MS));
+    assertEquals(List.of("a"), pump(p, 28));
+    assertEquals(Long.MAX_VALUE, p.nextDue(28 * MS), "nothing parked");
+  }
+
+  @Test
+  void withoutAClockOrWithZeroTheParkingNeverAnticipates() {
+    ChunkParking<String> clockless = new ChunkParking<>(1, 10_000 * MS, PaceScope.NODE, 5 * MS);
+    ChunkParking.Loop t = clockless.loop();
+    clockless.unpaced(t, 1);
+    clockless.unpaced(t, -1);
+    assertTrue(clockless.tryGo(clockless.channel(t)), "counted without a clock");
+    ChunkParking<String> off =
+        ChunkParking.of(GateConfig.defaults().with(GateConfig.PACE_ANTICIPATE_MS, 0L));
+    ChunkParking.Loop u = off.loop();
+    off.unpaced(u, 1, 0);
+    off.unpaced(u, -1, 10 * MS);
+    assertTrue(off.tryGo(off.channel(u), 10 * MS), "pace.anticipateMs=0");
+  }
+
+  @Test
   void rejectsANegativeCapOrNoParkBound() {
     assertThrows(IllegalArgumentException.class, () -> new ChunkParking<String>(-1, MS));
     assertThrows(IllegalArgumentException.class, () -> new ChunkParking<String>(0, 0));
+    assertThrows(
+        IllegalArgumentException.class, () -> new ChunkParking<String>(0, MS, PaceScope.NODE, -1));
   }
 }
