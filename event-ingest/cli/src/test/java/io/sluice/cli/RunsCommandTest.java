@@ -53,7 +53,9 @@ class RunsCommandTest {
         1000,
         2000,
         500,
-        400);
+        400,
+        0L,
+        0L);
   }
 
   static AppRun run(String app, long start) {

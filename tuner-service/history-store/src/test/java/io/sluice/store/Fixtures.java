@@ -48,7 +48,9 @@ final class Fixtures {
         1_700_000_000_000L + seed,
         1_700_000_060_000L + seed,
         5_000_000L + seed,
-        2_500_000L + seed);
+        2_500_000L + seed,
+        0L,
+        0L);
   }
 
   static List<StageProfile> stages(String appId, int count, long seed) {

@@ -332,7 +332,9 @@ abstract class HistoryStoreContract {
             s.submissionTime(),
             s.completionTime(),
             s.shuffleReadBytesMax(),
-            s.shuffleReadBytesMedian());
+            s.shuffleReadBytesMedian(),
+            0L,
+            0L);
     List<Diagnosis> diagnoses =
         severity == null
             ? List.of()

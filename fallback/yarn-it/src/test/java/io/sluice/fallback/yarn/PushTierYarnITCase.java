@@ -169,7 +169,9 @@ class PushTierYarnITCase {
             start,
             start + 20_000,
             0,
-            0);
+            0,
+            0L,
+            0L);
     return new AppRun(
         CLUSTER,
         appId,

@@ -41,7 +41,9 @@ final class Runs {
         0,
         0,
         0,
-        0);
+        0,
+        0L,
+        0L);
   }
 
   /** Run {@code index} of {@code jobKey} whose stages wrote the given bytes. */
