@@ -68,6 +68,13 @@ import org.springframework.validation.annotation.Validated;
  *     overlays to every submission for its open period; each slow call still fails open within
  *     {@code submissionTimeout}. A store down or hung from the start still opens it. 0 turns the
  *     warm-up off. Default 30s.
+ * @param submissionWarmUp Longest warm-up of the submission path before the service reports ready:
+ *     once the store has answered, the most recent jobs are replayed read-only (the submission's
+ *     reads, rules and policy; nothing recorded) until a round of replays all finish within a
+ *     quarter of {@code submissionTimeout}, or until this has passed. A freshly started JVM
+ *     otherwise compiles that path on its first submissions, and those that run past {@code
+ *     submissionTimeout} before any job is cached fail open with an empty overlay. A store that
+ *     fails during the warm-up only shortens it. 0 turns the warm-up off. Default 20s.
  * @param breakerOpenWait How long the store's circuit breaker, once open, answers every call
  *     without the store before it lets {@code breakerProbes} calls try the store (half-open): a
  *     store that is back after a short outage (a restart) is used again this soon. While the probes
@@ -130,6 +137,7 @@ public record TunerProperties(
     @NotNull @DefaultValue("200ms") Duration submissionTimeout,
     @NotNull @DefaultValue("800ms") Duration submissionQueueWait,
     @NotNull @DefaultValue("30s") Duration breakerWarmUp,
+    @NotNull @DefaultValue("20s") Duration submissionWarmUp,
     @NotNull @DurationMin(millis = 1) @DefaultValue("1s") Duration breakerOpenWait,
     @NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration breakerOpenWaitMax,
     @Min(1) @Max(100) @DefaultValue("3") int breakerProbes,

@@ -1,5 +1,7 @@
 package io.sluice.tuner.startup;
 
+import io.sluice.tuner.TunerProperties;
+import io.sluice.tuner.jobs.JobTuning;
 import io.sluice.tuner.store.StoreGateway;
 import io.sluice.tuner.tier.RuleBook;
 import io.sluice.tuner.tier.TierProperties;
@@ -12,7 +14,8 @@ import org.springframework.context.annotation.Configuration;
 /**
  * What tuner-service loads in the background before it is ready, in the order it loads: the history
  * store opened, migrated and answering (with the decision log's tables), the push-tier rollout
- * rules (when the tier routing is on) and the outcome totals restored into the counters.
+ * rules (when the tier routing is on), the outcome totals restored into the counters, and the
+ * submission path warmed up ({@link SubmissionWarmUp}).
  */
 @Configuration(proxyBeanMethods = false)
 class StartupChecks {
@@ -42,6 +45,12 @@ class StartupChecks {
     return check(
         "outcome totals",
         () -> outcomes.restored() ? null : "the outcome totals are not restored yet");
+  }
+
+  /** Declared last: it starts once the store answers and ends readiness's wait. */
+  @Bean
+  SubmissionWarmUp submissionWarmUp(JobTuning tuning, StoreGateway gateway, TunerProperties props) {
+    return new SubmissionWarmUp(tuning, gateway, props);
   }
 
   /**
