@@ -74,7 +74,11 @@ import org.springframework.validation.annotation.Validated;
  *     quarter of {@code submissionTimeout}, or until this has passed. A freshly started JVM
  *     otherwise compiles that path on its first submissions, and those that run past {@code
  *     submissionTimeout} before any job is cached fail open with an empty overlay. A store that
- *     fails during the warm-up only shortens it. 0 turns the warm-up off. Default 20s.
+ *     fails during the warm-up only shortens it. 0 turns the warm-up off. Default 0 (off): in the
+ *     one soak run with 20s (at load 15-56) it did not remove the cold start's empty overlays and,
+ *     with traffic sent to a restarted service before it was ready, it delayed readiness by about
+ *     28 s and competed with live submissions; turn it on where a load balancer waits for
+ *     readiness.
  * @param breakerOpenWait How long the store's circuit breaker, once open, answers every call
  *     without the store before it lets {@code breakerProbes} calls try the store (half-open): a
  *     store that is back after a short outage (a restart) is used again this soon. While the probes
@@ -137,7 +141,7 @@ public record TunerProperties(
     @NotNull @DefaultValue("200ms") Duration submissionTimeout,
     @NotNull @DefaultValue("800ms") Duration submissionQueueWait,
     @NotNull @DefaultValue("30s") Duration breakerWarmUp,
-    @NotNull @DefaultValue("20s") Duration submissionWarmUp,
+    @NotNull @DefaultValue("0s") Duration submissionWarmUp,
     @NotNull @DurationMin(millis = 1) @DefaultValue("1s") Duration breakerOpenWait,
     @NotNull @DurationMin(millis = 1) @DefaultValue("30s") Duration breakerOpenWaitMax,
     @Min(1) @Max(100) @DefaultValue("3") int breakerProbes,

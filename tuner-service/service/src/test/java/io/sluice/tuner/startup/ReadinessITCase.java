@@ -42,7 +42,7 @@ import org.springframework.test.context.DynamicPropertySource;
 @ExtendWith(OutputCaptureExtension.class)
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "server.address=127.0.0.1")
+    properties = {"server.address=127.0.0.1", "sluice.tuner.submission-warm-up=20s"})
 class ReadinessITCase {
   private static Path dir;
   private static Server h2;
