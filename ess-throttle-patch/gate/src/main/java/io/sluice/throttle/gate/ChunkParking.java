@@ -223,10 +223,10 @@ public final class ChunkParking<T> {
    * bridge.
    */
   public long idleFor(Loop loop, long now) {
-    if (perThread ? loop.unpaced > 0 : unpaced > 0) {
+    if (unpacedIn(loop) > 0) {
       return 0;
     }
-    long since = perThread ? loop.idleSince : idleSince;
+    long since = idleSinceIn(loop);
     return since == NEVER ? Long.MAX_VALUE : now - since;
   }
 
@@ -324,11 +324,8 @@ public final class ChunkParking<T> {
       return next;
     }
     for (Loop l : loops) {
-      if (!l.ring.isEmpty() && (perThread ? l.unpaced <= 0 : unpaced <= 0)) {
-        long since = perThread ? l.idleSince : idleSince;
-        if (since != NEVER && now - since < anticipateNanos) {
-          next = Math.min(next, since + anticipateNanos);
-        }
+      if (!l.ring.isEmpty() && unpacedIn(l) <= 0 && anticipating(l, now)) {
+        next = Math.min(next, idleSinceIn(l) + anticipateNanos);
       }
     }
     return next;
@@ -392,7 +389,7 @@ public final class ChunkParking<T> {
   }
 
   private boolean room(Loop l, long now) {
-    return (perThread ? l.unpaced <= 0 : unpaced <= 0)
+    return unpacedIn(l) <= 0
         && !anticipating(l, now)
         && (nodeMax == 0 ? l.pacedOut < 1 : pacedOut < nodeMax);
   }
@@ -401,8 +398,18 @@ public final class ChunkParking<T> {
    * Whether {@code l}'s scope is within pace.anticipateMs of its last unpaced chunk at {@code now}.
    */
   private boolean anticipating(Loop l, long now) {
-    long since = perThread ? l.idleSince : idleSince;
+    long since = idleSinceIn(l);
     return anticipateNanos > 0 && since != NEVER && now != NEVER && now - since < anticipateNanos;
+  }
+
+  /** Unpaced chunks in {@code l}'s scope: its thread's (pace.scope THREAD) or the node's. */
+  private int unpacedIn(Loop l) {
+    return perThread ? l.unpaced : unpaced;
+  }
+
+  /** When {@code l}'s scope was last left without unpaced work ({@link #NEVER} before). */
+  private long idleSinceIn(Loop l) {
+    return perThread ? l.idleSince : idleSince;
   }
 
   private void out(Loop l) {
